@@ -1,0 +1,75 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Settings every target of ours shares: Swift 6 language mode comes from the tools version;
+/// these make imports internal unless marked `public import`, and existentials explicit.
+let strictness: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "narrate",
+    products: [
+        .executable(name: "narrate", targets: ["narrate"]),
+        .library(name: "Narration", targets: ["Narration"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages: a module map and a shim header, nothing else.
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CLame", pkgConfig: "lame", providers: [.apt(["libmp3lame-dev"])]),
+
+        // Pure Swift: formats, articles, chunks, metering maths, timecodes, errors. No C, no I/O.
+        .target(name: "NarrationCore", swiftSettings: strictness),
+
+        // The only code that imports C: ALSA capture and playback, libsndfile, LAME.
+        .target(
+            name: "NarrationAudio",
+            dependencies: ["NarrationCore", "CALSA", "CSndFile", "CLame"],
+            swiftSettings: strictness
+        ),
+
+        // The engine: catalog, data root, recorder, recovery.
+        .target(
+            name: "Narration",
+            dependencies: [
+                "NarrationCore", "NarrationAudio",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictness
+        ),
+
+        // The command line: one file per subcommand, each a thin shell around the engine.
+        .executableTarget(
+            name: "narrate",
+            dependencies: [
+                "Narration", "NarrationCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictness
+        ),
+
+        .testTarget(name: "NarrationCoreTests", dependencies: ["NarrationCore"], swiftSettings: strictness),
+        .testTarget(
+            name: "NarrationAudioTests",
+            dependencies: ["NarrationAudio", "NarrationCore"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "NarrationTests",
+            dependencies: ["Narration", "NarrationAudio", "NarrationCore"],
+            swiftSettings: strictness
+        ),
+        // Runs the built `narrate` binary: exit codes, stderr sentences, signals, crashes.
+        .testTarget(
+            name: "NarrateEndToEndTests",
+            dependencies: ["narrate", "NarrationAudio", "NarrationCore"],
+            swiftSettings: strictness
+        ),
+    ]
+)

@@ -1,0 +1,4 @@
+#ifndef NARRATE_CSNDFILE_SHIM_H
+#define NARRATE_CSNDFILE_SHIM_H
+#include <sndfile.h>
+#endif

@@ -1,0 +1,20 @@
+internal import CSndFile
+import Glibc
+import NarrationCore
+
+/// The one funnel for libsndfile failures: the library's own message, the file, and what we
+/// were doing, as one sentence. A system error of "no space" becomes `diskFull`.
+func soundFileError(_ file: OpaquePointer?, path: String, doing action: String, errno systemError: CInt = 0) -> NarrationError {
+    if [ENOSPC, EDQUOT, EFBIG].contains(systemError) {
+        return NarrationError(.diskFull, "The disk holding \(path) is full (\(String(cString: strerror(systemError)))) while trying to \(action).")
+    }
+    let reason = String(cString: sf_strerror(file))
+    return NarrationError(.fileSystem, "Cannot \(action) \(path): \(reason).")
+}
+
+extension AudioFormat {
+    /// The libsndfile format code of a WAV file in this format.
+    var wavFormatCode: CInt {
+        CInt(SF_FORMAT_WAV) | (bitsPerSample == 24 ? CInt(SF_FORMAT_PCM_24) : CInt(SF_FORMAT_PCM_16))
+    }
+}

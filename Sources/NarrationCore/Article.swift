@@ -1,0 +1,32 @@
+public import struct Foundation.Date
+
+/// An article being narrated: its metadata and its fixed recording format.
+public struct Article: Hashable, Sendable {
+    public var id: ArticleID
+    public var title: String
+    public var publication: String
+    public var narrator: String
+    public var format: AudioFormat
+    public var createdAt: Date
+    public var state: ArticleState
+
+    public init(
+        id: ArticleID, title: String, publication: String, narrator: String,
+        format: AudioFormat, createdAt: Date, state: ArticleState = .open
+    ) {
+        self.id = id
+        self.title = title
+        self.publication = publication
+        self.narrator = narrator
+        self.format = format
+        self.createdAt = createdAt
+        self.state = state
+    }
+}
+
+/// Where an article is in its life: being narrated, waiting in the outbox, or delivered.
+public enum ArticleState: String, Sendable, Codable, CaseIterable {
+    case open
+    case queued
+    case submitted
+}

@@ -1,0 +1,65 @@
+/// Every failure the tool reports: what kind of failure it is, and one sentence for the volunteer
+/// that says what happened and what to do.
+///
+/// The kind is for code (exit codes, tests, retries); the message is for people. Bugs in our own
+/// logic are not errors: they trap.
+public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The command line asked for something that cannot be (exit status 64).
+        case usage
+        case noCurrentArticle
+        case unknownArticle
+        case chunkIndexOutOfRange
+        case emptyArticle
+        case deviceNotFound
+        case deviceBusy
+        case deviceUnsupportedFormat
+        case deviceFailed
+        case articleBusy
+        case dataRootNotWritable
+        case diskFull
+        case catalogCorrupt
+        case chunkFileMissing
+        case fileCorrupt
+        case fileSystem
+    }
+
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// The process exit status the command line uses: 64 (EX_USAGE) for usage errors, 1 otherwise.
+    public var exitStatus: Int32 { kind == .usage ? 64 : 1 }
+}
+
+extension NarrationError {
+    public static func usage(_ message: String) -> NarrationError { NarrationError(.usage, message) }
+
+    public static func unsupportedFormat(_ message: String) -> NarrationError { NarrationError(.usage, message) }
+
+    public static let noCurrentArticle = NarrationError(
+        .noCurrentArticle,
+        "There is no current article. Start one with \"narrate new TITLE\" or pass --article ID.")
+
+    public static func unknownArticle(_ id: String) -> NarrationError {
+        NarrationError(.unknownArticle, "No article has the id \"\(id)\". Run \"narrate list\" to see the articles.")
+    }
+
+    public static func ambiguousArticle(_ prefix: String, matches: [ArticleID]) -> NarrationError {
+        NarrationError(
+            .unknownArticle,
+            "\"\(prefix)\" matches \(matches.count) articles (\(matches.map(\.rawValue).sorted().joined(separator: ", "))); give more of the id.")
+    }
+
+    public static func chunkIndexOutOfRange(_ index: ChunkIndex, count: Int) -> NarrationError {
+        let range = count == 0 ? "the article has no chunks yet" :
+            count == 1 ? "the article has 1 chunk (1)" : "the article has \(count) chunks (1–\(count))"
+        return NarrationError(.chunkIndexOutOfRange, "There is no chunk \(index.number): \(range). Run \"narrate chunks\" to see them.")
+    }
+}

@@ -1,0 +1,19 @@
+/// Formats durations as volunteers read them.
+public enum Timecode {
+    /// "HH:MM:SS", truncating fractions of a second (what a running clock shows).
+    public static func clock(_ seconds: Double) -> String {
+        let total = max(0, Int(seconds))
+        return "\(pad(total / 3600)):\(pad(total / 60 % 60)):\(pad(total % 60))"
+    }
+
+    /// "HH:MM:SS.mmm", rounded to the millisecond.
+    public static func precise(_ seconds: Double) -> String {
+        let milliseconds = max(0, Int((seconds * 1000).rounded()))
+        let whole = milliseconds / 1000
+        let fraction = milliseconds % 1000
+        let fractionText = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
+        return "\(clock(Double(whole))).\(fractionText)"
+    }
+
+    private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}
