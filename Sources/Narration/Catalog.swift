@@ -1,0 +1,251 @@
+import Foundation
+import GRDB
+public import NarrationCore
+
+/// The catalog (`catalog.sqlite`): articles, the order of their chunks, takes being recorded,
+/// and settings such as the current article.
+///
+/// Chunk order lives only here, so every edit of the chunk list is one transaction. File moves
+/// that go with an edit run last inside that transaction, so that a failed move rolls it back.
+public final class Catalog: Sendable {
+    private let database: DatabaseQueue
+    public let path: String
+
+    /// Opens (and if new, creates) the catalog at `path`.
+    /// - Throws: `catalogCorrupt` when the file is not a usable catalog, naming it.
+    public init(path: String) throws(NarrationError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.foreignKeysEnabled = true
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try Self.migrator.migrate(database)
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "article") { table in
+                table.primaryKey("id", .text)
+                table.column("title", .text).notNull()
+                table.column("publication", .text).notNull()
+                table.column("narrator", .text).notNull()
+                table.column("sampleRate", .integer).notNull()
+                table.column("channels", .integer).notNull()
+                table.column("bitsPerSample", .integer).notNull()
+                table.column("createdAt", .datetime).notNull()
+                table.column("state", .text).notNull()
+            }
+            try db.create(table: "chunk") { table in
+                table.primaryKey("id", .text)
+                table.column("articleId", .text).notNull().indexed().references("article", onDelete: .cascade)
+                table.column("position", .integer).notNull()
+                table.column("frames", .integer).notNull()
+                table.column("peakDBFS", .double).notNull()
+                table.column("rmsDBFS", .double).notNull()
+                table.column("overruns", .integer).notNull()
+                table.column("recovered", .boolean).notNull()
+                table.column("recordedAt", .datetime).notNull()
+            }
+            try db.create(table: "pendingTake") { table in
+                table.primaryKey("chunkId", .text)
+                table.column("articleId", .text).notNull().references("article", onDelete: .cascade)
+                table.column("placement", .text).notNull()
+                table.column("targetChunkId", .text)
+                table.column("startedAt", .datetime).notNull()
+            }
+            try db.create(table: "setting") { table in
+                table.primaryKey("key", .text)
+                table.column("value", .text).notNull()
+            }
+        }
+        return migrator
+    }
+
+    // MARK: Articles
+
+    /// Adds an article and makes it the current one.
+    public func add(_ article: Article) throws(NarrationError) {
+        try write { db in
+            try ArticleRow(article).insert(db)
+            try SettingRow(key: Self.currentArticleKey, value: article.id.rawValue).save(db)
+        }
+    }
+
+    /// All articles, newest first.
+    public func articles() throws(NarrationError) -> [Article] {
+        let rows = try read { db in try ArticleRow.order(Column("createdAt").desc, Column("id")).fetchAll(db) }
+        return try rows.map { (row) throws(NarrationError) in try row.article() }
+    }
+
+    /// The number of chunks and total frames of every article, by id.
+    public func chunkTotals() throws(NarrationError) -> [ArticleID: (chunks: Int, frames: FrameCount)] {
+        let rows = try read { db in
+            try Row.fetchAll(db, sql: "SELECT articleId, COUNT(*) AS count, SUM(frames) AS frames FROM chunk GROUP BY articleId")
+        }
+        var totals: [ArticleID: (chunks: Int, frames: FrameCount)] = [:]
+        for row in rows {
+            totals[ArticleID(row["articleId"])] = (row["count"], row["frames"] ?? 0)
+        }
+        return totals
+    }
+
+    /// The article with this id, or the only one whose id starts with it.
+    /// - Throws: `unknownArticle` when none or several match.
+    public func article(matching text: String) throws(NarrationError) -> Article {
+        let lowered = text.lowercased()
+        guard Identifier.isWellFormed(lowered) else { throw .unknownArticle(text) }
+        let rows = try read { db in
+            try ArticleRow.filter(sql: "id = ? OR id LIKE ?", arguments: [lowered, lowered + "%"]).fetchAll(db)
+        }
+        if let exact = rows.first(where: { $0.id == lowered }) { return try exact.article() }
+        guard rows.count == 1, let only = rows.first else {
+            throw rows.isEmpty ? .unknownArticle(text) : .ambiguousArticle(text, matches: rows.map { ArticleID($0.id) })
+        }
+        return try only.article()
+    }
+
+    static let currentArticleKey = "currentArticle"
+
+    /// The article later commands default to, if any (and if it still exists).
+    public func currentArticle() throws(NarrationError) -> Article? {
+        let row = try read { db -> ArticleRow? in
+            guard let setting = try SettingRow.fetchOne(db, key: Self.currentArticleKey) else { return nil }
+            return try ArticleRow.fetchOne(db, key: setting.value)
+        }
+        return try row?.article()
+    }
+
+    public func setCurrentArticle(_ id: ArticleID?) throws(NarrationError) {
+        try write { db in
+            if let id {
+                try SettingRow(key: Self.currentArticleKey, value: id.rawValue).save(db)
+            } else {
+                _ = try SettingRow.deleteOne(db, key: Self.currentArticleKey)
+            }
+        }
+    }
+
+    // MARK: Chunks
+
+    /// An article's chunks in order.
+    public func chunks(of article: Article) throws(NarrationError) -> [Chunk] {
+        let rows = try read { db in
+            try ChunkRow.filter(Column("articleId") == article.id.rawValue).order(Column("position")).fetchAll(db)
+        }
+        return try rows.map { (row) throws(NarrationError) in try row.chunk(format: article.format) }
+    }
+
+    func order(of article: ArticleID, _ db: Database) throws -> ChunkOrder {
+        let ids = try String.fetchAll(
+            db, sql: "SELECT id FROM chunk WHERE articleId = ? ORDER BY position", arguments: [article.rawValue])
+        return ChunkOrder(ids.map(ChunkID.init))
+    }
+
+    /// The current order of an article's chunks.
+    public func order(of article: ArticleID) throws(NarrationError) -> ChunkOrder {
+        try read { db in try self.order(of: article, db) }
+    }
+
+    /// Writes each chunk's position after an edit of the order.
+    private func store(_ order: ChunkOrder, _ db: Database) throws {
+        for (position, id) in order.ids.enumerated() {
+            try db.execute(sql: "UPDATE chunk SET position = ? WHERE id = ? AND position != ?", arguments: [position, id.rawValue, position])
+        }
+    }
+
+    /// Records that a take has started, before its partial file is created.
+    func beginTake(_ chunk: ChunkID, of article: ArticleID, target: TakeTarget, at date: Date) throws(NarrationError) {
+        try write { db in
+            try PendingTakeRow(
+                chunkId: chunk.rawValue, articleId: article.rawValue, placement: target.storedKind,
+                targetChunkId: target.storedTarget, startedAt: date
+            ).insert(db)
+        }
+    }
+
+    /// Takes that were started and never committed, with where they were meant to go.
+    func pendingTakes() throws(NarrationError) -> [(chunk: ChunkID, article: ArticleID, target: TakeTarget)] {
+        let rows = try read { db in try PendingTakeRow.fetchAll(db) }
+        return rows.map { (ChunkID($0.chunkId), ArticleID($0.articleId), TakeTarget(stored: $0.placement, target: $0.targetChunkId)) }
+    }
+
+    /// Forgets a take that left nothing to keep.
+    func abandonTake(_ chunk: ChunkID) throws(NarrationError) {
+        try write { db in _ = try PendingTakeRow.deleteOne(db, key: chunk.rawValue) }
+    }
+
+    /// Puts a finished take into the article where `target` says, in one transaction whose last
+    /// step is `moveFiles(replacedChunk)` (rename the partial file, move a replaced take to the
+    /// trash). If that throws, nothing changes.
+    /// - Returns: the take's index and the chunk it replaced, if any.
+    func commitTake(
+        _ chunk: Chunk, target: TakeTarget, moveFiles: @escaping @Sendable (ChunkID?) throws -> Void
+    ) throws(NarrationError) -> (index: ChunkIndex, replaced: ChunkID?) {
+        try write { db in
+            var order = try self.order(of: chunk.articleID, db)
+            let placed = try order.place(chunk.id, target.placement(in: order))
+            if let replaced = placed.replaced {
+                _ = try ChunkRow.deleteOne(db, key: replaced.rawValue)
+            }
+            try ChunkRow(chunk, position: placed.index.position).insert(db)
+            try self.store(order, db)
+            _ = try PendingTakeRow.deleteOne(db, key: chunk.id.rawValue)
+            try moveFiles(placed.replaced)
+            return (placed.index, placed.replaced)
+        }
+    }
+
+    /// Removes the chunk at `index` from the order in one transaction whose last step is
+    /// `moveFile(id)` (moving its file to the trash).
+    func deleteChunk(
+        at index: ChunkIndex, of article: ArticleID, moveFile: @escaping @Sendable (ChunkID) throws -> Void
+    ) throws(NarrationError) -> ChunkID {
+        try write { db in
+            var order = try self.order(of: article, db)
+            let removed = try order.remove(at: index)
+            _ = try ChunkRow.deleteOne(db, key: removed.rawValue)
+            try self.store(order, db)
+            try moveFile(removed)
+            return removed
+        }
+    }
+
+    // MARK: Access
+
+    private func read<T>(_ body: @escaping (Database) throws -> T) throws(NarrationError) -> T {
+        do { return try database.read(body) } catch { throw Self.translate(error, path: path) }
+    }
+
+    private func write<T>(_ body: @escaping (Database) throws -> T) throws(NarrationError) -> T {
+        do { return try database.write(body) } catch { throw Self.translate(error, path: path) }
+    }
+
+    /// Our own errors pass through; SQLite's become sentences about the catalog.
+    static func translate(_ error: any Error, path: String) -> NarrationError {
+        if let error = error as? NarrationError { return error }
+        guard let databaseError = error as? DatabaseError else {
+            return NarrationError(.fileSystem, "The catalog \(path) could not be used: \(error).")
+        }
+        switch databaseError.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return NarrationError(
+                .catalogCorrupt,
+                "The catalog \(path) is damaged (\(databaseError.message ?? "not a database")). No recording was changed; move the catalog aside to start a new one, the chunk files stay under the articles folder.")
+        case .SQLITE_FULL:
+            return NarrationError(.diskFull, "The disk holding the catalog \(path) is full. Free some space and try again.")
+        case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_IOERR:
+            return NarrationError(
+                .dataRootNotWritable,
+                "Cannot use the catalog \(path) (\(databaseError.message ?? "cannot open")). Check that its folder is writable, or set NARRATE_HOME.")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return NarrationError(.articleBusy, "The catalog \(path) is locked by another narrate command. Try again in a moment.")
+        default:
+            return NarrationError(.catalogCorrupt, "The catalog \(path) could not be used: \(databaseError.message ?? "\(databaseError.resultCode)").")
+        }
+    }
+}

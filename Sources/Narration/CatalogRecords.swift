@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+import NarrationCore
+
+/// Rows of the catalog as GRDB stores them. Internal: the rest of the engine speaks `Article` and `Chunk`.
+struct ArticleRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "article"
+    var id: String
+    var title: String
+    var publication: String
+    var narrator: String
+    var sampleRate: Int
+    var channels: Int
+    var bitsPerSample: Int
+    var createdAt: Date
+    var state: String
+
+    init(_ article: Article) {
+        id = article.id.rawValue
+        title = article.title
+        publication = article.publication
+        narrator = article.narrator
+        sampleRate = article.format.sampleRate
+        channels = article.format.channels
+        bitsPerSample = article.format.bitsPerSample
+        createdAt = article.createdAt
+        state = article.state.rawValue
+    }
+
+    /// The article; a stored value the tool would not have written makes the catalog corrupt.
+    func article() throws(NarrationError) -> Article {
+        let format = AudioFormat(sampleRate: sampleRate, channels: channels, bitsPerSample: bitsPerSample)
+        guard (try? format.validate()) != nil, let state = ArticleState(rawValue: state) else {
+            throw NarrationError(.catalogCorrupt, "The catalog's entry for article \(id) holds values narrate never writes (format \(format), state \"\(state)\").")
+        }
+        return Article(
+            id: ArticleID(id), title: title, publication: publication, narrator: narrator,
+            format: format, createdAt: createdAt, state: state)
+    }
+}
+
+struct ChunkRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "chunk"
+    var id: String
+    var articleId: String
+    var position: Int
+    var frames: Int
+    var peakDBFS: Double
+    var rmsDBFS: Double
+    var overruns: Int
+    var recovered: Bool
+    var recordedAt: Date
+
+    init(_ chunk: Chunk, position: Int) {
+        id = chunk.id.rawValue
+        articleId = chunk.articleID.rawValue
+        self.position = position
+        frames = chunk.frames
+        peakDBFS = chunk.peak.value
+        rmsDBFS = chunk.rms.value
+        overruns = chunk.overruns
+        recovered = chunk.recovered
+        recordedAt = chunk.recordedAt
+    }
+
+    func chunk(format: AudioFormat) throws(NarrationError) -> Chunk {
+        guard frames >= 0, overruns >= 0 else {
+            throw NarrationError(.catalogCorrupt, "The catalog's entry for chunk \(id) holds a negative length or overrun count.")
+        }
+        return Chunk(
+            id: ChunkID(id), articleID: ArticleID(articleId), frames: frames, format: format,
+            peak: Decibels(peakDBFS), rms: Decibels(rmsDBFS), overruns: overruns, recovered: recovered,
+            recordedAt: recordedAt)
+    }
+}
+
+/// A take being recorded: written before its partial file is created, removed when the take is
+/// committed, so that recovery knows where an abandoned take was meant to go.
+struct PendingTakeRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "pendingTake"
+    var chunkId: String
+    var articleId: String
+    var placement: String
+    var targetChunkId: String?
+    var startedAt: Date
+}
+
+struct SettingRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "setting"
+    var key: String
+    var value: String
+}

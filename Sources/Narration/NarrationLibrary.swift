@@ -1,0 +1,123 @@
+public import Foundation
+public import NarrationAudio
+public import NarrationCore
+
+/// The volunteer's recordings: the data root, its catalog, and the operations every command uses.
+///
+/// Opening a library adopts takes abandoned by a crashed recorder; `notices` says what was adopted.
+public final class NarrationLibrary: Sendable {
+    public let root: DataRoot
+    public let catalog: Catalog
+    /// Sentences about takes recovered while opening, for the volunteer.
+    public let notices: [String]
+
+    /// Opens the library at `root`, creating it if new, and recovers abandoned takes.
+    /// - Throws: `dataRootNotWritable`, `catalogCorrupt`.
+    public init(root: DataRoot) throws(NarrationError) {
+        try root.prepare()
+        self.root = root
+        self.catalog = try Catalog(path: root.catalogURL.path)
+        self.notices = TakeRecovery.run(root: root, catalog: catalog)
+    }
+
+    // MARK: Articles
+
+    /// Creates an article, its folders, and makes it the current one.
+    public func newArticle(title: String, publication: String, narrator: String, format: AudioFormat) throws(NarrationError) -> Article {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .usage("The title is empty. Give the article a title, e.g. narrate new \"City council votes on budget\".") }
+        try format.validate()
+        let article = Article(
+            id: ArticleID.random(), title: trimmed, publication: publication, narrator: narrator,
+            format: format, createdAt: Date())
+        try root.prepareArticle(article.id)
+        try catalog.add(article)
+        return article
+    }
+
+    /// The article `id` names (a full id or a unique prefix), else the current article.
+    /// - Throws: `unknownArticle`, `noCurrentArticle`.
+    public func article(_ id: String?) throws(NarrationError) -> Article {
+        if let id { return try catalog.article(matching: id) }
+        guard let current = try catalog.currentArticle() else { throw .noCurrentArticle }
+        return current
+    }
+
+    /// Makes `article` the one later commands default to.
+    public func use(_ article: Article) throws(NarrationError) {
+        try catalog.setCurrentArticle(article.id)
+    }
+
+    // MARK: Chunks
+
+    /// A chunk as the listing shows it: its index, where its file is, and whether the file is there.
+    public struct ChunkEntry: Sendable {
+        public let index: ChunkIndex
+        public let chunk: Chunk
+        public let file: URL
+        public let fileMissing: Bool
+    }
+
+    /// The article's chunks in order, each with its file checked. A file that an interrupted
+    /// delete left in the trash is put back.
+    public func chunkEntries(of article: Article) throws(NarrationError) -> [ChunkEntry] {
+        try catalog.chunks(of: article).enumerated().map { position, chunk in
+            let file = root.chunkURL(chunk.id, of: article.id)
+            var missing = !FileSystem.exists(file)
+            if missing {
+                let trashed = root.trashedChunkURL(chunk.id, of: article.id)
+                if FileSystem.exists(trashed), (try? FileSystem.move(trashed, to: file)) != nil { missing = false }
+            }
+            return ChunkEntry(index: ChunkIndex(position: position), chunk: chunk, file: file, fileMissing: missing)
+        }
+    }
+
+    /// Removes the chunk at `index` from the article; its file goes to the article's trash.
+    /// - Returns: the removed chunk.
+    /// - Throws: `chunkIndexOutOfRange`, `articleBusy` while the article is being recorded.
+    @discardableResult
+    public func deleteChunk(at index: ChunkIndex, of article: Article) throws(NarrationError) -> Chunk {
+        let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id))
+        defer { withExtendedLifetime(lock) {} }
+        let chunks = try catalog.chunks(of: article)
+        try ChunkOrder(chunks.map(\.id)).validate(index)
+        let root = self.root
+        let removed = try catalog.deleteChunk(at: index, of: article.id) { id in
+            let file = root.chunkURL(id, of: article.id)
+            if FileSystem.exists(file) { try FileSystem.move(file, to: root.trashedChunkURL(id, of: article.id)) }
+        }
+        return chunks.first { $0.id == removed }!
+    }
+
+    // MARK: Recording
+
+    /// Everything a take needs before it starts: the article locked, the placement checked,
+    /// the device open, the take registered and its partial file created. Nothing is captured
+    /// until `Recording.start()`.
+    /// - Throws: `articleBusy`, `chunkIndexOutOfRange`, the device's errors, `diskFull`.
+    public func prepareRecording(
+        into article: Article, placement: ChunkPlacement, device name: String, duration: Double?,
+        definitions: ALSADefinitions? = nil
+    ) throws(NarrationError) -> Recording {
+        let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id))
+        let target = try TakeTarget(placement, in: try catalog.order(of: article.id))
+        let device = try CaptureDevice(name: name, format: article.format, definitions: definitions)
+        let chunkID = ChunkID.random()
+        do {
+            try root.prepareArticle(article.id)
+            try catalog.beginTake(chunkID, of: article.id, target: target, at: Date())
+            let writer = try SoundFileWriter(creating: root.partialURL(chunkID, of: article.id).path, format: article.format)
+            try writer.checkpoint()
+            try use(article)
+            return Recording(
+                article: article, chunkID: chunkID, device: device,
+                durationFrames: duration.map { article.format.frames(forSeconds: $0) }, root: root,
+                catalog: catalog, target: target, writer: writer, lock: lock)
+        } catch {
+            try? device.close()
+            try? catalog.abandonTake(chunkID)
+            try? FileManager.default.removeItem(at: root.partialURL(chunkID, of: article.id))
+            throw error
+        }
+    }
+}

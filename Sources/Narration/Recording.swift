@@ -1,0 +1,237 @@
+public import Foundation
+public import NarrationAudio
+public import NarrationCore
+import Synchronization
+
+/// One take being recorded into an article.
+///
+/// Two threads of its own do the work, never the Swift concurrency pool: the capture thread
+/// blocks in ALSA reads and meters what it gets; the writer thread appends to the partial file
+/// and checkpoints it (header rewritten, data fsynced) every 200 ms of audio. The capture thread
+/// never waits for the disk or for whoever watches `status`.
+///
+/// Life: `NarrationLibrary.prepareRecording` opens the device, locks the article and creates the
+/// partial file; `start()` starts capture; `requestStop()` (or the duration, a failed device or a
+/// full disk) ends it; `finish()` waits, then commits the take to the article.
+public final class Recording: @unchecked Sendable {
+    /// Why capture ended.
+    public enum StopReason: Sendable, Equatable {
+        case durationReached
+        case requested
+        /// The device failed or went away; what was captured before is kept.
+        case deviceFailed(NarrationError)
+        /// The disk filled; what was written before is kept.
+        case diskFull(NarrationError)
+    }
+
+    /// What the take looks like now, for a live display.
+    public struct Status: Sendable {
+        public var frames: FrameCount
+        public var overruns: Int
+        public var stopReason: StopReason?
+    }
+
+    /// How the take ended and where it went.
+    public struct Outcome: Sendable {
+        /// The committed chunk; nil when nothing was captured or the commit must wait for recovery.
+        public let chunk: Chunk?
+        public let index: ChunkIndex?
+        /// Where the chunk's file is once committed.
+        public let file: URL
+        public let replaced: ChunkID?
+        public let reason: StopReason
+        /// Set when the take could not be committed now: it stays as a partial file that the
+        /// next command adopts, and this says why.
+        public let deferredBecause: NarrationError?
+    }
+
+    public let article: Article
+    public let chunkID: ChunkID
+    public let device: CaptureDevice
+    /// The exact number of frames to record, if limited.
+    public let durationFrames: FrameCount?
+
+    private let root: DataRoot
+    private let catalog: Catalog
+    private let target: TakeTarget
+    private let writer: SoundFileWriter
+    private let lock: ArticleLock
+    private let queue = SampleQueue()
+    private let stopRequested = Atomic<Bool>(false)
+    private let shared: Mutex<Shared>
+    private let threads = DispatchGroup()
+    private var started = false
+
+    private struct Shared {
+        var frames: FrameCount = 0
+        var overruns = 0
+        var meterWindow: LevelAccumulator
+        var total: LevelAccumulator
+        var stopReason: StopReason?
+        var writeFailure: NarrationError?
+    }
+
+    init(
+        article: Article, chunkID: ChunkID, device: CaptureDevice, durationFrames: FrameCount?, root: DataRoot,
+        catalog: Catalog, target: TakeTarget, writer: SoundFileWriter, lock: ArticleLock
+    ) {
+        self.article = article
+        self.chunkID = chunkID
+        self.device = device
+        self.durationFrames = durationFrames
+        self.root = root
+        self.catalog = catalog
+        self.target = target
+        self.writer = writer
+        self.lock = lock
+        let channels = article.format.channels
+        self.shared = Mutex(Shared(meterWindow: LevelAccumulator(channels: channels), total: LevelAccumulator(channels: channels)))
+    }
+
+    /// Where the take is written until it is committed.
+    public var partialURL: URL { root.partialURL(chunkID, of: article.id) }
+
+    /// Starts capturing. Call once.
+    public func start() throws(NarrationError) {
+        precondition(!started, "a recording starts once")
+        started = true
+        try device.start()
+        spawn("narrate-capture") { self.captureLoop() }
+        spawn("narrate-writer") { self.writeLoop() }
+    }
+
+    /// Asks capture to stop; returns at once. Safe from any thread, any number of times.
+    public func requestStop() {
+        stopRequested.store(true, ordering: .releasing)
+    }
+
+    /// A snapshot for a live display.
+    public var status: Status {
+        shared.withLock { Status(frames: $0.frames, overruns: $0.overruns, stopReason: $0.stopReason) }
+    }
+
+    /// The levels of each channel since the previous call: what a meter shows now.
+    public func takeMeterLevels() -> [ChannelLevel]? {
+        shared.withLock { state in
+            guard state.meterWindow.frames > 0 else { return nil }
+            let levels = state.meterWindow.levels
+            state.meterWindow = LevelAccumulator(channels: article.format.channels)
+            return levels
+        }
+    }
+
+    /// Waits until capture has ended, then commits the take to the article (or, if that cannot
+    /// be done now, leaves it for the next command to adopt and says why in the outcome).
+    public func finish() -> Outcome {
+        if started { threads.wait() }
+        try? device.close()
+        let state = shared.withLock { $0 }
+        let reason = state.stopReason ?? .requested
+        var frames = writer.framesWritten
+        var peak = state.total.peak
+        var rms = state.total.rms
+        do {
+            try writer.close()
+        } catch {
+            // The header could not be finalised (the disk is full): make it match what is on disk.
+            frames = (try? TakeFile.repair(partialURL)) ?? 0
+        }
+        if state.writeFailure != nil, frames > 0, let measured = try? TakeFile.measure(partialURL) {
+            (frames, peak, rms) = measured
+        }
+        guard frames > 0 else {
+            try? FileManager.default.removeItem(at: partialURL)
+            try? catalog.abandonTake(chunkID)
+            return Outcome(chunk: nil, index: nil, file: partialURL, replaced: nil, reason: reason, deferredBecause: nil)
+        }
+        let chunk = Chunk(
+            id: chunkID, articleID: article.id, frames: frames, format: article.format, peak: peak, rms: rms,
+            overruns: state.overruns, recovered: false, recordedAt: Date())
+        do {
+            let placed = try TakeCommit.commit(chunk, target: target, from: partialURL, root: root, catalog: catalog)
+            return Outcome(chunk: chunk, index: placed.index, file: root.chunkURL(chunkID, of: article.id), replaced: placed.replaced, reason: reason, deferredBecause: nil)
+        } catch {
+            return Outcome(chunk: nil, index: nil, file: partialURL, replaced: nil, reason: reason, deferredBecause: error)
+        }
+    }
+
+    // MARK: Threads
+
+    private func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        threads.enter()
+        let thread = Thread { [threads] in
+            body()
+            threads.leave()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    private func captureLoop() {
+        let channels = article.format.channels
+        var block = [Int32](repeating: 0, count: device.periodFrames * channels)
+        var captured: FrameCount = 0
+        var reason: StopReason = .requested
+        while !stopRequested.load(ordering: .acquiring) {
+            var wanted = device.periodFrames
+            if let durationFrames {
+                guard captured < durationFrames else { reason = .durationReached; break }
+                wanted = min(wanted, durationFrames - captured)
+            }
+            let read: FrameCount
+            do {
+                read = try block.withUnsafeMutableBufferPointer { (buffer) throws(NarrationError) in
+                    try device.read(into: buffer, frames: wanted)
+                }
+            } catch {
+                reason = .deviceFailed(error)
+                break
+            }
+            let samples = Array(block[0..<(read * channels)])
+            var levels = LevelAccumulator(channels: channels)
+            samples.withUnsafeBufferPointer { levels.add($0) }
+            queue.push(samples)
+            captured += read
+            let overruns = device.overruns
+            shared.withLock { state in
+                state.frames = captured
+                state.overruns = overruns
+                state.meterWindow.merge(levels)
+                state.total.merge(levels)
+            }
+        }
+        if let durationFrames, captured >= durationFrames { reason = .durationReached }
+        shared.withLock { state in
+            if state.stopReason == nil { state.stopReason = reason }
+        }
+        queue.close()
+    }
+
+    private func writeLoop() {
+        let checkpointFrames = article.format.frames(forSeconds: 0.2)
+        var sinceCheckpoint: FrameCount = 0
+        var failed = false
+        while let block = queue.pop() {
+            guard !failed else { continue }
+            do {
+                try block.withUnsafeBufferPointer { (buffer) throws(NarrationError) in try writer.write(buffer) }
+                sinceCheckpoint += block.count / article.format.channels
+                if sinceCheckpoint >= checkpointFrames {
+                    try writer.checkpoint()
+                    sinceCheckpoint = 0
+                }
+            } catch {
+                failed = true
+                shared.withLock { state in
+                    state.writeFailure = error
+                    state.stopReason = error.kind == .diskFull ? .diskFull(error) : .deviceFailed(error)
+                }
+                requestStop()
+            }
+        }
+    }
+
+    deinit {
+        _ = lock
+    }
+}

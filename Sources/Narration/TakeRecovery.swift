@@ -1,0 +1,70 @@
+import Foundation
+import NarrationCore
+
+/// Adopts takes whose recorder died (crash, `kill -9`, power cut, full disk).
+///
+/// Every take is registered in the catalog before its partial file exists, and its article is
+/// locked while it records. A registered take whose article lock is free was abandoned: its file
+/// is repaired (header sizes from the file's real length) and committed as a recovered chunk,
+/// where the take was meant to go. A re-record is never allowed to replace the good take this
+/// way: it goes right after it instead (see `TakeTarget.forRecovery`).
+enum TakeRecovery {
+    /// Recovers every abandoned take.
+    /// - Returns: one sentence for the volunteer per take recovered or set aside.
+    static func run(root: DataRoot, catalog: Catalog) -> [String] {
+        guard let pending = try? catalog.pendingTakes(), !pending.isEmpty else { return [] }
+        var notices: [String] = []
+        for take in pending {
+            guard let lock = try? ArticleLock.tryAcquire(root.lockURL(take.article)) else {
+                continue  // a live recorder holds the article: the take is not abandoned
+            }
+            if let notice = recover(take.chunk, of: take.article, target: take.target, root: root, catalog: catalog) {
+                notices.append(notice)
+            }
+            withExtendedLifetime(lock) {}
+        }
+        return notices
+    }
+
+    private static func recover(
+        _ chunkID: ChunkID, of articleID: ArticleID, target: TakeTarget, root: DataRoot, catalog: Catalog
+    ) -> String? {
+        let partial = root.partialURL(chunkID, of: articleID)
+        let final = root.chunkURL(chunkID, of: articleID)
+        let source: URL
+        if FileSystem.exists(partial) {
+            source = partial
+        } else if FileSystem.exists(final) {
+            source = final  // renamed, but the catalog transaction did not commit
+        } else {
+            try? catalog.abandonTake(chunkID)
+            return nil
+        }
+        guard let article = try? catalog.article(matching: articleID.rawValue) else { return nil }
+        do {
+            if source == partial {
+                guard try TakeFile.repair(partial) > 0 else {
+                    try? FileManager.default.removeItem(at: partial)
+                    try? catalog.abandonTake(chunkID)
+                    return nil
+                }
+            }
+            let measured = try TakeFile.measure(source)
+            let chunk = Chunk(
+                id: chunkID, articleID: articleID, frames: measured.frames, format: article.format,
+                peak: measured.peak, rms: measured.rms, overruns: 0, recovered: true,
+                recordedAt: (try? FileManager.default.attributesOfItem(atPath: source.path)[.modificationDate] as? Date) ?? Date())
+            let placed = try TakeCommit.commit(chunk, target: target.forRecovery, from: source, root: root, catalog: catalog)
+            let note = if case .replace = target { " (a re-record of the chunk before it, which was kept)" } else { "" }
+            return "Recovered an interrupted take of \"\(article.title)\" (\(article.id)) as chunk \(placed.index)\(note): \(Timecode.precise(chunk.duration))."
+        } catch {
+            if error.kind == .fileCorrupt {
+                let aside = root.trashURL(articleID).appendingPathComponent("\(chunkID.rawValue).damaged.wav")
+                try? FileSystem.move(source, to: aside)
+                try? catalog.abandonTake(chunkID)
+                return "An interrupted take of \"\(article.title)\" could not be repaired and was set aside as \(aside.path): \(error.message)"
+            }
+            return "An interrupted take of \"\(article.title)\" could not be recovered yet and stays in \(source.path): \(error.message)"
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import NarrationCore
+
+/// Where a take goes, by chunk identity rather than index, so that it stays right while other
+/// commands edit the article (and after a crash).
+enum TakeTarget: Equatable, Sendable {
+    case append
+    case insertBefore(ChunkID)
+    /// Only for recovered takes of a re-record (see `forRecovery`).
+    case insertAfter(ChunkID)
+    case replace(ChunkID)
+
+    init(_ placement: ChunkPlacement, in order: ChunkOrder) throws(NarrationError) {
+        switch placement {
+        case .append: self = .append
+        case .insert(let index): self = .insertBefore(try order.id(at: index))
+        case .replace(let index): self = .replace(try order.id(at: index))
+        }
+    }
+
+    init(stored kind: String, target: String?) {
+        switch (kind, target) {
+        case ("insert", let id?): self = .insertBefore(ChunkID(id))
+        case ("insertAfter", let id?): self = .insertAfter(ChunkID(id))
+        case ("replace", let id?): self = .replace(ChunkID(id))
+        default: self = .append
+        }
+    }
+
+    var storedKind: String {
+        switch self {
+        case .append: "append"
+        case .insertBefore: "insert"
+        case .insertAfter: "insertAfter"
+        case .replace: "replace"
+        }
+    }
+
+    var storedTarget: String? {
+        switch self {
+        case .append: nil
+        case .insertBefore(let id), .insertAfter(let id), .replace(let id): id.rawValue
+        }
+    }
+
+    /// Where a take recovered after a crash goes. A crashed re-record may be a fragment, so it
+    /// never replaces the good take: it goes right after it, and the volunteer chooses.
+    var forRecovery: TakeTarget {
+        if case .replace(let id) = self { return .insertAfter(id) }
+        return self
+    }
+
+    /// The placement in the current order; a target that was deleted meanwhile falls back to the end.
+    func placement(in order: ChunkOrder) -> ChunkPlacement {
+        switch self {
+        case .append:
+            return .append
+        case .insertBefore(let id):
+            return order.index(of: id).map { .insert(before: $0) } ?? .append
+        case .insertAfter(let id):
+            guard let index = order.index(of: id), index.number < order.count else { return .append }
+            return .insert(before: ChunkIndex(index.number + 1))
+        case .replace(let id):
+            return order.index(of: id).map { .replace($0) } ?? .append
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Narration
+import NarrationCore
+
+/// How every command meets the engine: open the library (printing what recovery did), run, and
+/// turn a `NarrationError` into one sentence on stderr and a non-zero exit.
+enum CommandRunner {
+    /// Runs `body` with the library; errors become a line on stderr and exit status 1 (64 for usage).
+    static func withLibrary<T>(_ body: (NarrationLibrary) throws(NarrationError) -> T) throws -> T {
+        do {
+            let library = try NarrationLibrary(root: DataRoot.fromEnvironment())
+            for notice in library.notices { Console.error(notice) }
+            return try body(library)
+        } catch {
+            Console.error(error.message)
+            throw ExitCode(error.exitStatus)
+        }
+    }
+}
+
+/// Writing to the terminal: results on stdout, everything else on stderr.
+enum Console {
+    static func error(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    static func status(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    static func print(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Encodes `value` as pretty, key-sorted JSON on stdout.
+    static func printJSON<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
+    /// One compact JSON object per line on stderr (live progress for scripts).
+    static func printJSONLine<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if let data = try? encoder.encode(value) {
+            FileHandle.standardError.write(data + Data("\n".utf8))
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Narration
+import NarrationCore
+
+extension Narrate {
+    /// `narrate delete-chunk N`: removes a chunk; its file is kept in the article's trash.
+    struct DeleteChunk: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete-chunk",
+            abstract: "Delete chunk N; the chunks after it move up. Its file is kept in the article's trash folder.")
+
+        @Argument(help: "The chunk's index, as \"narrate chunks\" shows it (1 is the first).")
+        var index: Int
+
+        @OptionGroup var target: ArticleOption
+        @OptionGroup var output: JSONOption
+
+        func run() throws {
+            let (article, removed, left) = try CommandRunner.withLibrary { library throws(NarrationError) in
+                let article = try library.article(target.article)
+                let removed = try library.deleteChunk(at: ChunkIndex(index), of: article)
+                return (article, removed, try library.catalog.order(of: article.id).count)
+            }
+            if output.json {
+                Console.printJSON(["deleted": index, "remaining": left])
+            } else {
+                Console.print("Deleted chunk \(index) of \"\(article.title)\" (\(Timecode.precise(removed.duration))); \(left) chunk\(left == 1 ? "" : "s") left.")
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Narration
+import NarrationCore
+
+/// The JSON shapes of the command-line contract (DESIGN.md): stable keys for scripts.
+struct ArticleJSON: Encodable {
+    let id: String
+    let title: String
+    let publication: String
+    let narrator: String
+    let sampleRate: Int
+    let channels: Int
+    let bitsPerSample: Int
+    let createdAt: Date
+    let state: String
+    let chunks: Int?
+    let duration: Double?
+    let current: Bool?
+
+    init(_ article: Article, chunks: Int? = nil, frames: FrameCount? = nil, current: Bool? = nil) {
+        id = article.id.rawValue
+        title = article.title
+        publication = article.publication
+        narrator = article.narrator
+        sampleRate = article.format.sampleRate
+        channels = article.format.channels
+        bitsPerSample = article.format.bitsPerSample
+        createdAt = article.createdAt
+        state = article.state.rawValue
+        self.chunks = chunks
+        duration = frames.map { article.format.seconds($0) }
+        self.current = current
+    }
+}
+
+struct ChunkJSON: Encodable {
+    let index: Int
+    let id: String
+    let frames: Int
+    let sampleRate: Int
+    let channels: Int
+    let bitsPerSample: Int
+    let duration: Double
+    let peakDBFS: Double
+    let rmsDBFS: Double
+    let overruns: Int
+    let recovered: Bool
+    let recordedAt: Date
+    let file: String
+    let fileMissing: Bool
+
+    init(_ chunk: Chunk, index: ChunkIndex, file: URL, fileMissing: Bool) {
+        self.index = index.number
+        id = chunk.id.rawValue
+        frames = chunk.frames
+        sampleRate = chunk.format.sampleRate
+        channels = chunk.format.channels
+        bitsPerSample = chunk.format.bitsPerSample
+        duration = chunk.duration
+        peakDBFS = chunk.peak.value
+        rmsDBFS = chunk.rms.value
+        overruns = chunk.overruns
+        recovered = chunk.recovered
+        recordedAt = chunk.recordedAt
+        self.file = file.path
+        self.fileMissing = fileMissing
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+
+/// `narrate`: record articles chunk by chunk, review them, and deliver one tagged file each.
+@main
+struct Narrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "narrate",
+        abstract: "Narrate newspaper and magazine articles for blind and print-impaired listeners.",
+        discussion: """
+            Start an article, then record it paragraph by paragraph: each record/stop adds one \
+            chunk. Listen back, delete or re-record a chunk, and go on.
+
+              narrate new "City council votes on budget" --publication "Daily Post"
+              narrate record            # Enter or q stops; each stop adds a chunk
+              narrate chunks            # what you have so far
+              narrate record --replace 2
+
+            Recordings live under $NARRATE_HOME (default ~/.local/share/narrate). Nothing you \
+            record is lost on a crash: the next command adopts an interrupted take.
+            """,
+        version: "0.1.0",
+        subcommands: [New.self, List.self, Record.self, Chunks.self, DeleteChunk.self, Devices.self]
+    )
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Narration
+import NarrationCore
+
+extension Narrate {
+    /// `narrate new TITLE`: starts an article and makes it the current one.
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Start a new article; it becomes the current article.",
+            discussion: """
+                The recording format is fixed for the article's life. The default, 44100 Hz mono \
+                16-bit, suits speech and every delivery profile.
+
+                  narrate new "Budget vote delayed" --publication "Daily Post" --narrator "Ann Lee"
+                """)
+
+        @Argument(help: "The article's title, as it will appear in the delivered file's tags.")
+        var title: String
+
+        @Option(help: "The newspaper or magazine the article comes from.")
+        var publication = ""
+
+        @Option(help: "Your name, as the narrator credited in the tags.")
+        var narrator = ""
+
+        @Option(help: ArgumentHelp("Sample rate: 16000, 22050, 44100 or 48000.", valueName: "HZ"))
+        var rate = AudioFormat.speech.sampleRate
+
+        @Option(help: "Channels: 1 (mono) or 2 (stereo).")
+        var channels = AudioFormat.speech.channels
+
+        @Option(help: "Bits per sample: 16 or 24.")
+        var bits = AudioFormat.speech.bitsPerSample
+
+        @OptionGroup var output: JSONOption
+
+        func validate() throws {
+            do {
+                try AudioFormat(sampleRate: rate, channels: channels, bitsPerSample: bits).validate()
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
+
+        func run() throws {
+            let format = AudioFormat(sampleRate: rate, channels: channels, bitsPerSample: bits)
+            let article = try CommandRunner.withLibrary { library throws(NarrationError) in
+                try library.newArticle(title: title, publication: publication, narrator: narrator, format: format)
+            }
+            if output.json {
+                Console.printJSON(ArticleJSON(article))
+            } else {
+                Console.print("Started \"\(article.title)\" (\(article.id)), \(article.format). It is now the current article.")
+                Console.print("Record the first chunk with: narrate record")
+            }
+        }
+    }
+}

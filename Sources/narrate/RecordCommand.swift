@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import Narration
+import NarrationAudio
+import NarrationCore
+
+extension Narrate {
+    /// `narrate record`: records one chunk from the microphone into the article.
+    struct Record: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record one chunk from the microphone and add it to the article.",
+            discussion: """
+                Stops on Enter or q (on a terminal), Ctrl-C, SIGTERM, after --duration, or when the \
+                device fails or the disk fills; what was captured is always kept. While recording, \
+                the level meter shows average and peak level (aim for peaks around -6 dBFS).
+
+                  narrate record                    # append a chunk
+                  narrate record --replace 3        # re-record chunk 3 (the old take goes to the trash)
+                  narrate record --insert 3         # a new chunk before chunk 3
+                  narrate record --start-after 3    # count in 3 seconds first
+                """)
+
+        enum Progress: String, ExpressibleByArgument, CaseIterable {
+            case auto, bar, json, none
+        }
+
+        @OptionGroup var target: ArticleOption
+
+        @Option(help: ArgumentHelp("The ALSA capture device (see \"narrate devices\").", valueName: "PCM"))
+        var device = "default"
+
+        @Option(help: ArgumentHelp("Stop after exactly this many seconds (rounded to the nearest frame).", valueName: "S"))
+        var duration: Double?
+
+        @Option(name: .customLong("start-after"), help: ArgumentHelp("Count in this many seconds before recording.", valueName: "S"))
+        var startAfter: Double = 0
+
+        @Option(help: ArgumentHelp("Re-record chunk N in place.", valueName: "N"))
+        var replace: Int?
+
+        @Option(help: ArgumentHelp("Record a new chunk before chunk N.", valueName: "N"))
+        var insert: Int?
+
+        @Option(help: ArgumentHelp(
+            "Live display on stderr: bar (meter line), json (one object per line, 20 per second), none, or auto (bar on a terminal, else none).",
+            valueName: "MODE"))
+        var progress: Progress = .auto
+
+        @OptionGroup var output: JSONOption
+
+        func validate() throws {
+            if replace != nil && insert != nil { throw ValidationError("Use --replace or --insert, not both.") }
+            if let duration, !(duration > 0 && duration <= 86_400) {
+                throw ValidationError("--duration must be more than 0 and at most 86400 seconds.")
+            }
+            if !(startAfter >= 0 && startAfter <= 60) { throw ValidationError("--start-after must be 0 to 60 seconds.") }
+            for (name, value) in [("--replace", replace), ("--insert", insert)] {
+                if let value, value < 1 { throw ValidationError("\(name) takes a chunk index from 1 (see \"narrate chunks\").") }
+            }
+        }
+
+        var placement: ChunkPlacement {
+            if let replace { return .replace(ChunkIndex(replace)) }
+            if let insert { return .insert(before: ChunkIndex(insert)) }
+            return .append
+        }
+
+        func run() throws {
+            let (outcome, article) = try CommandRunner.withLibrary { library throws(NarrationError) in
+                let article = try library.article(target.article)
+                let recording = try library.prepareRecording(
+                    into: article, placement: placement, device: device, duration: duration)
+                return (try capture(recording), article)
+            }
+            try report(outcome, article: article)
+        }
+
+        /// Runs the take: count-in, capture with a live display, stop on any stop signal.
+        private func capture(_ recording: Recording) throws(NarrationError) -> Recording.Outcome {
+            let keys = TerminalKeys.start { key in
+                if key == 10 || key == 13 || key == UInt8(ascii: "q") || key == UInt8(ascii: "Q") { recording.requestStop() }
+            }
+            let signals = SignalTrap { _ in recording.requestStop() }
+            defer {
+                keys?.stop()
+                withExtendedLifetime(signals) {}
+            }
+            let display = LiveDisplay(mode: progress, recording: recording)
+            if startAfter > 0, !display.countIn(seconds: startAfter) {
+                return recording.finish()
+            }
+            do {
+                try recording.start()
+            } catch {
+                _ = recording.finish()
+                throw error
+            }
+            display.started()
+            while recording.status.stopReason == nil {
+                usleep(50_000)
+                display.refresh()
+            }
+            let outcome = recording.finish()
+            display.finished()
+            return outcome
+        }
+
+        private func report(_ outcome: Recording.Outcome, article: Article) throws {
+            let problem: NarrationError? = switch outcome.reason {
+            case .deviceFailed(let error), .diskFull(let error): error
+            case .durationReached, .requested: nil
+            }
+            if output.json {
+                Console.printJSON(RecordJSON(outcome, article: article))
+            } else if let chunk = outcome.chunk, let index = outcome.index {
+                let verb = outcome.replaced != nil ? "re-recorded" : "recorded"
+                let overruns = chunk.overruns == 0 ? "no overruns" : "\(chunk.overruns) overrun\(chunk.overruns == 1 ? "" : "s") (some audio was lost)"
+                Console.print("Chunk \(index) \(verb): \(Timecode.precise(chunk.duration)), peak \(chunk.peak), RMS \(chunk.rms), \(overruns).")
+            }
+            if let problem {
+                let kept = outcome.chunk.flatMap { chunk in outcome.index.map { "Recording stopped; the \(Timecode.precise(chunk.duration)) captured before that was kept as chunk \($0)." } }
+                    ?? "Nothing was captured, so nothing was added."
+                Console.error("\(problem.message) \(kept)")
+            }
+            if let deferred = outcome.deferredBecause {
+                Console.error("\(deferred.message) The take is safe in \(outcome.chunk == nil ? "its partial file" : "the article") and will be added by the next narrate command.")
+            }
+            if outcome.chunk == nil && problem == nil && outcome.deferredBecause == nil {
+                Console.error("Stopped before any audio was captured; nothing was added.")
+            }
+            if problem != nil || outcome.deferredBecause != nil { throw ExitCode.failure }
+        }
+    }
+}
+
+/// What `record --json` prints.
+struct RecordJSON: Encodable {
+    let chunk: ChunkJSON?
+    let stopReason: String
+    let replaced: String?
+    let error: String?
+
+    init(_ outcome: Recording.Outcome, article: Article) {
+        chunk = outcome.chunk.flatMap { chunk in
+            outcome.index.map { ChunkJSON(chunk, index: $0, file: outcome.file, fileMissing: false) }
+        }
+        switch outcome.reason {
+        case .durationReached: (stopReason, error) = ("duration", outcome.deferredBecause?.message)
+        case .requested: (stopReason, error) = ("requested", outcome.deferredBecause?.message)
+        case .deviceFailed(let failure): (stopReason, error) = ("deviceFailed", failure.message)
+        case .diskFull(let failure): (stopReason, error) = ("diskFull", failure.message)
+        }
+        replaced = outcome.replaced?.rawValue
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// `--article ID`: which article a command works on; the current article when omitted.
+struct ArticleOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The article's id, or the start of it (default: the current article, the one last created or used).",
+        valueName: "ID"))
+    var article: String?
+}
+
+/// `--json`: machine-readable output on stdout instead of text.
+struct JSONOption: ParsableArguments {
+    @Flag(name: .long, help: "Print the result as JSON for scripts.")
+    var json = false
+}
