@@ -1,5 +1,4 @@
-public import struct Foundation.URL
-import Foundation
+public import Foundation
 public import NarrationCore
 
 /// The folder that holds everything a volunteer records: the catalog and the articles' chunks.

@@ -27,6 +27,10 @@ public final class Recording: @unchecked Sendable {
     /// What the take looks like now, for a live display.
     public struct Status: Sendable {
         public var frames: FrameCount
+        /// When the first captured frame was sampled, in seconds on `CLOCK_MONOTONIC`; nil until
+        /// audio flows. Devices may take a moment to deliver after starting: tell the volunteer
+        /// to speak only once this is set.
+        public var firstFrameTime: Double?
         public var overruns: Int
         public var stopReason: StopReason?
     }
@@ -64,6 +68,7 @@ public final class Recording: @unchecked Sendable {
 
     private struct Shared {
         var frames: FrameCount = 0
+        var firstFrameTime: Double?
         var overruns = 0
         var meterWindow: LevelAccumulator
         var total: LevelAccumulator
@@ -107,7 +112,7 @@ public final class Recording: @unchecked Sendable {
 
     /// A snapshot for a live display.
     public var status: Status {
-        shared.withLock { Status(frames: $0.frames, overruns: $0.overruns, stopReason: $0.stopReason) }
+        shared.withLock { Status(frames: $0.frames, firstFrameTime: $0.firstFrameTime, overruns: $0.overruns, stopReason: $0.stopReason) }
     }
 
     /// The levels of each channel since the previous call: what a meter shows now.
@@ -193,7 +198,9 @@ public final class Recording: @unchecked Sendable {
             queue.push(samples)
             captured += read
             let overruns = device.overruns
+            let firstFrameTime = captured == read ? MonotonicClock.now() - article.format.seconds(read) : nil
             shared.withLock { state in
+                if let firstFrameTime { state.firstFrameTime = firstFrameTime }
                 state.frames = captured
                 state.overruns = overruns
                 state.meterWindow.merge(levels)

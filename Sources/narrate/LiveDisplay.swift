@@ -30,12 +30,19 @@ final class LiveDisplay {
         return true
     }
 
-    func started() {
+    private var announced = false
+
+    /// Says "speak now" once, when the first audio has arrived.
+    private func announce(_ status: Recording.Status) {
+        guard !announced, let firstFrameTime = status.firstFrameTime else { return }
+        announced = true
         switch mode {
         case .bar:
-            Console.status("\r\u{1B}[K● Recording \"\(recording.article.title)\" on \(recording.device.name). Press Enter or q to stop.\n")
+            Console.status("\r\u{1B}[K● Recording \"\(recording.article.title)\" on \(recording.device.name). Speak now; press Enter or q to stop.\n")
         case .json:
-            Console.printJSONLine(Event(event: "started", frames: 0, elapsed: 0, overruns: 0, channels: nil))
+            Console.printJSONLine(Event(
+                event: "started", frames: status.frames, elapsed: 0, overruns: 0, channels: nil,
+                firstFrameMonotonic: firstFrameTime))
         case .none, .auto:
             break
         }
@@ -43,6 +50,11 @@ final class LiveDisplay {
 
     func refresh() {
         let status = recording.status
+        announce(status)
+        guard announced else {
+            if mode == .bar { Console.status("\r\u{1B}[KWaiting for the microphone…") }
+            return
+        }
         let levels = recording.takeMeterLevels()
         switch mode {
         case .bar:
@@ -75,6 +87,7 @@ final class LiveDisplay {
         let elapsed: Double
         let overruns: Int
         let channels: [ChannelJSON]?
+        var firstFrameMonotonic: Double? = nil
     }
 
     struct ChannelJSON: Encodable {

@@ -95,9 +95,9 @@ extension Narrate {
                 _ = recording.finish()
                 throw error
             }
-            display.started()
+            // Poll briskly until audio flows, so that "speak now" comes at once; then 20 times a second.
             while recording.status.stopReason == nil {
-                usleep(50_000)
+                usleep(recording.status.firstFrameTime == nil ? 5_000 : 50_000)
                 display.refresh()
             }
             let outcome = recording.finish()
