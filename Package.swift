@@ -54,21 +54,34 @@ let package = Package(
             swiftSettings: strictness
         ),
 
-        .testTarget(name: "NarrationCoreTests", dependencies: ["NarrationCore"], swiftSettings: strictness),
+        // Fixtures every test target shares: generated speech and tones, virtual ALSA devices,
+        // a user-mode PulseAudio server, and a runner for the built binary.
+        .target(
+            name: "NarrationTestSupport",
+            dependencies: ["NarrationCore", "NarrationAudio"],
+            path: "Tests/NarrationTestSupport",
+            swiftSettings: strictness
+        ),
+
+        .testTarget(
+            name: "NarrationCoreTests",
+            dependencies: ["NarrationCore", "NarrationTestSupport"],
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "NarrationAudioTests",
-            dependencies: ["NarrationAudio", "NarrationCore"],
+            dependencies: ["NarrationAudio", "NarrationCore", "NarrationTestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(
             name: "NarrationTests",
-            dependencies: ["Narration", "NarrationAudio", "NarrationCore"],
+            dependencies: ["Narration", "NarrationAudio", "NarrationCore", "NarrationTestSupport"],
             swiftSettings: strictness
         ),
         // Runs the built `narrate` binary: exit codes, stderr sentences, signals, crashes.
         .testTarget(
             name: "NarrateEndToEndTests",
-            dependencies: ["narrate", "NarrationAudio", "NarrationCore"],
+            dependencies: ["narrate", "NarrationAudio", "NarrationCore", "NarrationTestSupport"],
             swiftSettings: strictness
         ),
     ]

@@ -1,0 +1,102 @@
+public import Foundation
+public import NarrationCore
+import Glibc
+
+/// A temporary folder for one test, removed when the value is deinitialised.
+public final class TemporaryFolder: @unchecked Sendable {
+    public let url: URL
+
+    public init(_ label: String = "narrate-test") {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString.prefix(8))")
+        try! FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+        url = path
+    }
+
+    public func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Test signals, as the raw little-endian PCM an ALSA `file`-plugin microphone plays.
+public enum Signals {
+    /// Speech from espeak-ng, converted by sox to `format` (raw, little-endian), at least
+    /// `seconds` long (repeated as needed). Generated once per format and cached.
+    public static func speech(_ format: AudioFormat, seconds: Double = 8) throws -> [UInt8] {
+        let key = "\(format.sampleRate)-\(format.channels)-\(format.bitsPerSample)-\(seconds)"
+        if let cached = cache.withLock({ $0[key] }) { return cached }
+        let folder = TemporaryFolder("narrate-speech")
+        let wav = folder.file("speech.wav").path
+        let raw = folder.file("speech.raw").path
+        try run("espeak-ng", ["-w", wav, "Volunteers read the news aloud for listeners who cannot read print. Every chunk is kept, sample by sample."])
+        try run("sox", [wav, "-r", "\(format.sampleRate)", "-c", "\(format.channels)", "-b", "\(format.bitsPerSample)",
+                        "-e", "signed-integer", "-L", "-t", "raw", raw])
+        let once = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let needed = format.frames(forSeconds: seconds) * format.bytesPerFrame
+        var bytes = once
+        while bytes.count < needed { bytes += once }
+        cache.withLock { $0[key] = bytes }
+        return bytes
+    }
+
+    /// A 16-bit sine of `frequency` Hz whose peak is `peakDBFS`, as raw little-endian mono PCM.
+    public static func sine(frequency: Double, peakDBFS: Double, seconds: Double, sampleRate: Int = 44_100) -> [UInt8] {
+        let amplitude = pow(10, peakDBFS / 20) * 32_768
+        let count = Int(seconds * Double(sampleRate))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count * 2)
+        for index in 0..<count {
+            // A phase offset of a quarter period puts the crest exactly on a sample.
+            let value = Int16((amplitude * cos(2 * Double.pi * frequency * Double(index) / Double(sampleRate))).rounded())
+            bytes.append(UInt8(truncatingIfNeeded: value))
+            bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        }
+        return bytes
+    }
+
+    /// Raw little-endian PCM bytes as the engine's left-justified `Int32` samples.
+    public static func samples(_ bytes: [UInt8], bitsPerSample: Int) -> [Int32] {
+        let width = bitsPerSample / 8
+        return stride(from: 0, to: bytes.count - width + 1, by: width).map { offset in
+            var value: UInt32 = 0
+            for byte in 0..<width { value |= UInt32(bytes[offset + byte]) << (8 * UInt32(byte) + UInt32(32 - bitsPerSample)) }
+            return Int32(bitPattern: value)
+        }
+    }
+
+    private static let cache = NSLockedDictionary()
+
+    @discardableResult
+    public static func run(_ tool: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: output, as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw FixtureError("\(tool) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
+        }
+        return text
+    }
+}
+
+public struct FixtureError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A lock-protected cache of generated signals.
+final class NSLockedDictionary: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [String: [UInt8]] = [:]
+
+    func withLock<T>(_ body: (inout [String: [UInt8]]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&storage)
+    }
+}
