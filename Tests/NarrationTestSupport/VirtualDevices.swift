@@ -1,24 +1,34 @@
 public import Foundation
+import Glibc
 public import NarrationAudio
 public import NarrationCore
 
 /// ALSA devices made of plugins, for machines without a sound card (see AUDIO-TESTING.md):
-/// a `file`-plugin microphone that plays a raw file byte for byte, and a mono-only microphone.
+/// a `file`-plugin microphone that plays a raw file byte for byte, a speaker that records what
+/// it is sent, and an emulated USB microphone (`Tests/Fixtures/usbmic.c`) with a fixed format,
+/// real-time pacing, and files that make it busy or pull it out.
 public struct VirtualDevices: Sendable {
     public let folder: URL
     public let configurationFile: URL
     public let definitions: ALSADefinitions
 
-    /// Writes `source` as the microphone `vmic`'s input; also defines `monomic`, which only does
-    /// one channel (a `route` plugin with a one-row table), and `vspk`, a speaker into `played.raw`.
+    /// Writes `source` as the microphone `vmic`'s input; also defines `vspk`, a speaker into
+    /// `played.raw`, and `usbmic`, a mono 16-bit 44.1–48 kHz microphone paced in real time,
+    /// busy while `busyFile` exists and unplugged once `unplugFile` exists.
     public init(folder: URL, source: [UInt8]) throws {
         self.folder = folder
         let input = folder.appendingPathComponent("mic-input.raw")
         try Data(source).write(to: input)
+        let plugin = try EmulatedMicrophone.library()
         let text = """
             pcm.vmic { type file slave.pcm { type null } file "/dev/null" infile "\(input.path)" format "raw" }
             pcm.vspk { type file slave.pcm { type null } file "\(folder.appendingPathComponent("played.raw").path)" format "raw" }
-            pcm.monomic { type route slave { pcm { type null } channels 1 } ttable.0.0 1 }
+            pcm_type.usbmic { lib "\(plugin.path)" }
+            pcm.usbmic {
+                type usbmic channels 1 rate_min 44100 rate_max 48000
+                busy_file "\(folder.appendingPathComponent("usbmic.busy").path)"
+                unplug_file "\(folder.appendingPathComponent("usbmic.unplugged").path)"
+            }
 
             """
         configurationFile = folder.appendingPathComponent("asound-test.conf")
@@ -26,8 +36,28 @@ public struct VirtualDevices: Sendable {
         definitions = ALSADefinitions(text)
     }
 
+    /// While this file exists, opening `usbmic` fails as if another program held it.
+    public var busyFile: URL { folder.appendingPathComponent("usbmic.busy") }
+    /// Once this file exists, `usbmic` is disconnected, as if its cable were pulled.
+    public var unplugFile: URL { folder.appendingPathComponent("usbmic.unplugged") }
+
     /// The environment under which `narrate` sees these devices beside the system's.
     public var environment: [String: String] {
         ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(configurationFile.path)"]
     }
+}
+
+/// Builds the emulated USB microphone plugin once per test process.
+enum EmulatedMicrophone {
+    private static let built = Result<URL, any Error> {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/usbmic.c")
+        let output = FileManager.default.temporaryDirectory
+            .appendingPathComponent("narrate-usbmic-\(getpid())/libasound_module_pcm_usbmic.so")
+        try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Signals.run("cc", ["-shared", "-fPIC", "-DPIC", "-O2", "-o", output.path, source.path, "-lasound", "-lm"])
+        return output
+    }
+
+    static func library() throws -> URL { try built.get() }
 }
