@@ -1,4 +1,5 @@
 public import Foundation
+import Glibc
 public import NarrationCore
 
 /// The folder that holds everything a volunteer records: the catalog and the articles' chunks.
@@ -46,18 +47,21 @@ public struct DataRoot: Sendable {
     }
 
     /// Creates the root and its `articles` folder if needed, and proves that it can be written.
-    /// - Throws: `dataRootNotWritable` naming the folder and the way out.
+    /// - Throws: `dataRootNotWritable` naming the folder, the system's reason, and the way out.
     public func prepare() throws(NarrationError) {
-        let manager = FileManager.default
-        do {
-            try manager.createDirectory(at: articlesURL, withIntermediateDirectories: true)
+        let failure: CInt? = {
+            if let failure = FileSystem.makeDirectories(articlesURL) { return failure }
             let probe = url.appendingPathComponent(".write-probe-\(getpid())")
-            try Data().write(to: probe)
-            try manager.removeItem(at: probe)
-        } catch {
+            let descriptor = open(probe.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { return errno }
+            close(descriptor)
+            unlink(probe.path)
+            return nil
+        }()
+        if let failure {
             throw NarrationError(
                 .dataRootNotWritable,
-                "Cannot write to the data folder \(url.path) (\(FileSystem.reason(error))). Make it writable or set NARRATE_HOME to a folder you can write.")
+                "Cannot write to the data folder \(url.path) (\(String(cString: strerror(failure)))). Make it writable or set NARRATE_HOME to a folder you can write.")
         }
     }
 

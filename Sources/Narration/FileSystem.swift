@@ -5,11 +5,22 @@ import NarrationCore
 /// The few file operations the engine needs, each turning a failure into a sentence.
 enum FileSystem {
     static func createDirectory(_ url: URL) throws(NarrationError) {
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        } catch {
-            throw NarrationError(.fileSystem, "Cannot create the folder \(url.path): \(reason(error)).")
+        if let failure = makeDirectories(url) {
+            throw NarrationError(.fileSystem, "Cannot create the folder \(url.path): \(String(cString: strerror(failure))).")
         }
+    }
+
+    /// `mkdir -p`: creates a folder and its missing parents.
+    /// - Returns: nil on success, else the `errno` of the step that failed.
+    static func makeDirectories(_ url: URL) -> CInt? {
+        var path = ""
+        for component in url.standardizedFileURL.path.split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o755) != 0 && errno != EEXIST { return errno }
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return errno }
+        return (info.st_mode & S_IFMT) == S_IFDIR ? nil : ENOTDIR
     }
 
     /// Renames atomically within one file system (`rename(2)`), replacing nothing: fails if `to` exists.

@@ -105,6 +105,7 @@ public final class NarrationLibrary: Sendable {
         let chunkID = ChunkID.random()
         do {
             try root.prepareArticle(article.id)
+            let reserve = try SpaceReserve(at: root.articleURL(article.id).appendingPathComponent("space.reserve"))
             try catalog.beginTake(chunkID, of: article.id, target: target, at: Date())
             let writer = try SoundFileWriter(creating: root.partialURL(chunkID, of: article.id).path, format: article.format)
             try writer.checkpoint()
@@ -112,7 +113,7 @@ public final class NarrationLibrary: Sendable {
             return Recording(
                 article: article, chunkID: chunkID, device: device,
                 durationFrames: duration.map { article.format.frames(forSeconds: $0) }, root: root,
-                catalog: catalog, target: target, writer: writer, lock: lock)
+                catalog: catalog, target: target, writer: writer, lock: lock, reserve: reserve)
         } catch {
             try? device.close()
             try? catalog.abandonTake(chunkID)

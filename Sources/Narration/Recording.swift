@@ -60,6 +60,7 @@ public final class Recording: @unchecked Sendable {
     private let target: TakeTarget
     private let writer: SoundFileWriter
     private let lock: ArticleLock
+    private let reserve: SpaceReserve
     private let queue = SampleQueue()
     private let stopRequested = Atomic<Bool>(false)
     private let shared: Mutex<Shared>
@@ -78,8 +79,9 @@ public final class Recording: @unchecked Sendable {
 
     init(
         article: Article, chunkID: ChunkID, device: CaptureDevice, durationFrames: FrameCount?, root: DataRoot,
-        catalog: Catalog, target: TakeTarget, writer: SoundFileWriter, lock: ArticleLock
+        catalog: Catalog, target: TakeTarget, writer: SoundFileWriter, lock: ArticleLock, reserve: SpaceReserve
     ) {
+        self.reserve = reserve
         self.article = article
         self.chunkID = chunkID
         self.device = device
@@ -141,6 +143,8 @@ public final class Recording: @unchecked Sendable {
             // The header could not be finalised (the disk is full): make it match what is on disk.
             frames = (try? TakeFile.repair(partialURL)) ?? 0
         }
+        // The disk may be full: give back the space set aside so that the commit finds room.
+        reserve.release()
         if state.writeFailure != nil, frames > 0, let measured = try? TakeFile.measure(partialURL) {
             (frames, peak, rms) = measured
         }
@@ -239,6 +243,6 @@ public final class Recording: @unchecked Sendable {
     }
 
     deinit {
-        _ = lock
+        withExtendedLifetime(lock) {}
     }
 }

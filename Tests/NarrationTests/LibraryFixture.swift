@@ -1,0 +1,37 @@
+import Foundation
+@testable import Narration
+import NarrationAudio
+import NarrationCore
+import NarrationTestSupport
+
+/// A library in a temporary data root with a virtual microphone playing speech.
+struct LibraryFixture {
+    let folder = TemporaryFolder("narrate-library")
+    let devices: VirtualDevices
+    let source: [UInt8]
+    let library: NarrationLibrary
+
+    init(format: AudioFormat = .speech, root: URL? = nil, sourceSeconds: Double = 6) throws {
+        source = try Signals.speech(format, seconds: sourceSeconds)
+        devices = try VirtualDevices(folder: folder.url, source: source)
+        library = try NarrationLibrary(root: DataRoot(url: root ?? folder.url.appendingPathComponent("home")))
+    }
+
+    /// Records one take of exactly `seconds` from the virtual microphone.
+    @discardableResult
+    func record(_ article: Article, seconds: Double, placement: ChunkPlacement = .append) throws -> Recording.Outcome {
+        let recording = try library.prepareRecording(
+            into: article, placement: placement, device: "vmic", duration: seconds, definitions: devices.definitions)
+        try recording.start()
+        return recording.finish()
+    }
+
+    /// The first `frames` frames the microphone plays, as samples.
+    func sourceSamples(frames: FrameCount, format: AudioFormat = .speech) -> [Int32] {
+        Signals.samples(Array(source.prefix(frames * format.bytesPerFrame)), bitsPerSample: format.bitsPerSample)
+    }
+
+    func samples(of entry: NarrationLibrary.ChunkEntry) throws -> [Int32] {
+        try SoundFileReader(path: entry.file.path).readAll()
+    }
+}
