@@ -1,0 +1,148 @@
+import Foundation
+import NarrationTestSupport
+import Testing
+
+/// Each bad input: one sentence on stderr, a non-zero exit, every recording untouched.
+@Suite("Bad input and faults on the command line")
+struct BadInputTests {
+    /// An article with two recorded chunks, and a snapshot of its files.
+    private func fixtureWithChunks() throws -> (EndToEndFixture, String, [String: Data]) {
+        let fixture = try EndToEndFixture()
+        let id = try fixture.newArticle("Kept safe")
+        try fixture.record(0.2)
+        try fixture.record(0.3)
+        return (fixture, id, try fixture.recordings())
+    }
+
+    private func expectFailure(
+        _ result: Narrate.Result, status: Int32 = 1, stderr expected: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(result.status == status, "status", sourceLocation: sourceLocation)
+        #expect(result.stderr == expected + "\n", sourceLocation: sourceLocation)
+        #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("ALSA lib"), sourceLocation: sourceLocation)
+    }
+
+    @Test("no current article")
+    func noCurrentArticle() throws {
+        let fixture = try EndToEndFixture()
+        for command in [["record", "--device", "vmic"], ["chunks"], ["delete-chunk", "1"]] {
+            expectFailure(try fixture.narrate.run(command),
+                stderr: "There is no current article. Start one with \"narrate new TITLE\" or pass --article ID.")
+        }
+    }
+
+    @Test("unknown article id")
+    func unknownArticle() throws {
+        let (fixture, _, before) = try fixtureWithChunks()
+        for id in ["zzzzzzzz", "not an id", "../../etc"] {
+            expectFailure(try fixture.narrate.run("chunks", "--article", id),
+                stderr: "No article has the id \"\(id)\". Run \"narrate list\" to see the articles.")
+        }
+        #expect(try fixture.recordings() == before)
+    }
+
+    @Test("chunk index out of range, for delete, re-record and insert")
+    func indexOutOfRange() throws {
+        let (fixture, _, before) = try fixtureWithChunks()
+        let message = "There is no chunk 3: the article has 2 chunks (1–2). Run \"narrate chunks\" to see them."
+        expectFailure(try fixture.narrate.run("delete-chunk", "3"), stderr: message)
+        expectFailure(try fixture.record(0.1, "--replace", "3"), stderr: message)
+        expectFailure(try fixture.record(0.1, "--insert", "3"), stderr: message)
+        #expect(try fixture.recordings() == before)
+        #expect(try fixture.chunks().count == 2)
+    }
+
+    @Test("usage errors exit 64 with the fix")
+    func usage() throws {
+        let (fixture, _, before) = try fixtureWithChunks()
+        let both = try fixture.narrate.run("record", "--replace", "1", "--insert", "1")
+        #expect(both.status == 64)
+        #expect(both.stderr.hasPrefix("Error: Use --replace or --insert, not both."))
+        let rate = try fixture.narrate.run("new", "Bad rate", "--rate", "8000")
+        #expect(rate.status == 64)
+        #expect(rate.stderr.hasPrefix("Error: Sample rate 8000 Hz is not supported. Use one of 16000, 22050, 44100, 48000 Hz."))
+        let duration = try fixture.narrate.run("record", "--duration", "-1")
+        #expect(duration.status == 64)
+        #expect(try fixture.recordings() == before)
+    }
+
+    @Test("no such device")
+    func noSuchDevice() throws {
+        let (fixture, _, before) = try fixtureWithChunks()
+        expectFailure(try fixture.narrate.run("record", "--device", "usb-mic-that-is-not-there"),
+            stderr: "Cannot open audio device \"usb-mic-that-is-not-there\": no such device. Run \"narrate devices\" to list devices.")
+        #expect(try fixture.recordings() == before)
+        #expect(try fixture.chunks().count == 2)
+    }
+
+    @Test("device busy")
+    func deviceBusy() throws {
+        let (fixture, _, before) = try fixtureWithChunks()
+        try Data().write(to: fixture.devices.busyFile)
+        expectFailure(try fixture.narrate.run("record", "--device", "usbmic"),
+            stderr: "Audio device \"usbmic\" is busy: another program is using it. Close that program or choose another device with --device.")
+        #expect(try fixture.recordings() == before)
+    }
+
+    @Test("a format the device cannot record, saying what it supports")
+    func unsupportedFormat() throws {
+        let fixture = try EndToEndFixture()
+        _ = try fixture.newArticle("Stereo", "--channels", "2")
+        expectFailure(try fixture.narrate.run("record", "--device", "usbmic"),
+            stderr: "Audio device \"usbmic\" cannot record 2 channels; it supports 16-bit, 1 channel, 44100–48000 Hz. Create the article with a format the device supports (narrate new --rate/--channels/--bits) or choose another device.")
+        #expect(try fixture.chunks().isEmpty)
+    }
+
+    @Test("a second recorder on the same article")
+    func secondRecorder() throws {
+        let (fixture, id, before) = try fixtureWithChunks()
+        let first = try fixture.narrate.start(["record", "--device", "usbmic", "--progress", "json"])
+        _ = first.waitForStderrLine { $0.contains("\"started\"") }
+        let second = try fixture.narrate.run("record", "--device", "vmic", "--duration", "1")
+        #expect(second.status == 1)
+        #expect(second.stderr.hasPrefix("Article \"Kept safe\" (\(id)) is being recorded by another narrate command (process \(first.pid))."))
+        #expect(try fixture.narrate.run("delete-chunk", "1").status == 1)
+        first.signal(SIGINT)
+        let ended = first.wait()
+        #expect(ended.status == 0)
+        #expect(try fixture.chunks().count == 3)
+        for (path, data) in before { #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == data) }
+    }
+
+    @Test("a data root that cannot be written")
+    func dataRootNotWritable() throws {
+        let folder = TemporaryFolder()
+        let blocker = folder.file("a-file")
+        try Data("x".utf8).write(to: blocker)
+        let narrate = Narrate(home: blocker.appendingPathComponent("narrate"))
+        expectFailure(try narrate.run("list"),
+            stderr: "Cannot write to the data folder \(blocker.path)/narrate (Not a directory). Make it writable or set NARRATE_HOME to a folder you can write.")
+    }
+
+    @Test("a corrupt catalog is named and the chunk files stay")
+    func corruptCatalog() throws {
+        let (fixture, _, before) = try fixtureWithChunks()
+        let catalog = fixture.narrate.home.appendingPathComponent("catalog.sqlite")
+        try Data(repeating: 0x42, count: 4_096).write(to: catalog)
+        let result = try fixture.narrate.run("chunks")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("The catalog \(catalog.path) is damaged ("))
+        #expect(result.stderr.hasSuffix("No recording was changed; move the catalog aside to start a new one, the chunk files stay under the articles folder.\n"))
+        #expect(try fixture.recordings() == before)
+    }
+
+    @Test("a missing chunk file is named; the other chunks stay usable")
+    func missingChunkFile() throws {
+        let (fixture, _, _) = try fixtureWithChunks()
+        let chunks = try fixture.chunks()
+        let missing = try #require(chunks[0]["file"] as? String)
+        try FileManager.default.removeItem(atPath: missing)
+        let result = try fixture.narrate.run("chunks", "--json")
+        #expect(result.status == 0)
+        #expect(result.stderr == "Chunk 1's file \(missing) is missing; the other chunks are usable. Delete it with \"narrate delete-chunk 1\" or re-record it with \"narrate record --replace 1\".\n")
+        let listed = try #require(try result.json() as? [[String: Any]])
+        #expect(listed.map { $0["fileMissing"] as? Bool } == [true, false])
+        #expect(try fixture.record(0.1, "--replace", "1").status == 0)
+        #expect(try fixture.narrate.run("chunks").stderr.isEmpty)
+    }
+}
