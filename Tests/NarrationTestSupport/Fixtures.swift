@@ -65,20 +65,18 @@ public enum Signals {
 
     private static let cache = NSLockedDictionary()
 
+    /// Runs a tool to the end. - Returns: what it printed. - Throws: when it fails, with its output.
     @discardableResult
     public static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: output, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw FixtureError("\(tool) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
+        let folder = TemporaryFolder("narrate-run")
+        let output = folder.file("output")
+        let child = try ChildProcess(
+            tool, arguments, environment: ProcessInfo.processInfo.environment, stdoutFile: output, stderrFile: folder.file("errors"))
+        let status = child.wait()
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            let errors = (try? String(contentsOf: folder.file("errors"), encoding: .utf8)) ?? ""
+            throw FixtureError("\(tool) \(arguments.joined(separator: " ")) failed (\(status)): \(text)\(errors)")
         }
         return text
     }

@@ -51,23 +51,17 @@ public struct Narrate: Sendable {
 
     /// A `narrate` process still running: its stderr can be read line by line while it runs.
     public final class Running: @unchecked Sendable {
-        public let process = Process()
-        private let stdoutPipe = Pipe()
-        private let stderrPipe = Pipe()
+        private let child: ChildProcess
+        private let folder = TemporaryFolder("narrate-running")
         private var stderrBuffer = Data()
         private var stderrLines: [String] = []
 
         init(executable: URL, arguments: [String], environment: [String: String]) throws {
-            process.executableURL = executable
-            process.arguments = arguments
-            process.environment = environment
-            process.standardOutput = stdoutPipe
-            process.standardError = stderrPipe
-            process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-            try process.run()
+            child = try ChildProcess(
+                executable.path, arguments, environment: environment, stdoutFile: folder.file("stdout"), stderrFile: nil)
         }
 
-        public var pid: Int32 { process.processIdentifier }
+        public var pid: Int32 { child.pid }
 
         /// The next line on stderr, blocking; nil at the end.
         public func nextStderrLine() -> String? {
@@ -78,7 +72,7 @@ public struct Narrate: Sendable {
                     stderrLines.append(line)
                     return line
                 }
-                let more = stderrPipe.fileHandleForReading.availableData
+                let more = child.stderrPipe!.availableData
                 if more.isEmpty { return nil }
                 stderrBuffer.append(more)
             }
@@ -92,18 +86,17 @@ public struct Narrate: Sendable {
             return nil
         }
 
-        public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+        public func signal(_ number: Int32) { child.signal(number) }
 
         /// Waits for the end and collects all output.
         public func wait() -> Result {
-            let outputData = stdoutPipe.fileHandleForReading.readDataToEndOfFile()
-            let restData = stderrPipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            let rest = child.stderrPipe!.readDataToEndOfFile()
+            let status = child.wait()
             let earlier = stderrLines.map { $0 + "\n" }.joined()
             return Result(
-                status: process.terminationStatus,
-                stdout: String(decoding: outputData, as: UTF8.self),
-                stderr: earlier + String(decoding: stderrBuffer + restData, as: UTF8.self))
+                status: status,
+                stdout: (try? String(contentsOf: folder.file("stdout"), encoding: .utf8)) ?? "",
+                stderr: earlier + String(decoding: stderrBuffer + rest, as: UTF8.self))
         }
     }
 }

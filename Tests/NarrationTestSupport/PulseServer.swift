@@ -6,34 +6,30 @@ import Glibc
 /// `PULSE_SOURCE=vspk.monitor` captures silence paced in real time.
 public final class PulseServer: @unchecked Sendable {
     public let folder: TemporaryFolder
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts the server and waits until it accepts clients.
     public init(rate: Int = 44_100, channels: Int = 1) throws {
         folder = TemporaryFolder("narrate-pulse")
         let socket = folder.file("native").path
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/pulseaudio")
-        process.arguments = [
-            "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--disallow-exit",
-            "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1",
-            "-L", "module-null-sink sink_name=vspk rate=\(rate) channels=\(channels)",
-            "-L", "module-always-sink",
-        ]
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = folder.url.path
         environment["XDG_RUNTIME_DIR"] = folder.url.path
         environment["XDG_CONFIG_HOME"] = folder.url.path
-        process.environment = environment
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
+        process = try ChildProcess(
+            "pulseaudio",
+            [
+                "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--disallow-exit",
+                "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1",
+                "-L", "module-null-sink sink_name=vspk rate=\(rate) channels=\(channels)",
+                "-L", "module-always-sink",
+            ],
+            environment: environment, stdoutFile: nil, stderrFile: folder.file("pulseaudio.log"))
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             if (try? Signals.run("pactl", ["--server", "unix:\(socket)", "info"])) != nil { return }
             usleep(100_000)
         }
-        process.terminate()
         throw FixtureError("PulseAudio did not start within 15 s")
     }
 
@@ -47,7 +43,7 @@ public final class PulseServer: @unchecked Sendable {
     }
 
     deinit {
-        process.terminate()
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        process.wait()
     }
 }

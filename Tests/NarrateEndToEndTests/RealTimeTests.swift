@@ -1,0 +1,162 @@
+import Foundation
+import NarrationAudio
+import NarrationTestSupport
+import Testing
+
+/// Recording paced in real time: through a user-mode PulseAudio null sink (ALSA's `default`
+/// device) and through the emulated USB microphone. Serialized: each test measures wall time.
+@Suite("Real-time recording", .serialized)
+struct RealTimeTests {
+    /// Starts `record --progress json` and waits for its "started" event.
+    /// - Returns: the process and the CLOCK_MONOTONIC time of the first captured frame.
+    private func startRecording(_ narrate: Narrate, _ extra: [String] = []) throws -> (Narrate.Running, Double) {
+        let running = try narrate.start(["record", "--progress", "json", "--json"] + extra)
+        let line = try #require(running.waitForStderrLine { $0.contains("\"event\":\"started\"") })
+        let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return (running, try #require(event["firstFrameMonotonic"] as? Double))
+    }
+
+    private func chunkJSON(_ result: Narrate.Result) throws -> [String: Any] {
+        let object = try #require(try result.json() as? [String: Any])
+        return try #require(object["chunk"] as? [String: Any])
+    }
+
+    @Test("SIGINT after about 3 s through PulseAudio: the chunk is as long as the wall time, within 50 ms")
+    func sigintThroughPulse() throws {
+        let pulse = try PulseServer()
+        let fixture = try EndToEndFixture(environment: pulse.environment)
+        _ = try fixture.newArticle()
+        let (running, firstFrame) = try startRecording(fixture.narrate)
+        var levelEvents = 0
+        var lastFrames = 0
+        let deadline = firstFrame + 3
+        while monotonicNow() < deadline, let line = running.nextStderrLine() {
+            if line.contains("\"event\":\"level\"") { levelEvents += 1 }
+            if let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], let frames = event["frames"] as? Int {
+                #expect(frames >= lastFrames)
+                lastFrames = frames
+            }
+        }
+        let stoppedAt = monotonicNow()
+        running.signal(SIGINT)
+        let result = running.wait()
+        #expect(result.status == 0, "\(result.stderr)")
+        let chunk = try chunkJSON(result)
+        let duration = try #require(chunk["duration"] as? Double)
+        let wall = stoppedAt - firstFrame
+        #expect(abs(duration - wall) <= 0.05, "chunk \(duration) s, wall \(wall) s")
+        print("figure: SIGINT via PulseAudio: chunk \(duration) s, wall \(wall) s, difference \(Int(((duration - wall) * 1000).rounded())) ms, \(levelEvents) level events (\(Int((Double(levelEvents) / wall).rounded()))/s)")
+        // The live display updates at least 10 times a second (it aims for 20).
+        #expect(Double(levelEvents) / wall >= 10, "\(levelEvents) level events in \(wall) s")
+        #expect(chunk["stopReason"] == nil)
+        #expect((try result.json() as? [String: Any])?["stopReason"] as? String == "requested")
+    }
+
+    @Test("SIGTERM stops and keeps the take, like SIGINT")
+    func sigterm() throws {
+        let fixture = try EndToEndFixture()
+        _ = try fixture.newArticle()
+        let (running, firstFrame) = try startRecording(fixture.narrate, ["--device", "usbmic"])
+        while monotonicNow() < firstFrame + 1 { usleep(10_000) }
+        let stoppedAt = monotonicNow()
+        running.signal(SIGTERM)
+        let result = running.wait()
+        #expect(result.status == 0)
+        let duration = try #require(try chunkJSON(result)["duration"] as? Double)
+        #expect(abs(duration - (stoppedAt - firstFrame)) <= 0.05)
+        print("figure: SIGTERM via usbmic: chunk \(duration) s, wall \(stoppedAt - firstFrame) s")
+    }
+
+    @Test("kill -9 mid-take through PulseAudio: the next command recovers all but at most 250 ms")
+    func crashRecovery() throws {
+        let pulse = try PulseServer()
+        let fixture = try EndToEndFixture(environment: pulse.environment)
+        _ = try fixture.newArticle()
+        try fixture.narrate.run("record", "--device", "vmic", "--duration", "0.5")
+        let (running, firstFrame) = try startRecording(fixture.narrate)
+        while monotonicNow() < firstFrame + 2.2 { _ = running.nextStderrLine() }
+        let killedAt = monotonicNow()
+        running.signal(SIGKILL)
+        let killed = running.wait()
+        #expect(killed.status != 0)
+        let captured = killedAt - firstFrame
+
+        let next = try fixture.narrate.run("chunks", "--json")
+        #expect(next.status == 0)
+        let notice = try #require(next.stderr.split(separator: "\n").first.map(String.init))
+        #expect(notice.hasPrefix("Recovered an interrupted take of \"An article\" ("))
+        #expect(notice.contains(" as chunk 2: 00:00:02."))
+        let chunks = try #require(try next.json() as? [[String: Any]])
+        #expect(chunks.count == 2)
+        #expect(chunks[1]["recovered"] as? Bool == true)
+        let recovered = try #require(chunks[1]["duration"] as? Double)
+        #expect(recovered >= captured - 0.25, "recovered \(recovered) s of \(captured) s")
+        print("figure: kill -9 via PulseAudio: captured \(captured) s before the kill, recovered \(recovered) s, lost \(Int(((captured - recovered) * 1000).rounded())) ms")
+        #expect(recovered <= captured + 0.05)
+        let file = try #require(chunks[1]["file"] as? String)
+        #expect(try SoundFileReader(path: file).frames == chunks[1]["frames"] as? Int)
+        #expect(try fixture.narrate.run("chunks").stderr.isEmpty)
+    }
+
+    @Test("a reader stalled past the device buffer causes overruns that are recovered, counted and shown")
+    func overrunsCounted() throws {
+        let fixture = try EndToEndFixture()
+        _ = try fixture.newArticle()
+        let (running, _) = try startRecording(fixture.narrate, ["--device", "usbmic"])
+        usleep(300_000)
+        kill(running.pid, SIGSTOP)
+        usleep(1_600_000)  // longer than the 1 s capture buffer
+        kill(running.pid, SIGCONT)
+        usleep(500_000)
+        running.signal(SIGINT)
+        let result = running.wait()
+        #expect(result.status == 0)
+        let overruns = try #require(try chunkJSON(result)["overruns"] as? Int)
+        #expect(overruns >= 1)
+        print("figure: a 1.6 s stall with a 1 s buffer: \(overruns) overrun(s) counted")
+        let listing = try fixture.narrate.run("chunks").stdout
+        #expect(listing.contains("  \(overruns)\n") || listing.contains("  \(overruns)  "))
+    }
+
+    @Test("--start-after counts in before the first frame is captured")
+    func countIn() throws {
+        let fixture = try EndToEndFixture()
+        _ = try fixture.newArticle()
+        let launched = monotonicNow()
+        let (running, firstFrame) = try startRecording(fixture.narrate, ["--device", "usbmic", "--start-after", "1", "--duration", "0.2"])
+        let result = running.wait()
+        #expect(firstFrame - launched >= 1.0)
+        #expect(try chunkJSON(result)["frames"] as? Int == 8_820)
+    }
+
+    @Test("on a terminal the meter line runs and Enter stops the take", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+    func terminalMeter() throws {
+        let fixture = try EndToEndFixture()
+        _ = try fixture.newArticle("On screen")
+        let session = "narrate-\(getpid())-\(Int.random(in: 0..<1_000_000))"
+        let environment = fixture.narrate.environment.filter { ["NARRATE_HOME", "ALSA_CONFIG_PATH", "PATH"].contains($0.key) }
+        let command = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+            + " \(Narrate.executable.path) record --device usbmic; echo EXIT=$?; sleep 30"
+        try Signals.run("tmux", ["new-session", "-d", "-s", session, "-x", "100", "-y", "10", "env TERM=xterm-256color NO_COLOR=1 " + command])
+        defer { _ = try? Signals.run("tmux", ["kill-session", "-t", session]) }
+        var screen = ""
+        for _ in 0..<100 {
+            usleep(50_000)
+            screen = try Signals.run("tmux", ["capture-pane", "-p", "-t", session])
+            if screen.contains("● REC 00:00:01") { break }
+        }
+        #expect(screen.contains("● Recording \"On screen\" on usbmic. Speak now; press Enter or q to stop."))
+        #expect(screen.contains("● REC 00:00:01"))
+        print("figure: terminal while recording:\n" + screen)
+        #expect(screen.contains("dBFS"))
+        try Signals.run("tmux", ["send-keys", "-t", session, "Enter"])
+        for _ in 0..<100 {
+            usleep(50_000)
+            screen = try Signals.run("tmux", ["capture-pane", "-p", "-t", session])
+            if screen.contains("EXIT=") { break }
+        }
+        #expect(screen.contains("Chunk 1 recorded: 00:00:01."))
+        #expect(screen.contains("peak -12.0 dBFS"))
+        #expect(screen.contains("EXIT=0"))
+    }
+}
