@@ -202,17 +202,22 @@ public final class Catalog: Sendable {
 
     /// Removes the chunk at `index` from the order in one transaction whose last step is
     /// `moveFile(id)` (moving its file to the trash).
+    /// - Returns: the removed chunk.
     func deleteChunk(
-        at index: ChunkIndex, of article: ArticleID, moveFile: @escaping @Sendable (ChunkID) throws -> Void
-    ) throws(NarrationError) -> ChunkID {
-        try write { db in
-            var order = try self.order(of: article, db)
+        at index: ChunkIndex, of article: Article, moveFile: @escaping @Sendable (ChunkID) throws -> Void
+    ) throws(NarrationError) -> Chunk {
+        let row = try write { db -> ChunkRow in
+            var order = try self.order(of: article.id, db)
             let removed = try order.remove(at: index)
-            _ = try ChunkRow.deleteOne(db, key: removed.rawValue)
+            guard let row = try ChunkRow.fetchOne(db, key: removed.rawValue) else {
+                preconditionFailure("chunk \(removed) is in the order but has no row")
+            }
+            try row.delete(db)
             try self.store(order, db)
             try moveFile(removed)
-            return removed
+            return row
         }
+        return try row.chunk(format: article.format)
     }
 
     // MARK: Access

@@ -79,14 +79,11 @@ public final class NarrationLibrary: Sendable {
     public func deleteChunk(at index: ChunkIndex, of article: Article) throws(NarrationError) -> Chunk {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id))
         defer { withExtendedLifetime(lock) {} }
-        let chunks = try catalog.chunks(of: article)
-        try ChunkOrder(chunks.map(\.id)).validate(index)
         let root = self.root
-        let removed = try catalog.deleteChunk(at: index, of: article.id) { id in
+        return try catalog.deleteChunk(at: index, of: article) { id in
             let file = root.chunkURL(id, of: article.id)
             if FileSystem.exists(file) { try FileSystem.move(file, to: root.trashedChunkURL(id, of: article.id)) }
         }
-        return chunks.first { $0.id == removed }!
     }
 
     // MARK: Recording

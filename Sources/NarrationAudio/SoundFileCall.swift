@@ -6,7 +6,8 @@ import NarrationCore
 /// were doing, as one sentence. A system error of "no space" becomes `diskFull`.
 func soundFileError(_ file: OpaquePointer?, path: String, doing action: String, errno systemError: CInt = 0) -> NarrationError {
     if [ENOSPC, EDQUOT, EFBIG].contains(systemError) {
-        return NarrationError(.diskFull, "The disk holding \(path) is full (\(String(cString: strerror(systemError)))) while trying to \(action).")
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return NarrationError(.diskFull, "The disk holding \(folder.isEmpty ? "." : folder) is full (\(String(cString: strerror(systemError)))).")
     }
     let reason = String(cString: sf_strerror(file))
     return NarrationError(.fileSystem, "Cannot \(action) \(path): \(reason).")

@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import NarrationAudio
 import NarrationTestSupport
 import Testing
 
@@ -144,5 +146,41 @@ struct BadInputTests {
         #expect(listed.map { $0["fileMissing"] as? Bool } == [true, false])
         #expect(try fixture.record(0.1, "--replace", "1").status == 0)
         #expect(try fixture.narrate.run("chunks").stderr.isEmpty)
+    }
+
+    @Test("a pulled microphone stops the take, keeps it, and says so")
+    func pulledMicrophone() throws {
+        let (fixture, _, before) = try fixtureWithChunks()
+        let running = try fixture.narrate.start(["record", "--device", "usbmic", "--progress", "json"])
+        _ = running.waitForStderrLine { $0.contains("\"frames\":2") }
+        try Data().write(to: fixture.devices.unplugFile)
+        let result = running.wait()
+        #expect(result.status == 1)
+        let last = try #require(result.stderr.split(separator: "\n").last.map(String.init))
+        #expect(last.hasPrefix("Audio device \"usbmic\" stopped working ("))
+        #expect(last.contains("Check that it is still plugged in. Recording stopped; the 00:00:0"))
+        #expect(last.hasSuffix("captured before that was kept as chunk 3."))
+        #expect(result.stdout.hasPrefix("Chunk 3 recorded: "))
+        #expect(try fixture.chunks().count == 3)
+        for (path, data) in before { #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == data) }
+    }
+
+    @Test("a full disk stops the take, keeps it, and says so", .enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+    func diskFull() throws {
+        let mount = TemporaryFolder("narrate-full")
+        try Signals.run("mount", ["-t", "tmpfs", "-o", "size=768k", "tmpfs", mount.url.path])
+        defer { _ = try? Signals.run("umount", ["-l", mount.url.path]) }
+        let fixture = try EndToEndFixture(source: Signals.speech(.speech, seconds: 12))
+        let narrate = Narrate(home: mount.url.appendingPathComponent("home"), environment: fixture.devices.environment)
+        #expect(try narrate.run("new", "Long read").status == 0)
+        let result = try narrate.run("record", "--device", "vmic", "--duration", "11")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("The disk holding \(mount.url.path)/home/articles/"))
+        #expect(result.stderr.contains("/chunks is full (No space left on device). Recording stopped; the 00:00:0"))
+        #expect(result.stderr.hasSuffix(" captured before that was kept as chunk 1.\n"))
+        let chunks = try #require(try narrate.run("chunks", "--json").json() as? [[String: Any]])
+        let frames = try #require(chunks.first?["frames"] as? Int)
+        #expect(frames > 2 * 44_100)
+        #expect(try SoundFileReader(path: chunks[0]["file"] as! String).readAll() == fixture.sourceSamples(frames: frames))
     }
 }
