@@ -167,9 +167,7 @@ struct BadInputTests {
 
     @Test("a full disk stops the take, keeps it, and says so", .enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
     func diskFull() throws {
-        let mount = TemporaryFolder("narrate-full")
-        try Signals.run("mount", ["-t", "tmpfs", "-o", "size=768k", "tmpfs", mount.url.path])
-        defer { _ = try? Signals.run("umount", ["-l", mount.url.path]) }
+        let mount = try TemporaryMount(sizeKiB: 768)
         let fixture = try EndToEndFixture(source: Signals.speech(.speech, seconds: 12))
         let narrate = Narrate(home: mount.url.appendingPathComponent("home"), environment: fixture.devices.environment)
         #expect(try narrate.run("new", "Long read").status == 0)

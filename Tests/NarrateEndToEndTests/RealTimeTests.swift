@@ -139,22 +139,22 @@ struct RealTimeTests {
             + " \(Narrate.executable.path) record --device usbmic; echo EXIT=$?; sleep 30"
         try Signals.run("tmux", ["new-session", "-d", "-s", session, "-x", "100", "-y", "10", "env TERM=xterm-256color NO_COLOR=1 " + command])
         defer { _ = try? Signals.run("tmux", ["kill-session", "-t", session]) }
-        var screen = ""
-        for _ in 0..<100 {
-            usleep(50_000)
-            screen = try Signals.run("tmux", ["capture-pane", "-p", "-t", session])
-            if screen.contains("● REC 00:00:01") { break }
+        /// The pane's text once it contains `text`, or after 5 s.
+        func paneText(containing text: String) throws -> String {
+            var screen = ""
+            for _ in 0..<100 where !screen.contains(text) {
+                usleep(50_000)
+                screen = try Signals.run("tmux", ["capture-pane", "-p", "-t", session])
+            }
+            return screen
         }
+        var screen = try paneText(containing: "● REC 00:00:01")
         #expect(screen.contains("● Recording \"On screen\" on usbmic. Speak now; press Enter or q to stop."))
         #expect(screen.contains("● REC 00:00:01"))
         print("figure: terminal while recording:\n" + screen)
         #expect(screen.contains("dBFS"))
         try Signals.run("tmux", ["send-keys", "-t", session, "Enter"])
-        for _ in 0..<100 {
-            usleep(50_000)
-            screen = try Signals.run("tmux", ["capture-pane", "-p", "-t", session])
-            if screen.contains("EXIT=") { break }
-        }
+        screen = try paneText(containing: "EXIT=")
         #expect(screen.contains("Chunk 1 recorded: 00:00:01."))
         #expect(screen.contains("peak -12.0 dBFS"))
         #expect(screen.contains("EXIT=0"))

@@ -6,18 +6,6 @@ import NarrationCore
 import NarrationTestSupport
 import Testing
 
-/// A small file system mounted for one test (tests run as root, as CI does).
-final class TemporaryMount {
-    let folder = TemporaryFolder("narrate-mount")
-    var url: URL { folder.url }
-
-    init(sizeKiB: Int, readOnly: Bool = false) throws {
-        try Signals.run("mount", ["-t", "tmpfs", "-o", "size=\(sizeKiB)k\(readOnly ? ",ro" : "")", "tmpfs", folder.url.path])
-    }
-
-    deinit { _ = try? Signals.run("umount", ["-l", folder.url.path]) }
-}
-
 @Suite("Faults: nothing recorded is lost")
 struct FaultTests {
     @Test("a partial take whose header lags its data is adopted whole by the next open")
