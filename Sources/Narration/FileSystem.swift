@@ -47,14 +47,4 @@ enum FileSystem {
         var info = stat()
         return stat(url.path, &info) == 0 ? Int(info.st_size) : nil
     }
-
-    /// The reason inside a Foundation error, without its boilerplate.
-    static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
-        return nsError.localizedDescription
-    }
 }

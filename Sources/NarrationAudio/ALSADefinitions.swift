@@ -1,4 +1,5 @@
 internal import CALSA
+import Glibc
 import NarrationCore
 
 /// Extra ALSA PCM definitions (configuration text such as `pcm.vmic { type file … }`) layered over
@@ -35,4 +36,3 @@ public struct ALSADefinitions: Sendable {
     }
 }
 
-import Glibc
