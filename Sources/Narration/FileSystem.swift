@@ -42,9 +42,4 @@ enum FileSystem {
     }
 
     static func exists(_ url: URL) -> Bool { access(url.path, F_OK) == 0 }
-
-    static func size(of url: URL) -> Int? {
-        var info = stat()
-        return stat(url.path, &info) == 0 ? Int(info.st_size) : nil
-    }
 }

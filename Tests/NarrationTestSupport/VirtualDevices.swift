@@ -1,7 +1,7 @@
 public import Foundation
 import Glibc
 public import NarrationAudio
-public import NarrationCore
+import NarrationCore
 
 /// ALSA devices made of plugins, for machines without a sound card (see AUDIO-TESTING.md):
 /// a `file`-plugin microphone that plays a raw file byte for byte, a speaker that records what
