@@ -44,6 +44,27 @@ struct FaultTests {
         writer.abandonForTest()
     }
 
+    @Test("while a real-time take runs, its partial file is a valid WAV lagging capture by at most 250 ms")
+    func partialFileStaysValid() throws {
+        let fixture = try LibraryFixture()
+        let article = try fixture.library.newArticle(title: "Live file", publication: "", narrator: "", format: .speech)
+        let recording = try fixture.library.prepareRecording(
+            into: article, placement: .append, device: "usbmic", duration: nil, definitions: fixture.devices.definitions)
+        try recording.start()
+        var worstLag = 0
+        for _ in 0..<12 {
+            usleep(110_000)
+            let captured = recording.status.frames
+            let onDisk = try SoundFileReader(path: recording.partialURL.path).frames
+            #expect(onDisk <= captured)
+            worstLag = max(worstLag, captured - onDisk)
+        }
+        recording.requestStop()
+        #expect(recording.finish().chunk != nil)
+        #expect(worstLag <= 11_025, "the header lagged capture by \(worstLag) frames")
+        print("figure: partial file header lagged capture by at most \(worstLag) frames (\(worstLag * 1000 / 44_100) ms)")
+    }
+
     @Test("an interrupted re-record goes after the take it was replacing, never over it")
     func recoverRerecord() throws {
         let fixture = try LibraryFixture()
