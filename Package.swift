@@ -23,14 +23,15 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CLame", pkgConfig: "lame", providers: [.apt(["libmp3lame-dev"])]),
+        .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband", providers: [.apt(["librubberband-dev"])]),
 
         // Pure Swift: formats, articles, chunks, metering maths, timecodes, errors. No C, no I/O.
         .target(name: "NarrationCore", swiftSettings: strictness),
 
-        // The only code that imports C: ALSA capture and playback, libsndfile, LAME.
+        // The only code that imports C: ALSA capture and playback, libsndfile, LAME, Rubber Band.
         .target(
             name: "NarrationAudio",
-            dependencies: ["NarrationCore", "CALSA", "CSndFile", "CLame"],
+            dependencies: ["NarrationCore", "CALSA", "CSndFile", "CLame", "CRubberBand"],
             swiftSettings: strictness
         ),
 

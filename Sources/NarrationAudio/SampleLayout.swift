@@ -63,4 +63,23 @@ enum SampleLayout: CaseIterable {
             }
         }
     }
+
+    /// Converts `count` left-justified `Int32`s into little-endian samples of this layout.
+    func encode(_ samples: UnsafeBufferPointer<Int32>, count: Int, into bytes: UnsafeMutableRawBufferPointer) {
+        for index in 0..<count {
+            let value = UInt32(bitPattern: samples[index])
+            switch self {
+            case .s16:
+                bytes[2 * index] = UInt8(truncatingIfNeeded: value >> 16)
+                bytes[2 * index + 1] = UInt8(truncatingIfNeeded: value >> 24)
+            case .s24Packed:
+                for byte in 0..<3 { bytes[3 * index + byte] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(byte + 1))) }
+            case .s24InLow32:
+                let shifted = UInt32(bitPattern: Int32(bitPattern: value) >> 8)
+                for byte in 0..<4 { bytes[4 * index + byte] = UInt8(truncatingIfNeeded: shifted >> (8 * UInt32(byte))) }
+            case .s32:
+                for byte in 0..<4 { bytes[4 * index + byte] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(byte))) }
+            }
+        }
+    }
 }

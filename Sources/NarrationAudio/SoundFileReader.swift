@@ -41,6 +41,14 @@ public final class SoundFileReader: @unchecked Sendable {
         return Int(read)
     }
 
+    /// Moves to frame `frame` (sample-exact for WAV). The corresponding C function is `sf_seek`.
+    public func seek(to frame: FrameCount) throws(NarrationError) {
+        guard let file else { preconditionFailure("seek after close") }
+        guard sf_seek(file, sf_count_t(frame), SEEK_SET) == sf_count_t(frame) else {
+            throw NarrationError(.fileCorrupt, "Cannot seek to frame \(frame) of \(path): \(String(cString: sf_strerror(file))).")
+        }
+    }
+
     /// Reads the whole file (for tests and short files).
     public func readAll() throws(NarrationError) -> [Int32] {
         var samples = [Int32](repeating: 0, count: frames * format.channels)

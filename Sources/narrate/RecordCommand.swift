@@ -78,7 +78,7 @@ extension Narrate {
         /// Runs the take: count-in, capture with a live display, stop on any stop signal.
         private func capture(_ recording: Recording) throws(NarrationError) -> Recording.Outcome {
             let keys = TerminalKeys.start { key in
-                if key == 10 || key == 13 || key == UInt8(ascii: "q") || key == UInt8(ascii: "Q") { recording.requestStop() }
+                if [.enter, .character("q"), .character("Q")].contains(key) { recording.requestStop() }
             }
             let signals = SignalTrap { _ in recording.requestStop() }
             defer {

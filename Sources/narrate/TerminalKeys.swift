@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// Single key presses from a terminal on stdin, without Enter and without echo, while it lives.
+/// Key presses from a terminal on stdin, without Enter and without echo, while it lives.
 ///
 /// Puts the terminal in non-canonical mode (signals such as Ctrl-C still work) and restores it
 /// on `stop()`. A reader thread polls stdin so that it can end when asked.
@@ -11,7 +11,7 @@ final class TerminalKeys: @unchecked Sendable {
     private var running = true
 
     /// Starts reading keys when stdin is a terminal; nil otherwise.
-    static func start(onKey: @escaping @Sendable (UInt8) -> Void) -> TerminalKeys? {
+    static func start(onKey: @escaping @Sendable (Key) -> Void) -> TerminalKeys? {
         guard isatty(STDIN_FILENO) == 1 else { return nil }
         let keys = TerminalKeys()
         guard tcgetattr(STDIN_FILENO, &keys.saved) == 0 else { return nil }
@@ -23,12 +23,13 @@ final class TerminalKeys: @unchecked Sendable {
         }
         tcsetattr(STDIN_FILENO, TCSANOW, &raw)
         let thread = Thread {
+            var decoder = KeyDecoder()
             var pollDescriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
             while keys.isRunning {
                 guard poll(&pollDescriptor, 1, 100) > 0 else { continue }
                 var byte: UInt8 = 0
                 guard read(STDIN_FILENO, &byte, 1) == 1 else { return }
-                onKey(byte)
+                if let key = decoder.feed(byte) { onKey(key) }
             }
         }
         thread.name = "narrate-keys"

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Glibc
 
 /// A user-mode PulseAudio server with a null sink: a real-time audio device on a machine with no

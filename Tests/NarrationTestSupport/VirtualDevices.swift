@@ -5,16 +5,17 @@ import NarrationCore
 
 /// ALSA devices made of plugins, for machines without a sound card (see AUDIO-TESTING.md):
 /// a `file`-plugin microphone that plays a raw file byte for byte, a speaker that records what
-/// it is sent, and an emulated USB microphone (`Tests/Fixtures/usbmic.c`) with a fixed format,
-/// real-time pacing, and files that make it busy or pull it out.
+/// it is sent, and an emulated USB microphone and speaker (`Tests/Fixtures/usbaudio.c`) with a
+/// fixed format, real-time pacing, and files that make them busy or pull them out.
 public struct VirtualDevices: Sendable {
     public let folder: URL
     public let configurationFile: URL
     public let definitions: ALSADefinitions
 
     /// Writes `source` as the microphone `vmic`'s input; also defines `vspk`, a speaker into
-    /// `played.raw`, and `usbmic`, a mono 16-bit 44.1–48 kHz microphone paced in real time,
-    /// busy while `busyFile` exists and unplugged once `unplugFile` exists.
+    /// `played.raw`, `rtspk`, the same paced in real time by PulseAudio (when a server is
+    /// running), and `usbmic` / `usbspk`, a mono 16-bit 44.1–48 kHz microphone and speaker paced in
+    /// real time, busy while `busyFile` exists and unplugged once `unplugFile` exists.
     public init(folder: URL, source: [UInt8]) throws {
         self.folder = folder
         let input = folder.appendingPathComponent("mic-input.raw")
@@ -23,11 +24,17 @@ public struct VirtualDevices: Sendable {
         let text = """
             pcm.vmic { type file slave.pcm { type null } file "/dev/null" infile "\(input.path)" format "raw" }
             pcm.vspk { type file slave.pcm { type null } file "\(folder.appendingPathComponent("played.raw").path)" format "raw" }
-            pcm_type.usbmic { lib "\(plugin.path)" }
+            pcm.rtspk { type file slave.pcm { type pulse } file "\(folder.appendingPathComponent("played.raw").path)" format "raw" }
+            pcm_type.usbaudio { lib "\(plugin.path)" }
             pcm.usbmic {
-                type usbmic channels 1 rate_min 44100 rate_max 48000
-                busy_file "\(folder.appendingPathComponent("usbmic.busy").path)"
-                unplug_file "\(folder.appendingPathComponent("usbmic.unplugged").path)"
+                type usbaudio channels 1 rate_min 44100 rate_max 48000
+                busy_file "\(folder.appendingPathComponent("usb.busy").path)"
+                unplug_file "\(folder.appendingPathComponent("usb.unplugged").path)"
+            }
+            pcm.usbspk {
+                type usbaudio channels 1 rate_min 44100 rate_max 48000
+                busy_file "\(folder.appendingPathComponent("usb.busy").path)"
+                unplug_file "\(folder.appendingPathComponent("usb.unplugged").path)"
             }
 
             """
@@ -36,10 +43,13 @@ public struct VirtualDevices: Sendable {
         definitions = ALSADefinitions(text)
     }
 
-    /// While this file exists, opening `usbmic` fails as if another program held it.
-    public var busyFile: URL { folder.appendingPathComponent("usbmic.busy") }
-    /// Once this file exists, `usbmic` is disconnected, as if its cable were pulled.
-    public var unplugFile: URL { folder.appendingPathComponent("usbmic.unplugged") }
+    /// While this file exists, opening `usbmic` or `usbspk` fails as if another program held it.
+    public var busyFile: URL { folder.appendingPathComponent("usb.busy") }
+    /// Once this file exists, `usbmic` and `usbspk` are disconnected, as if the cable were pulled.
+    public var unplugFile: URL { folder.appendingPathComponent("usb.unplugged") }
+
+    /// What `vspk` and `rtspk` were sent, byte for byte.
+    public var playedFile: URL { folder.appendingPathComponent("played.raw") }
 
     /// The environment under which `narrate` sees these devices beside the system's.
     public var environment: [String: String] {
@@ -47,13 +57,13 @@ public struct VirtualDevices: Sendable {
     }
 }
 
-/// Builds the emulated USB microphone plugin once per test process.
+/// Builds the emulated USB audio plugin once per test process.
 enum EmulatedMicrophone {
     private static let built = Result<URL, any Error> {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/usbmic.c")
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/usbaudio.c")
         let output = FileManager.default.temporaryDirectory
-            .appendingPathComponent("narrate-usbmic-\(getpid())/libasound_module_pcm_usbmic.so")
+            .appendingPathComponent("narrate-usbaudio-\(getpid())/libasound_module_pcm_usbaudio.so")
         try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Signals.run("cc", ["-shared", "-fPIC", "-DPIC", "-O2", "-o", output.path, source.path, "-lasound", "-lm"])
         return output

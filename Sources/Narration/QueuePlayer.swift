@@ -1,0 +1,297 @@
+public import Foundation
+public import NarrationAudio
+public import NarrationCore
+import Synchronization
+
+/// One chunk in a player's queue: its article index, file and length.
+public struct PlaybackItem: Sendable, Equatable {
+    public let index: ChunkIndex
+    public let file: URL
+    public let frames: FrameCount
+
+    public init(index: ChunkIndex, file: URL, frames: FrameCount) {
+        self.index = index
+        self.file = file
+        self.frames = frames
+    }
+}
+
+/// Plays a run of an article's chunks as one continuous PCM stream: nothing inserted between
+/// chunks, nothing dropped. At speed 1 and volume 1 the device receives the chunks' samples
+/// unchanged.
+///
+/// A playback thread of its own reads the chunk files and writes to the device; the transport
+/// calls (`pause`, `seek`, `jump`, …) only queue a command and return at once. Pausing lets the
+/// audio already queued in the device (about 0.1 s) play out, so what the device receives is
+/// always an exact splice of the chunks. Seeks move the stream position by exactly the
+/// requested number of frames.
+public final class QueuePlayer: @unchecked Sendable {
+    public enum State: Sendable, Equatable {
+        case playing
+        case paused
+        /// Played to the end of the queue.
+        case finished
+        /// Stopped by `stop()`.
+        case stopped
+        /// The device failed or a chunk could not be read.
+        case failed(NarrationError)
+
+        public var isOver: Bool {
+            switch self {
+            case .playing, .paused: false
+            case .finished, .stopped, .failed: true
+            }
+        }
+    }
+
+    public struct Status: Sendable {
+        public var state: State
+        /// The chunk being heard, as its article index.
+        public var chunk: ChunkIndex
+        /// Frames heard so far, counted from the start of the queue (the source's frames, whatever the speed).
+        public var position: FrameCount
+        /// Frames heard of the current chunk.
+        public var positionInChunk: FrameCount
+        /// Frames in the whole queue.
+        public var total: FrameCount
+        public var underruns: Int
+    }
+
+    public let format: AudioFormat
+    public let items: [PlaybackItem]
+    public let speed: Double
+    public let volume: Double
+    public let device: PlaybackDevice
+    /// Where each item starts in the queue, in frames; the last entry is the total.
+    private let starts: [FrameCount]
+
+    private enum Command {
+        case pause, resume, togglePause, seek(FrameCount), jump(Int), next, previous, stop
+    }
+
+    private let control = NSCondition()
+    private var commands: [Command] = []
+    private let shared: Mutex<(status: Status, meter: LevelAccumulator)>
+    private let finished = DispatchSemaphore(value: 0)
+    private var started = false
+
+    /// - Parameters:
+    ///   - speed: 0.5…2.0, pitch preserved; 1 passes samples through.
+    ///   - volume: 0…1; 1 passes samples through.
+    public init(items: [PlaybackItem], format: AudioFormat, device: PlaybackDevice, speed: Double = 1, volume: Double = 1) {
+        precondition(!items.isEmpty, "a queue needs at least one chunk")
+        precondition((0.5...2).contains(speed) && (0...1).contains(volume), "speed and volume are validated by the caller")
+        self.items = items
+        self.format = format
+        self.device = device
+        self.speed = speed
+        self.volume = volume
+        var starts = [0]
+        for item in items { starts.append(starts.last! + item.frames) }
+        self.starts = starts
+        let status = Status(
+            state: .playing, chunk: items[0].index, position: 0, positionInChunk: 0, total: starts.last!, underruns: 0)
+        shared = Mutex((status, LevelAccumulator(channels: format.channels)))
+    }
+
+    // MARK: Transport
+
+    /// Starts playing at `offset` frames into the chunk with article index `chunk` (the first
+    /// chunk of the queue if nil). Call once.
+    public func play(from chunk: ChunkIndex? = nil, offset: FrameCount = 0) {
+        precondition(!started, "a player plays once")
+        started = true
+        let item = chunk.flatMap { index in items.firstIndex { $0.index == index } } ?? 0
+        let start = min(starts[item] + max(0, offset), starts.last!)
+        let thread = Thread { [self] in
+            run(from: start)
+            finished.signal()
+        }
+        thread.name = "narrate-playback"
+        thread.start()
+    }
+
+    public func pause() { send(.pause) }
+    public func resume() { send(.resume) }
+    public func togglePause() { send(.togglePause) }
+    /// Moves the stream by `seconds` (negative: back), within the queue.
+    public func seek(by seconds: Double) { send(.seek(FrameCount((seconds * Double(format.sampleRate)).rounded()))) }
+    public func next() { send(.next) }
+    public func previous() { send(.previous) }
+    public func stop() { send(.stop) }
+
+    /// Jumps to the chunk with article index `chunk`.
+    /// - Returns: false when that chunk is not in the queue.
+    @discardableResult
+    public func jump(to chunk: ChunkIndex) -> Bool {
+        guard let item = items.firstIndex(where: { $0.index == chunk }) else { return false }
+        send(.jump(item))
+        return true
+    }
+
+    public var status: Status { shared.withLock { $0.status } }
+
+    /// Levels of what was played since the previous call, per channel.
+    public func takeMeterLevels() -> [ChannelLevel]? {
+        shared.withLock { state in
+            guard state.meter.frames > 0 else { return nil }
+            defer { state.meter = LevelAccumulator(channels: format.channels) }
+            return state.meter.levels
+        }
+    }
+
+    /// Waits until playback is over, closes the device and returns the final status.
+    public func wait() -> Status {
+        if started { finished.wait() }
+        try? device.close()
+        return status
+    }
+
+    private func send(_ command: Command) {
+        control.lock()
+        commands.append(command)
+        control.signal()
+        control.unlock()
+    }
+
+    /// The commands sent since the last call; while paused, waits for one.
+    private func takeCommands(waiting: Bool) -> [Command] {
+        control.lock()
+        defer { control.unlock() }
+        while waiting && commands.isEmpty { control.wait() }
+        defer { commands.removeAll() }
+        return commands
+    }
+
+    // MARK: The playback thread
+
+    private func item(containing position: FrameCount) -> Int {
+        var low = 0
+        var high = items.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= position { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    private func run(from start: FrameCount) {
+        let total = starts.last!
+        let channels = format.channels
+        let stretcher = speed == 1 ? nil : TimeStretcher(format: format, speed: speed)
+        var cursor = start
+        var paused = false
+        var reader: (item: Int, file: SoundFileReader)?
+        var block = [Int32](repeating: 0, count: device.periodFrames * channels)
+
+        func finish(_ state: State) {
+            shared.withLock { $0.status.state = state }
+        }
+
+        func move(to position: FrameCount) {
+            cursor = min(max(0, position), total)
+            reader = nil
+            stretcher?.reset()
+        }
+
+        do {
+            while true {
+                for command in takeCommands(waiting: paused) {
+                    switch command {
+                    case .pause where !paused, .togglePause where !paused:
+                        try device.drain()
+                        paused = true
+                    case .resume where paused, .togglePause where paused:
+                        paused = false
+                    case .pause, .resume, .togglePause:
+                        break
+                    case .seek(let frames):
+                        move(to: cursor + frames)
+                    case .jump(let item):
+                        move(to: starts[item])
+                    case .next:
+                        move(to: starts[min(item(containing: cursor) + 1, items.count)])
+                    case .previous:
+                        move(to: starts[max(item(containing: cursor) - 1, 0)])
+                    case .stop:
+                        device.stopNow()
+                        publish(cursor: cursor, paused: false)
+                        return finish(.stopped)
+                    }
+                }
+                if paused {
+                    publish(cursor: cursor, paused: true)
+                    continue
+                }
+                guard cursor < total else {
+                    if let stretcher {
+                        let tail = stretcher.process(UnsafeBufferPointer(start: nil, count: 0), final: true)
+                        try tail.withUnsafeBufferPointer { (buffer) throws(NarrationError) in try device.write(buffer) }
+                    }
+                    try device.drain()
+                    publish(cursor: total, paused: false)
+                    return finish(.finished)
+                }
+                let current = item(containing: cursor)
+                if reader?.item != current {
+                    let file = try SoundFileReader(path: items[current].file.path)
+                    try file.seek(to: cursor - starts[current])
+                    reader = (current, file)
+                }
+                let wanted = min(device.periodFrames, starts[current + 1] - cursor)
+                let read = try block.withUnsafeMutableBufferPointer { (buffer) throws(NarrationError) in
+                    try reader!.file.read(into: buffer, frames: wanted)
+                }
+                guard read == wanted else {
+                    throw NarrationError(
+                        .fileCorrupt,
+                        "Chunk \(items[current].index)'s file \(items[current].file.path) ended early, at frame \(cursor - starts[current] + read).")
+                }
+                let count = read * channels
+                if volume != 1 { applyVolume(&block, count: count) }
+                try block.withUnsafeBufferPointer { (buffer) throws(NarrationError) in
+                    let samples = UnsafeBufferPointer(rebasing: buffer[0..<count])
+                    var levels = LevelAccumulator(channels: channels)
+                    levels.add(samples)
+                    shared.withLock { $0.meter.merge(levels) }
+                    if let stretcher {
+                        let stretched = stretcher.process(samples)
+                        try stretched.withUnsafeBufferPointer { (out) throws(NarrationError) in try device.write(out) }
+                    } else {
+                        try device.write(samples)
+                    }
+                }
+                cursor += read
+                publish(cursor: cursor, paused: false)
+            }
+        } catch {
+            device.stopNow()
+            finish(.failed(error as? NarrationError ?? NarrationError(.deviceFailed, "Playback failed: \(error).")))
+        }
+    }
+
+    /// Scales samples by the volume, rounding to the nearest value the format can hold (so that
+    /// a 16-bit sample s at volume v becomes round(s × v), not a truncation).
+    private func applyVolume(_ samples: inout [Int32], count: Int) {
+        let step = Double(1 << (32 - format.bitsPerSample))
+        for index in 0..<count {
+            let scaled = (Double(samples[index]) / step * volume).rounded() * step
+            samples[index] = Int32(clamping: Int64(scaled))
+        }
+    }
+
+    /// Publishes the position being heard: the stream position less what the device still holds.
+    private func publish(cursor: FrameCount, paused: Bool) {
+        let queued = paused ? 0 : FrameCount(Double(device.queuedFrames()) * speed)
+        let heard = max(0, cursor - queued)
+        let current = item(containing: min(heard, max(0, starts.last! - 1)))
+        let underruns = device.underruns
+        shared.withLock { state in
+            state.status.state = paused ? .paused : .playing
+            state.status.position = heard
+            state.status.chunk = items[current].index
+            state.status.positionInChunk = heard - starts[current]
+            state.status.underruns = underruns
+        }
+    }
+}
