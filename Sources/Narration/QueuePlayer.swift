@@ -225,7 +225,7 @@ public final class QueuePlayer: @unchecked Sendable {
                 }
                 guard cursor < total else {
                     if let stretcher {
-                        let tail = stretcher.process(UnsafeBufferPointer(start: nil, count: 0), final: true)
+                        let tail = stretcher.finish()
                         try tail.withUnsafeBufferPointer { (buffer) throws(NarrationError) in try device.write(buffer) }
                     }
                     try device.drain()

@@ -40,11 +40,11 @@ static int unplugged(usbaudio_t *device) {
     return device->unplug_file && access(device->unplug_file, F_OK) == 0;
 }
 
-static int device_start(snd_pcm_ioplug_t *io) {
+/* The poll timer ticks once a period from `prepare` on, so that a prepared device is pollable
+ * (a playback stream is written to before it starts). */
+static int device_prepare(snd_pcm_ioplug_t *io) {
     usbaudio_t *device = io->private_data;
     if (unplugged(device)) return -ENODEV;
-    device->started_at = now();
-    device->delivered = 0;
     struct itimerspec every = {0};
     double period = (double)io->period_size / io->rate;
     every.it_interval.tv_sec = every.it_value.tv_sec = (time_t)period;
@@ -52,10 +52,16 @@ static int device_start(snd_pcm_ioplug_t *io) {
     return timerfd_settime(device->timer, 0, &every, NULL) == 0 ? 0 : -errno;
 }
 
-static int device_stop(snd_pcm_ioplug_t *io) {
+static int device_start(snd_pcm_ioplug_t *io) {
     usbaudio_t *device = io->private_data;
-    struct itimerspec off = {0};
-    timerfd_settime(device->timer, 0, &off, NULL);
+    if (unplugged(device)) return -ENODEV;
+    device->started_at = now();
+    device->delivered = 0;
+    return 0;
+}
+
+static int device_stop(snd_pcm_ioplug_t *io) {
+    (void)io;
     return 0;
 }
 
@@ -122,7 +128,7 @@ static int device_close(snd_pcm_ioplug_t *io) {
 }
 
 static const snd_pcm_ioplug_callback_t callbacks = {
-    .start = device_start, .stop = device_stop, .pointer = device_pointer, .transfer = device_transfer,
+    .start = device_start, .stop = device_stop, .prepare = device_prepare, .pointer = device_pointer, .transfer = device_transfer,
     .poll_revents = device_poll_revents, .close = device_close,
 };
 
@@ -154,7 +160,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(usbaudio) {
     device->io.callback = &callbacks;
     device->io.private_data = device;
     device->io.poll_fd = device->timer;
-    device->io.poll_events = stream == SND_PCM_STREAM_CAPTURE ? POLLIN : POLLOUT;
+    device->io.poll_events = POLLIN;  /* a timerfd only becomes readable; poll_revents says which way */
     int err = snd_pcm_ioplug_create(&device->io, name, stream, mode);
     if (err < 0) { close(device->timer); free(device->unplug_file); free(device); return err; }
 

@@ -53,6 +53,22 @@ public enum Signals {
         return bytes
     }
 
+    /// White noise at about -10 dBFS from a fixed seed, as raw little-endian mono 16-bit PCM.
+    /// Every 8-sample stretch occurs once, so played audio can be traced back to where it came from.
+    public static func noise(seconds: Double, seed: UInt64, sampleRate: Int = 44_100) -> [UInt8] {
+        var state = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        var bytes: [UInt8] = []
+        let count = Int(seconds * Double(sampleRate))
+        bytes.reserveCapacity(count * 2)
+        for _ in 0..<count {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let value = Int16(truncatingIfNeeded: Int64(bitPattern: state >> 33) % 20_000 - 10_000)
+            bytes.append(UInt8(truncatingIfNeeded: value))
+            bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        }
+        return bytes
+    }
+
     /// Raw little-endian PCM bytes as the engine's left-justified `Int32` samples.
     public static func samples(_ bytes: [UInt8], bitsPerSample: Int) -> [Int32] {
         let width = bitsPerSample / 8

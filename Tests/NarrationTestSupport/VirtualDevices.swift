@@ -14,7 +14,7 @@ public struct VirtualDevices: Sendable {
 
     /// Writes `source` as the microphone `vmic`'s input; also defines `vspk`, a speaker into
     /// `played.raw`, `rtspk`, the same paced in real time by PulseAudio (when a server is
-    /// running), and `usbmic` / `usbspk`, a mono 16-bit 44.1–48 kHz microphone and speaker paced in
+    /// running), `pacedspk`, the same paced by the emulated USB speaker, and `usbmic` / `usbspk`, a mono 16-bit 44.1–48 kHz microphone and speaker paced in
     /// real time, busy while `busyFile` exists and unplugged once `unplugFile` exists.
     public init(folder: URL, source: [UInt8]) throws {
         self.folder = folder
@@ -30,6 +30,10 @@ public struct VirtualDevices: Sendable {
                 type usbaudio channels 1 rate_min 44100 rate_max 48000
                 busy_file "\(folder.appendingPathComponent("usb.busy").path)"
                 unplug_file "\(folder.appendingPathComponent("usb.unplugged").path)"
+            }
+            pcm.pacedspk {
+                type file file "\(folder.appendingPathComponent("played.raw").path)" format "raw"
+                slave.pcm { type usbaudio channels 1 rate_min 44100 rate_max 48000 }
             }
             pcm.usbspk {
                 type usbaudio channels 1 rate_min 44100 rate_max 48000
@@ -48,7 +52,7 @@ public struct VirtualDevices: Sendable {
     /// Once this file exists, `usbmic` and `usbspk` are disconnected, as if the cable were pulled.
     public var unplugFile: URL { folder.appendingPathComponent("usb.unplugged") }
 
-    /// What `vspk` and `rtspk` were sent, byte for byte.
+    /// What `vspk`, `rtspk` and `pacedspk` were sent, byte for byte.
     public var playedFile: URL { folder.appendingPathComponent("played.raw") }
 
     /// The environment under which `narrate` sees these devices beside the system's.

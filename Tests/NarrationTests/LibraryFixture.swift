@@ -11,9 +11,9 @@ struct LibraryFixture {
     let source: [UInt8]
     let library: NarrationLibrary
 
-    init(format: AudioFormat = .speech, root: URL? = nil, sourceSeconds: Double = 6) throws {
-        source = try Signals.speech(format, seconds: sourceSeconds)
-        devices = try VirtualDevices(folder: folder.url, source: source)
+    init(format: AudioFormat = .speech, root: URL? = nil, sourceSeconds: Double = 6, source: [UInt8]? = nil) throws {
+        self.source = try source ?? Signals.speech(format, seconds: sourceSeconds)
+        devices = try VirtualDevices(folder: folder.url, source: self.source)
         library = try NarrationLibrary(root: DataRoot(url: root ?? folder.url.appendingPathComponent("home")))
     }
 
@@ -24,6 +24,18 @@ struct LibraryFixture {
             into: article, placement: placement, device: "vmic", duration: seconds, definitions: devices.definitions)
         try recording.start()
         return recording.finish()
+    }
+
+    /// Records one take of `frames` frames whose microphone plays `source` (16-bit mono).
+    func record(_ article: Article, frames: FrameCount, source: [UInt8]) throws {
+        let take = folder.url.appendingPathComponent("take-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: take, withIntermediateDirectories: true)
+        let microphone = try VirtualDevices(folder: take, source: source)
+        let recording = try library.prepareRecording(
+            into: article, placement: .append, device: "vmic", duration: Double(frames) / 44_100,
+            definitions: microphone.definitions)
+        try recording.start()
+        _ = recording.finish()
     }
 
     /// The first `frames` frames the microphone plays, as samples.
