@@ -159,4 +159,97 @@ struct RealTimeTests {
         #expect(screen.contains("peak -12.0 dBFS"))
         #expect(screen.contains("EXIT=0"))
     }
+
+    /// Runs `play --progress json` and returns the monotonic time at which the audible position
+    /// first reached `mark` seconds, and the time the process ended. Timing from a mark inside the
+    /// audio leaves out the device's start-up (an idle PulseAudio null sink takes up to 2 s).
+    private func timePlayback(_ narrate: Narrate, mark: Double, _ extra: [String]) throws -> (markedAt: Double, endedAt: Double, result: Narrate.Result) {
+        let running = try narrate.start(["play", "--progress", "json", "--json"] + extra)
+        var markedAt: Double?
+        while let line = running.nextStderrLine() {
+            guard markedAt == nil, let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let position = event["position"] as? Double, position >= mark
+            else { continue }
+            markedAt = monotonicNow()
+        }
+        let endedAt = monotonicNow()
+        return (try #require(markedAt), endedAt, running.wait())
+    }
+
+    @Test("through PulseAudio, 10 s of chunks play in 10 s; at 1.5× 9 s play in 6 s at the same pitch")
+    func playbackInRealTime() throws {
+        let pulse = try PulseServer()
+        let fixture = try EndToEndFixture(source: Signals.sine(frequency: 1_000, peakDBFS: -6, seconds: 2.5), environment: pulse.environment)
+        _ = try fixture.newArticle()
+        for seconds in [2.0, 2, 2, 2, 1, 1] { try fixture.record(seconds) }  // 9 s in chunks 1–5, 10 s in all
+
+        // Timed from 1 s of audio in to the end: 9 s more at normal speed.
+        let normal = try timePlayback(fixture.narrate, mark: 1, [])
+        #expect(normal.result.status == 0)
+        let normalSeconds = 1 + (normal.endedAt - normal.markedAt)
+        #expect(abs(normalSeconds - 10) <= 0.2, "10 s of audio took \(normalSeconds) s")
+
+        // At 1.5×, 1.5 s of audio take 1 s, and the remaining 7.5 s take 5 s.
+        let fast = try timePlayback(fixture.narrate, mark: 1.5, ["--speed", "1.5", "--to", "5", "--device", "rtspk"])
+        #expect(fast.result.status == 0)
+        let fastSeconds = 1 + (fast.endedAt - fast.markedAt)
+        #expect(abs(fastSeconds - 6) <= 0.2, "9 s of audio at 1.5× took \(fastSeconds) s")
+        let played = Splices.int16([UInt8](try Data(contentsOf: fixture.devices.playedFile)))
+        #expect(abs(Double(played.count) / 44_100 - 6) <= 0.02)
+        let frequency = Splices.frequency(of: Array(played[44_100..<(played.count - 44_100)]), sampleRate: 44_100)
+        #expect(abs(frequency - 1_000) <= 2, "the tone came out at \(frequency) Hz")
+        print("figure: PulseAudio playback: 10 s of chunks in \(normalSeconds) s; 9 s at 1.5× in \(fastSeconds) s, \(Double(played.count) / 44_100) s sent, tone \(frequency) Hz")
+    }
+
+    @Test("on a terminal, Space pauses and resumes, → seeks 5 s, q stops: the speaker gets exactly that")
+    func playbackKeys() throws {
+        let fixture = try EndToEndFixture()
+        _ = try fixture.newArticle("Keys")
+        var source: [Int16] = []
+        for seed in 1...3 {
+            let noise = Signals.noise(seconds: 4.1, seed: UInt64(seed))
+            let take = TemporaryFolder("narrate-take")
+            let microphone = try VirtualDevices(folder: take.url, source: noise)
+            let narrate = Narrate(home: fixture.narrate.home, environment: microphone.environment)
+            #expect(try narrate.run("record", "--device", "vmic", "--duration", "4").status == 0)
+            source += Splices.int16(noise).prefix(176_400)
+        }
+        let session = "narrate-play-\(getpid())-\(Int.random(in: 0..<1_000_000))"
+        let environment = fixture.narrate.environment.filter { ["NARRATE_HOME", "ALSA_CONFIG_PATH", "PATH"].contains($0.key) }
+        let command = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+            + " \(Narrate.executable.path) play --device pacedspk; echo EXIT=$?; sleep 30"
+        try Signals.run("tmux", ["new-session", "-d", "-s", session, "-x", "100", "-y", "10", "env TERM=xterm-256color NO_COLOR=1 " + command])
+        defer { _ = try? Signals.run("tmux", ["kill-session", "-t", session]) }
+        func pane(containing text: String) throws -> String {
+            var screen = ""
+            for _ in 0..<200 where !screen.contains(text) {
+                usleep(25_000)
+                screen = try Signals.run("tmux", ["capture-pane", "-p", "-t", session])
+            }
+            return screen
+        }
+        _ = try pane(containing: "▶ chunk 1/3  00:00:01 / 00:00:12")
+        try Signals.run("tmux", ["send-keys", "-t", session, "Space"])
+        let paused = try pane(containing: "⏸ chunk 1/3  00:00:01 / 00:00:12")
+        #expect(paused.contains("⏸ chunk 1/3  00:00:01 / 00:00:12"))
+        usleep(500_000)
+        #expect(try pane(containing: "⏸").contains("⏸ chunk 1/3  00:00:01 / 00:00:12"))
+        try Signals.run("tmux", ["send-keys", "-t", session, "Space"])
+        _ = try pane(containing: "▶ chunk 1/3  00:00:02")
+        try Signals.run("tmux", ["send-keys", "-t", session, "Right"])
+        _ = try pane(containing: "▶ chunk 2/3  00:00:07")
+        try Signals.run("tmux", ["send-keys", "-t", session, "q"])
+        let ended = try pane(containing: "EXIT=")
+        #expect(ended.contains("Stopped at chunk 2, 00:00:0"))
+        #expect(ended.contains("EXIT=0"))
+
+        let played = Splices.int16([UInt8](try Data(contentsOf: fixture.devices.playedFile)))
+        let segments = try #require(Splices.segments(of: played, in: source))
+        #expect(segments.count == 2, "\(segments)")
+        guard segments.count == 2 else { return }
+        #expect(segments[0].lowerBound == 0)
+        #expect(segments[1].lowerBound == segments[0].upperBound + 220_500)  // → is exactly 5 s
+        #expect(segments[0].upperBound > 2 * 44_100)  // the pause at 1 s left no gap
+        print("figure: keys under tmux: splices \(segments); paused screen: \(paused.split(separator: "\n").first { $0.contains("⏸") } ?? "")")
+    }
 }
