@@ -133,28 +133,15 @@ struct RealTimeTests {
     func terminalMeter() throws {
         let fixture = try EndToEndFixture()
         _ = try fixture.newArticle("On screen")
-        let session = "narrate-\(getpid())-\(Int.random(in: 0..<1_000_000))"
         let environment = fixture.narrate.environment.filter { ["NARRATE_HOME", "ALSA_CONFIG_PATH", "PATH"].contains($0.key) }
-        let command = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-            + " \(Narrate.executable.path) record --device usbmic; echo EXIT=$?; sleep 30"
-        try Signals.run("tmux", ["new-session", "-d", "-s", session, "-x", "100", "-y", "10", "env TERM=xterm-256color NO_COLOR=1 " + command])
-        defer { _ = try? Signals.run("tmux", ["kill-session", "-t", session]) }
-        /// The pane's text once it contains `text`, or after 5 s.
-        func paneText(containing text: String) throws -> String {
-            var screen = ""
-            for _ in 0..<100 where !screen.contains(text) {
-                usleep(50_000)
-                screen = try Signals.run("tmux", ["capture-pane", "-p", "-t", session])
-            }
-            return screen
-        }
-        var screen = try paneText(containing: "● REC 00:00:01")
+        let terminal = try TmuxSession("\(Narrate.executable.path) record --device usbmic", environment: environment)
+        var screen = try terminal.screen(containing: "● REC 00:00:01")
         #expect(screen.contains("● Recording \"On screen\" on usbmic. Speak now; press Enter or q to stop."))
         #expect(screen.contains("● REC 00:00:01"))
         print("figure: terminal while recording:\n" + screen)
         #expect(screen.contains("dBFS"))
-        try Signals.run("tmux", ["send-keys", "-t", session, "Enter"])
-        screen = try paneText(containing: "EXIT=")
+        try terminal.send("Enter")
+        screen = try terminal.screen(containing: "EXIT=")
         #expect(screen.contains("Chunk 1 recorded: 00:00:01."))
         #expect(screen.contains("peak -12.0 dBFS"))
         #expect(screen.contains("EXIT=0"))
@@ -214,32 +201,20 @@ struct RealTimeTests {
             #expect(try narrate.run("record", "--device", "vmic", "--duration", "4").status == 0)
             source += Splices.int16(noise).prefix(176_400)
         }
-        let session = "narrate-play-\(getpid())-\(Int.random(in: 0..<1_000_000))"
         let environment = fixture.narrate.environment.filter { ["NARRATE_HOME", "ALSA_CONFIG_PATH", "PATH"].contains($0.key) }
-        let command = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-            + " \(Narrate.executable.path) play --device pacedspk; echo EXIT=$?; sleep 30"
-        try Signals.run("tmux", ["new-session", "-d", "-s", session, "-x", "100", "-y", "10", "env TERM=xterm-256color NO_COLOR=1 " + command])
-        defer { _ = try? Signals.run("tmux", ["kill-session", "-t", session]) }
-        func pane(containing text: String) throws -> String {
-            var screen = ""
-            for _ in 0..<200 where !screen.contains(text) {
-                usleep(25_000)
-                screen = try Signals.run("tmux", ["capture-pane", "-p", "-t", session])
-            }
-            return screen
-        }
-        _ = try pane(containing: "▶ chunk 1/3  00:00:01 / 00:00:12")
-        try Signals.run("tmux", ["send-keys", "-t", session, "Space"])
-        let paused = try pane(containing: "⏸ chunk 1/3  00:00:01 / 00:00:12")
+        let terminal = try TmuxSession("\(Narrate.executable.path) play --device pacedspk", environment: environment)
+        _ = try terminal.screen(containing: "▶ chunk 1/3  00:00:01 / 00:00:12")
+        try terminal.send("Space")
+        let paused = try terminal.screen(containing: "⏸ chunk 1/3  00:00:01 / 00:00:12")
         #expect(paused.contains("⏸ chunk 1/3  00:00:01 / 00:00:12"))
         usleep(500_000)
-        #expect(try pane(containing: "⏸").contains("⏸ chunk 1/3  00:00:01 / 00:00:12"))
-        try Signals.run("tmux", ["send-keys", "-t", session, "Space"])
-        _ = try pane(containing: "▶ chunk 1/3  00:00:02")
-        try Signals.run("tmux", ["send-keys", "-t", session, "Right"])
-        _ = try pane(containing: "▶ chunk 2/3  00:00:07")
-        try Signals.run("tmux", ["send-keys", "-t", session, "q"])
-        let ended = try pane(containing: "EXIT=")
+        #expect(try terminal.screen(containing: "⏸").contains("⏸ chunk 1/3  00:00:01 / 00:00:12"))
+        try terminal.send("Space")
+        _ = try terminal.screen(containing: "▶ chunk 1/3  00:00:02")
+        try terminal.send("Right")
+        _ = try terminal.screen(containing: "▶ chunk 2/3  00:00:07")
+        try terminal.send("q")
+        let ended = try terminal.screen(containing: "EXIT=")
         #expect(ended.contains("Stopped at chunk 2, 00:00:0"))
         #expect(ended.contains("EXIT=0"))
 
