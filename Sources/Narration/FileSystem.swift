@@ -42,4 +42,10 @@ enum FileSystem {
     }
 
     static func exists(_ url: URL) -> Bool { access(url.path, F_OK) == 0 }
+
+    /// A file's size in bytes; 0 if it cannot be read.
+    static func size(_ url: URL) -> Int {
+        var info = stat()
+        return stat(url.path, &info) == 0 ? Int(info.st_size) : 0
+    }
 }

@@ -32,7 +32,7 @@ extension NarrationLibrary {
         var skipped: [(ChunkIndex, NarrationError)] = []
         for entry in entries[first.position...last.position] {
             do {
-                try check(entry, format: article.format)
+                try verifyFile(of: entry, format: article.format, fix: "Re-record it (narrate record --replace \(entry.index)), delete it, or play around it with --skip-missing.")
                 items.append(PlaybackItem(index: entry.index, file: entry.file, frames: entry.chunk.frames))
             } catch {
                 guard skipMissing else { throw error }
@@ -54,24 +54,5 @@ extension NarrationLibrary {
         guard (0...1).contains(volume) else { throw .usage("Volume \(volume) is out of range; use 0 to 1.") }
         let output = try PlaybackDevice(name: device, format: article.format, definitions: definitions)
         return QueuePlayer(items: plan.items, format: article.format, device: output, speed: speed, volume: volume)
-    }
-
-    private func check(_ entry: ChunkEntry, format: AudioFormat) throws(NarrationError) {
-        let fix = "Re-record it (narrate record --replace \(entry.index)), delete it, or play around it with --skip-missing."
-        guard !entry.fileMissing else {
-            throw NarrationError(.chunkFileMissing, "Chunk \(entry.index)'s file \(entry.file.path) is missing. \(fix)")
-        }
-        let reader: SoundFileReader
-        do {
-            reader = try SoundFileReader(path: entry.file.path)
-        } catch {
-            throw NarrationError(.fileCorrupt, "Chunk \(entry.index)'s file \(entry.file.path) is damaged (\(error.message)) \(fix)")
-        }
-        defer { reader.close() }
-        guard reader.format == format, reader.frames == entry.chunk.frames else {
-            throw NarrationError(
-                .fileCorrupt,
-                "Chunk \(entry.index)'s file \(entry.file.path) is damaged: it holds \(reader.frames) frames of \(reader.format), the catalog expects \(entry.chunk.frames) of \(format). \(fix)")
-        }
     }
 }

@@ -15,10 +15,12 @@ public final class SoundFileWriter: @unchecked Sendable {
     private var file: OpaquePointer?
     private let descriptor: CInt
 
-    /// Creates a new WAV file at `path`; fails if it exists.
+    /// Creates a new WAV (or FLAC) file at `path`; fails if it exists. `tags`, if given, are
+    /// written as RIFF INFO (WAV) or Vorbis comments (FLAC).
     /// - Throws: `diskFull`, or `fileSystem` naming the path and the reason.
-    ///   The corresponding C functions are `open` and `sf_open_fd`.
-    public init(creating path: String, format: AudioFormat) throws(NarrationError) {
+    ///   The corresponding C functions are `open`, `sf_open_fd` and `sf_set_string`.
+    public init(creating path: String, format: AudioFormat, container: ExportFormat = .wav, tags: ExportTags? = nil) throws(NarrationError) {
+        precondition(container != .mp3, "MP3 files are written by MP3Writer")
         self.path = path
         self.format = format
         let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -31,6 +33,7 @@ public final class SoundFileWriter: @unchecked Sendable {
         info.samplerate = CInt(format.sampleRate)
         info.channels = CInt(format.channels)
         info.format = format.wavFormatCode
+        if container == .flac { info.format = (info.format & CInt(SF_FORMAT_SUBMASK)) | CInt(SF_FORMAT_FLAC) }
         guard let file = sf_open_fd(descriptor, Int32(SFM_WRITE), &info, 0) else {
             let error = soundFileError(nil, path: path, doing: "start writing", errno: errno)
             Glibc.close(descriptor)
@@ -38,6 +41,16 @@ public final class SoundFileWriter: @unchecked Sendable {
         }
         self.file = file
         self.descriptor = descriptor
+        if let tags {
+            // libsndfile takes strings only before the first sample is written.
+            let fields: [(Int, String)] = [
+                (SF_STR_TITLE, tags.title), (SF_STR_ARTIST, tags.narrator), (SF_STR_ALBUM, tags.publication),
+                (SF_STR_DATE, tags.date), (SF_STR_COMMENT, tags.comment), (SF_STR_GENRE, tags.genre),
+            ]
+            for (field, value) in fields where !value.isEmpty {
+                sf_set_string(file, Int32(field), value)
+            }
+        }
     }
 
     /// Appends interleaved samples (whole frames).

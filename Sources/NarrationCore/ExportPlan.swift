@@ -1,0 +1,126 @@
+/// The container an article is exported to.
+public enum ExportFormat: String, Sendable, CaseIterable, Codable {
+    case mp3, wav, flac
+
+    public var fileExtension: String { rawValue }
+}
+
+/// How an MP3 is encoded: constant or variable bitrate.
+public enum MP3Encoding: Sendable, Equatable {
+    /// Constant bitrate in kbit/s.
+    case constant(kbps: Int)
+    /// LAME's VBR quality, 0 (best) to 9.
+    case variable(quality: Int)
+
+    public static let standardBitrates = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]
+
+    /// Refuses settings that LAME cannot make gapless, saying why.
+    public func validate(for format: AudioFormat) throws(NarrationError) {
+        switch self {
+        case .constant(let kbps):
+            guard Self.standardBitrates.contains(kbps) else {
+                throw .usage("\(kbps) kbit/s is not an MP3 bitrate. Use one of \(Self.standardBitrates.map(String.init).joined(separator: ", ")).")
+            }
+            let minimum = format.channels == 1 ? 56 : 96
+            guard format.sampleRate < 32_000 || kbps >= minimum else {
+                throw .usage(
+                    "\(kbps) kbit/s is too low for \(format.sampleRate) Hz \(format.channels == 1 ? "mono" : "stereo"): LAME would resample it and drop the information gapless players need. Use at least \(minimum) kbit/s.")
+            }
+        case .variable(let quality):
+            guard (0...9).contains(quality) else { throw .usage("VBR quality \(quality) is out of range; use 0 (best) to 9.") }
+        }
+    }
+}
+
+/// The text that goes into a delivered file's tags.
+public struct ExportTags: Sendable, Equatable {
+    public var title: String
+    public var narrator: String
+    public var publication: String
+    /// "yyyy-MM-dd"
+    public var date: String
+    public var comment: String
+    public var articleID: String
+    public var genre = "Speech"
+
+    public init(title: String, narrator: String, publication: String, date: String, comment: String, articleID: String) {
+        self.title = title
+        self.narrator = narrator
+        self.publication = publication
+        self.date = date
+        self.comment = comment
+        self.articleID = articleID
+    }
+}
+
+/// One chapter of the delivered file: a chunk, with exact start and end.
+public struct Chapter: Sendable, Equatable {
+    public let title: String
+    public let startFrame: FrameCount
+    public let endFrame: FrameCount
+
+    /// Milliseconds from the start, rounded, as ID3 CHAP frames store them.
+    public func startMilliseconds(rate: Int) -> UInt32 { Self.milliseconds(startFrame, rate) }
+    public func endMilliseconds(rate: Int) -> UInt32 { Self.milliseconds(endFrame, rate) }
+
+    static func milliseconds(_ frames: FrameCount, _ rate: Int) -> UInt32 {
+        UInt32(clamping: (frames * 1_000 + rate / 2) / rate)
+    }
+}
+
+/// What an export writes: the chunks' lengths in order become chapters "Part 1", "Part 2", …
+public struct ExportPlan: Sendable, Equatable {
+    public let format: AudioFormat
+    public let chapters: [Chapter]
+    public let tags: ExportTags
+
+    public init(format: AudioFormat, chunkFrames: [FrameCount], tags: ExportTags) {
+        self.format = format
+        self.tags = tags
+        var start = 0
+        chapters = chunkFrames.enumerated().map { number, frames in
+            defer { start += frames }
+            return Chapter(title: "Part \(number + 1)", startFrame: start, endFrame: start + frames)
+        }
+    }
+
+    public var totalFrames: FrameCount { chapters.last?.endFrame ?? 0 }
+
+    /// The whole length in milliseconds (ID3 TLEN).
+    public var milliseconds: UInt32 { Chapter.milliseconds(totalFrames, format.sampleRate) }
+}
+
+/// File names made from titles: safe on every file system, readable, and never empty.
+public enum SafeFileName {
+    /// `title` with path separators, quotes and control characters replaced, whitespace
+    /// collapsed, and at most `limit` UTF-8 bytes (cut at a character boundary).
+    public static func make(_ title: String, limit: Int = 120) -> String {
+        let forbidden: Set<Character> = ["/", "\\", ":", "*", "?", "\"", "'", "<", ">", "|"]
+        var cleaned = ""
+        var lastWasSpace = false
+        for character in title {
+            let isControl = character.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }
+            let replacement: Character = forbidden.contains(character) || isControl ? "-" : character.isWhitespace ? " " : character
+            if replacement == " " {
+                if !lastWasSpace && !cleaned.isEmpty { cleaned.append(" ") }
+                lastWasSpace = true
+            } else {
+                cleaned.append(replacement)
+                lastWasSpace = false
+            }
+        }
+        var result = cleaned.trimmingSpacesAndDots()
+        while result.utf8.count > limit { result.removeLast() }
+        result = result.trimmingSpacesAndDots()
+        return result.isEmpty ? "article" : result
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpacesAndDots() -> String {
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "." || first == "-" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "." { text.removeLast() }
+        return String(text)
+    }
+}
