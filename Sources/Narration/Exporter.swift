@@ -95,6 +95,7 @@ extension NarrationLibrary {
     /// - Throws: `emptyArticle`; `chunkFileMissing`/`fileCorrupt` naming the chunk; `articleBusy`
     ///   while the article is being recorded; `usage` for a bitrate LAME cannot make gapless;
     ///   `fileSystem`/`diskFull` for the destination (which is then left untouched).
+    @discardableResult
     public func export(
         _ article: Article, to destination: URL, settings: ExportSettings, progress: (FrameCount, FrameCount) -> Void = { _, _ in }
     ) throws(NarrationError) -> ExportResult {
