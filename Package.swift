@@ -24,14 +24,16 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CLame", pkgConfig: "lame", providers: [.apt(["libmp3lame-dev"])]),
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband", providers: [.apt(["librubberband-dev"])]),
+        .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
 
         // Pure Swift: formats, articles, chunks, metering maths, timecodes, errors. No C, no I/O.
         .target(name: "NarrationCore", swiftSettings: strictness),
 
-        // The only code that imports C: ALSA capture and playback, libsndfile, LAME, Rubber Band.
+        // The only code that imports C: ALSA capture and playback, libsndfile, LAME, Rubber Band,
+        // libebur128.
         .target(
             name: "NarrationAudio",
-            dependencies: ["NarrationCore", "CALSA", "CSndFile", "CLame", "CRubberBand"],
+            dependencies: ["NarrationCore", "CALSA", "CSndFile", "CLame", "CRubberBand", "CEBUR128"],
             swiftSettings: strictness
         ),
 

@@ -10,11 +10,18 @@ public struct ExportSettings: Sendable, Equatable {
     public var mp3: MP3Encoding
     /// One chapter per chunk (MP3: CTOC + CHAP).
     public var chapters: Bool
+    public var mastering: Mastering
 
-    public init(format: ExportFormat, mp3: MP3Encoding = .constant(kbps: 128), chapters: Bool = true) {
+    public init(format: ExportFormat, mp3: MP3Encoding = .constant(kbps: 128), chapters: Bool = true, mastering: Mastering = Mastering()) {
         self.format = format
         self.mp3 = mp3
         self.chapters = chapters
+        self.mastering = mastering
+    }
+
+    /// A profile's format, encoding and mastering.
+    public init(profile: DeliveryProfile, chapters: Bool = true) {
+        self.init(format: profile.format, mp3: profile.mp3, chapters: chapters, mastering: profile.mastering)
     }
 }
 
@@ -24,6 +31,8 @@ public struct ExportResult: Sendable {
     public let frames: FrameCount
     public let bytes: Int
     public let plan: ExportPlan
+    /// The gain mastering applied, in dB (0 when untouched).
+    public let gainDecibels: Double
 }
 
 /// Concatenates an article's chunks into one tagged file.
@@ -33,52 +42,33 @@ public struct ExportResult: Sendable {
 /// folder, forced to disk and renamed into place; on any failure the temporary file is removed,
 /// so the destination never holds a partial file.
 enum Exporter {
-    static let blockFrames = 16_384
-
     static func export(
-        _ files: [URL], plan: ExportPlan, settings: ExportSettings, to destination: URL,
+        _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels?, plan: ExportPlan, settings: ExportSettings, to destination: URL,
         progress: (FrameCount) -> Void
     ) throws(NarrationError) -> ExportResult {
         let folder = destination.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(Identifier.random()).partial")
+        var gain = gain
         do throws(NarrationError) {
-            let sink: any AudioSink
-            switch settings.format {
-            case .mp3:
-                sink = try MP3Writer(
-                    creating: temporary.path, format: plan.format, encoding: settings.mp3,
-                    tag: ID3Tag(plan: plan, chapters: settings.chapters))
-            case .wav, .flac:
-                sink = try SoundFileWriter(creating: temporary.path, format: plan.format, container: settings.format, tags: plan.tags)
-            }
-            var done: FrameCount = 0
-            do throws(NarrationError) {
-                var block = [Int32](repeating: 0, count: blockFrames * plan.format.channels)
-                for file in files {
-                    let reader = try SoundFileReader(path: file.path)
-                    defer { reader.close() }
-                    while true {
-                        let read = try block.withUnsafeMutableBufferPointer { (buffer) throws(NarrationError) in
-                            try reader.read(into: buffer, frames: blockFrames)
-                        }
-                        if read == 0 { break }
-                        try block.withUnsafeBufferPointer { (buffer) throws(NarrationError) in
-                            try sink.write(UnsafeBufferPointer(rebasing: buffer[0..<(read * plan.format.channels)]))
-                        }
-                        done += read
-                        progress(done)
-                    }
+            // A lossy encoder changes loudness a little (about 0.4 LU for some voices at 128 kbit/s):
+            // measure what will be delivered, and encode once more with the difference made up.
+            if settings.format == .mp3, let target = settings.mastering.loudnessTarget {
+                _ = try encode(segments, gain: gain, ceiling: ceiling, plan: plan, settings: settings, to: temporary) { _ in }
+                let delivered = try Analyzer.measure(file: temporary)
+                unlink(temporary.path)
+                if let loudness = delivered.integratedLoudness {
+                    let shortfall = target.lufs(channels: plan.format.channels) - loudness
+                    if abs(shortfall) > 0.2 { gain = SampleGain(linear: gain.linear * SampleGain(decibels: shortfall).linear) }
                 }
-                try sink.close()
-            } catch {
-                try? sink.close()
-                throw error
             }
+            let done = try encode(segments, gain: gain, ceiling: ceiling, plan: plan, settings: settings, to: temporary, progress: progress)
             guard rename(temporary.path, destination.path) == 0 else {
                 throw NarrationError(.fileSystem, "Cannot move the export into place at \(destination.path): \(String(cString: strerror(errno))).")
             }
             FileSystem.syncDirectory(folder)
-            return ExportResult(file: destination, frames: done, bytes: FileSystem.size(destination), plan: plan)
+            return ExportResult(
+                file: destination, frames: done, bytes: FileSystem.size(destination), plan: plan,
+                gainDecibels: gain.isUnity ? 0 : 20 * log10(gain.linear))
         } catch {
             unlink(temporary.path)
             if error.kind == .diskFull {
@@ -86,6 +76,47 @@ enum Exporter {
             }
             throw error
         }
+    }
+
+    /// Streams the segments through gain and limiter into a new file at `path`.
+    /// - Returns: the frames written.
+    private static func encode(
+        _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels?, plan: ExportPlan, settings: ExportSettings,
+        to path: URL, progress: (FrameCount) -> Void
+    ) throws(NarrationError) -> FrameCount {
+        let sink: any AudioSink
+        switch settings.format {
+        case .mp3:
+            sink = try MP3Writer(
+                creating: path.path, format: plan.format, encoding: settings.mp3,
+                tag: ID3Tag(plan: plan, chapters: settings.chapters))
+        case .wav, .flac:
+            sink = try SoundFileWriter(creating: path.path, format: plan.format, container: settings.format, tags: plan.tags)
+        }
+        var done: FrameCount = 0
+        do throws(NarrationError) {
+            var limiter = PeakLimiter(gain: gain, ceiling: ceiling ?? Decibels(0), format: plan.format)
+            func write(_ samples: [Int32]) throws(NarrationError) {
+                try samples.withUnsafeBufferPointer { (buffer) throws(NarrationError) in try sink.write(buffer) }
+                done += samples.count / plan.format.channels
+                progress(done)
+            }
+            try AudioSegment.stream(segments, format: plan.format) { (block) throws(NarrationError) in
+                if gain.isUnity && ceiling == nil {
+                    try sink.write(block)
+                    done += block.count / plan.format.channels
+                    progress(done)
+                } else {
+                    try write(limiter.process(block))
+                }
+            }
+            try write(limiter.flush())
+            try sink.close()
+        } catch {
+            try? sink.close()
+            throw error
+        }
+        return done
     }
 }
 
@@ -110,8 +141,12 @@ extension NarrationLibrary {
             try verifyFile(of: entry, format: article.format, fix: "Re-record it (narrate record --replace \(entry.index)) or delete it, then export again.")
         }
         try checkDestination(destination)
-        let plan = ExportPlan(format: article.format, chunkFrames: entries.map(\.chunk.frames), tags: tags(for: article, entries: entries))
-        return try Exporter.export(entries.map(\.file), plan: plan, settings: settings, to: destination) { done in
+        let mastered = try Mastering.prepare(entries, format: article.format, mastering: settings.mastering)
+        let plan = ExportPlan(format: article.format, chunkFrames: mastered.chapterFrames, tags: tags(for: article, entries: entries))
+        return try Exporter.export(
+            mastered.segments, gain: mastered.gain, ceiling: settings.mastering.peakCeiling, plan: plan, settings: settings,
+            to: destination
+        ) { done in
             progress(done, plan.totalFrames)
         }
     }

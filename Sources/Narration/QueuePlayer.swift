@@ -248,7 +248,9 @@ public final class QueuePlayer: @unchecked Sendable {
                         "Chunk \(items[current].index)'s file \(items[current].file.path) ended early, at frame \(cursor - starts[current] + read).")
                 }
                 let count = read * channels
-                if volume != 1 { applyVolume(&block, count: count) }
+                block.withUnsafeMutableBufferPointer { buffer in
+                    SampleGain(linear: volume).apply(to: UnsafeMutableBufferPointer(rebasing: buffer[0..<count]), bitsPerSample: format.bitsPerSample)
+                }
                 try block.withUnsafeBufferPointer { (buffer) throws(NarrationError) in
                     let samples = UnsafeBufferPointer(rebasing: buffer[0..<count])
                     var levels = LevelAccumulator(channels: channels)
@@ -267,16 +269,6 @@ public final class QueuePlayer: @unchecked Sendable {
         } catch {
             device.stopNow()
             finish(.failed(error as? NarrationError ?? NarrationError(.deviceFailed, "Playback failed: \(error).")))
-        }
-    }
-
-    /// Scales samples by the volume, rounding to the nearest value the format can hold (so that
-    /// a 16-bit sample s at volume v becomes round(s × v), not a truncation).
-    private func applyVolume(_ samples: inout [Int32], count: Int) {
-        let step = Double(1 << (32 - format.bitsPerSample))
-        for index in 0..<count {
-            let scaled = (Double(samples[index]) / step * volume).rounded() * step
-            samples[index] = Int32(clamping: Int64(scaled))
         }
     }
 

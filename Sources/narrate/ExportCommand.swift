@@ -40,25 +40,38 @@ extension Narrate {
         @Option(help: ArgumentHelp("MP3 variable bitrate quality, 0 (best) to 9, instead of --bitrate.", valueName: "Q"))
         var vbr: Int?
 
+        @Option(help: ArgumentHelp(
+            "A delivery profile: archive (FLAC, untouched; the default), librivox, acx or podcast. It sets the format, bitrate and mastering; --format and --bitrate override.",
+            valueName: "NAME"))
+        var profile: String?
+
         @Flag(name: .customLong("no-chapters"), help: "Leave out the chapter per chunk.")
         var noChapters = false
 
         @OptionGroup var json: JSONOption
 
         func validate() throws {
+            if let profile {
+                do { _ = try DeliveryProfile.named(profile) } catch { throw ValidationError(error.message) }
+            }
             if bitrate != nil && vbr != nil { throw ValidationError("Use --bitrate or --vbr, not both.") }
             if (bitrate != nil || vbr != nil) && resolvedFormat != .mp3 {
                 throw ValidationError("--bitrate and --vbr apply to MP3 only.")
             }
         }
 
+        var chosenProfile: DeliveryProfile? { profile.flatMap { try? DeliveryProfile.named($0) } }
+
         var resolvedFormat: ExportFormat {
-            format?.format ?? ExportFormat(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? .flac
+            format?.format ?? chosenProfile?.format
+                ?? ExportFormat(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? .flac
         }
 
         func run() throws {
-            let encoding: MP3Encoding = vbr.map { .variable(quality: $0) } ?? .constant(kbps: bitrate ?? 128)
-            let settings = ExportSettings(format: resolvedFormat, mp3: encoding, chapters: !noChapters)
+            let encoding: MP3Encoding = vbr.map { .variable(quality: $0) }
+                ?? bitrate.map { .constant(kbps: $0) } ?? chosenProfile?.mp3 ?? .constant(kbps: 128)
+            let settings = ExportSettings(
+                format: resolvedFormat, mp3: encoding, chapters: !noChapters, mastering: chosenProfile?.mastering ?? Mastering())
             let destination = URL(fileURLWithPath: output).standardizedFileURL
             let bar = ProgressBar(label: "Exporting")
             let result = try CommandRunner.withLibrary { (library) throws(NarrationError) -> ExportResult in

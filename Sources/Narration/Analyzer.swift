@@ -1,0 +1,101 @@
+public import Foundation
+import NarrationAudio
+public import NarrationCore
+
+/// Measures audio for `check` and for mastering: one streaming pass, constant memory.
+public enum Analyzer {
+    /// Measures the frames of `segments` joined in order.
+    static func measure(_ segments: [AudioSegment], format: AudioFormat, progress: (FrameCount) -> Void = { _ in }) throws(NarrationError)
+        -> (measurements: Measurements, statistics: SignalStatistics)
+    {
+        var statistics = SignalStatistics(format: format)
+        let meter = LoudnessMeter(format: format)
+        try AudioSegment.stream(segments, format: format) { block in
+            statistics.add(block)
+            meter.add(block)
+            progress(statistics.levels.frames)
+        }
+        statistics.finish()
+        return (Measurements(statistics: statistics, integratedLoudness: meter.integratedLoudness, truePeak: meter.truePeak), statistics)
+    }
+
+    /// Measures an audio file of any format libsndfile reads (WAV, FLAC, MP3, …).
+    public static func measure(file: URL, progress: (FrameCount, FrameCount) -> Void = { _, _ in }) throws(NarrationError) -> Measurements {
+        let reader = try SoundFileReader(path: file.path)
+        let format = reader.format
+        let total = reader.frames
+        reader.close()
+        return try measure([AudioSegment(file: file, range: 0..<total)], format: format) { progress($0, total) }.measurements
+    }
+}
+
+/// A stretch of a chunk file to play or export, with optional fades at its edges.
+struct AudioSegment: Sendable {
+    let file: URL
+    let range: Range<FrameCount>
+    var fadeInFrames: FrameCount = 0
+    var fadeOutFrames: FrameCount = 0
+
+    static let blockFrames = 16_384
+
+    /// Calls `body` with each block of the segments joined in order, fades applied.
+    static func stream(
+        _ segments: [AudioSegment], format: AudioFormat, _ body: (UnsafeBufferPointer<Int32>) throws(NarrationError) -> Void
+    ) throws(NarrationError) {
+        let channels = format.channels
+        var block = [Int32](repeating: 0, count: blockFrames * channels)
+        for segment in segments where !segment.range.isEmpty {
+            let reader = try SoundFileReader(path: segment.file.path)
+            defer { reader.close() }
+            try reader.seek(to: segment.range.lowerBound)
+            var position = segment.range.lowerBound
+            while position < segment.range.upperBound {
+                let wanted = min(blockFrames, segment.range.upperBound - position)
+                let read = try block.withUnsafeMutableBufferPointer { (buffer) throws(NarrationError) in
+                    try reader.read(into: buffer, frames: wanted)
+                }
+                guard read > 0 else {
+                    throw NarrationError(.fileCorrupt, "\(segment.file.path) ended early, at frame \(position).")
+                }
+                segment.applyFades(to: &block, frames: read, startingAt: position - segment.range.lowerBound, channels: channels)
+                try block.withUnsafeBufferPointer { (buffer) throws(NarrationError) in
+                    try body(UnsafeBufferPointer(rebasing: buffer[0..<(read * channels)]))
+                }
+                position += read
+            }
+        }
+    }
+
+    /// Linear fades over the first `fadeInFrames` and last `fadeOutFrames` of the segment.
+    private func applyFades(to block: inout [Int32], frames: Int, startingAt offset: FrameCount, channels: Int) {
+        guard fadeInFrames > 0 || fadeOutFrames > 0 else { return }
+        let length = range.count
+        for frame in 0..<frames {
+            let position = offset + frame
+            var gain = 1.0
+            if position < fadeInFrames { gain = Double(position) / Double(fadeInFrames) }
+            if position >= length - fadeOutFrames { gain = min(gain, Double(length - 1 - position) / Double(max(1, fadeOutFrames))) }
+            guard gain < 1 else { continue }
+            for channel in 0..<channels {
+                block[frame * channels + channel] = Int32((Double(block[frame * channels + channel]) * gain).rounded())
+            }
+        }
+    }
+}
+
+extension NarrationLibrary {
+    /// Measures an article's chunks joined in order, as exported without mastering.
+    public func measure(_ article: Article, progress: (FrameCount, FrameCount) -> Void = { _, _ in }) throws(NarrationError) -> Measurements {
+        let entries = try chunkEntries(of: article)
+        guard !entries.isEmpty else {
+            throw NarrationError(.emptyArticle, "\"\(article.title)\" has no chunks yet, so there is nothing to check. Record one with \"narrate record\".")
+        }
+        for entry in entries {
+            try verifyFile(of: entry, format: article.format, fix: "Re-record it (narrate record --replace \(entry.index)) or delete it.")
+        }
+        let total = entries.reduce(0) { $0 + $1.chunk.frames }
+        return try Analyzer.measure(entries.map { AudioSegment(file: $0.file, range: 0..<$0.chunk.frames) }, format: article.format) {
+            progress($0, total)
+        }.measurements
+    }
+}

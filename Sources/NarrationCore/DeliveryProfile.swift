@@ -1,0 +1,110 @@
+/// How an organisation wants its files: format, mastering, and the rules a file must pass.
+///
+/// Built in: `archive` (FLAC, untouched: the default), `librivox`, `acx` and `podcast`.
+public struct DeliveryProfile: Sendable, Equatable {
+    public let name: String
+    public let format: ExportFormat
+    public let mp3: MP3Encoding
+    public let mastering: Mastering
+    public let rules: [DeliveryRule]
+
+    public static let archive = DeliveryProfile(
+        name: "archive", format: .flac, mp3: .constant(kbps: 128), mastering: Mastering(), rules: [])
+
+    /// LibriVox: MP3 128 kbit/s CBR, mono, 44.1 kHz.
+    public static let librivox = DeliveryProfile(
+        name: "librivox", format: .mp3, mp3: .constant(kbps: 128),
+        mastering: Mastering(peakCeiling: Decibels(-1), joinFadeSeconds: 0.005),
+        rules: [.sampleRate(44_100), .channels(1), .peakAtMost(Decibels(-1))])
+
+    /// ACX (Audible): MP3 192 kbit/s CBR 44.1 kHz, RMS −23…−18 dB, peak ≤ −3 dB, noise floor
+    /// ≤ −60 dB, 0.5–1 s of room tone at the head and 1–5 s at the tail.
+    public static let acx = DeliveryProfile(
+        name: "acx", format: .mp3, mp3: .constant(kbps: 192),
+        mastering: Mastering(
+            rmsTarget: Decibels(-20), peakCeiling: Decibels(-3.5), roomToneHeadSeconds: 0.75, roomToneTailSeconds: 2,
+            maxPauseSeconds: 1.5, joinFadeSeconds: 0.005),
+        rules: [
+            .sampleRate(44_100), .rmsBetween(Decibels(-23), Decibels(-18)), .peakAtMost(Decibels(-3)),
+            .noiseFloorAtMost(Decibels(-60)), .headSilenceBetween(0.5, 1), .tailSilenceBetween(1, 5),
+        ])
+
+    /// Podcasts: −16 LUFS for stereo, −19 LUFS for mono, true peak ≤ −1 dBTP.
+    public static let podcast = DeliveryProfile(
+        name: "podcast", format: .mp3, mp3: .constant(kbps: 128),
+        mastering: Mastering(loudnessTarget: .podcast, peakCeiling: Decibels(-2), maxPauseSeconds: 2, joinFadeSeconds: 0.005),
+        rules: [.loudness(.podcast, tolerance: 1), .truePeakAtMost(Decibels(-1))])
+
+    public static let all = [archive, librivox, acx, podcast]
+
+    /// The built-in profile called `name`.
+    /// - Throws: `usage` naming the profiles there are.
+    public static func named(_ name: String) throws(NarrationError) -> DeliveryProfile {
+        guard let profile = all.first(where: { $0.name == name.lowercased() }) else {
+            throw .usage("There is no profile \"\(name)\". Use one of \(all.map(\.name).joined(separator: ", ")).")
+        }
+        return profile
+    }
+}
+
+/// A loudness target that may depend on the channel count.
+public enum LoudnessTarget: Sendable, Equatable {
+    case fixed(Double)
+    /// −16 LUFS stereo, −19 LUFS mono.
+    case podcast
+
+    public func lufs(channels: Int) -> Double {
+        switch self {
+        case .fixed(let value): value
+        case .podcast: channels == 1 ? -19 : -16
+        }
+    }
+}
+
+/// The mastering steps a profile switches on; all off by default (the samples stay untouched).
+public struct Mastering: Sendable, Equatable {
+    /// Integrated loudness to normalise to (EBU R128).
+    public var loudnessTarget: LoudnessTarget?
+    /// RMS level to normalise to (ACX measures RMS, not loudness).
+    public var rmsTarget: Decibels?
+    /// A limiter holds every sample at or below this (set it below the profile's true-peak limit:
+    /// true peaks between samples can be up to about 0.5 dB higher).
+    public var peakCeiling: Decibels?
+    /// Room tone (the recording's quietest 500 ms, repeated) added at the head and the tail.
+    public var roomToneHeadSeconds: Double?
+    public var roomToneTailSeconds: Double?
+    /// Silence at each chunk's edges is cut to at most this.
+    public var maxPauseSeconds: Double?
+    /// A fade this long at each join between chunks, against clicks.
+    public var joinFadeSeconds: Double?
+
+    public init(
+        loudnessTarget: LoudnessTarget? = nil, rmsTarget: Decibels? = nil, peakCeiling: Decibels? = nil,
+        roomToneHeadSeconds: Double? = nil, roomToneTailSeconds: Double? = nil, maxPauseSeconds: Double? = nil,
+        joinFadeSeconds: Double? = nil
+    ) {
+        self.loudnessTarget = loudnessTarget
+        self.rmsTarget = rmsTarget
+        self.peakCeiling = peakCeiling
+        self.roomToneHeadSeconds = roomToneHeadSeconds
+        self.roomToneTailSeconds = roomToneTailSeconds
+        self.maxPauseSeconds = maxPauseSeconds
+        self.joinFadeSeconds = joinFadeSeconds
+    }
+
+    /// Whether the samples pass through unchanged.
+    public var isIdentity: Bool { self == Mastering() }
+}
+
+/// One requirement of a delivery profile.
+public enum DeliveryRule: Sendable, Equatable {
+    case sampleRate(Int)
+    case channels(Int)
+    case rmsBetween(Decibels, Decibels)
+    case peakAtMost(Decibels)
+    case truePeakAtMost(Decibels)
+    case noiseFloorAtMost(Decibels)
+    case loudness(LoudnessTarget, tolerance: Double)
+    case headSilenceBetween(Double, Double)
+    case tailSilenceBetween(Double, Double)
+}

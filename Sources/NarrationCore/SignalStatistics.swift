@@ -1,0 +1,125 @@
+import Foundation
+
+/// A stretch of a file, in frames, for reports with timecodes.
+public struct Stretch: Sendable, Equatable {
+    public let start: FrameCount
+    public let end: FrameCount
+    public init(start: FrameCount, end: FrameCount) { self.start = start; self.end = end }
+}
+
+/// What a delivery check needs beyond loudness, gathered in one streaming pass: levels in
+/// 100 ms windows (for the noise floor and long silences) and runs of clipped samples.
+///
+/// The noise floor is the RMS of the quietest 500 ms (five consecutive windows) of the file:
+/// room noise between words, measured where the reader is silent. A silence is a run of windows
+/// below `silenceThreshold`; clipping is a run of at least 3 samples at full scale.
+public struct SignalStatistics: Sendable {
+    public static let windowSeconds = 0.1
+    public static let silenceThreshold = Decibels(-50)
+    public static let longSilenceSeconds = 3.0
+
+    public let format: AudioFormat
+    public private(set) var levels = LevelAccumulator(channels: 1)
+    /// RMS of each complete 100 ms window, as mean squares (linear).
+    public private(set) var windowPowers: [Double] = []
+    public private(set) var clipping: [Stretch] = []
+
+    private let windowFrames: FrameCount
+    private var windowSum = 0.0
+    private var windowFill = 0
+    private var frame: FrameCount = 0
+    private var clipStart: FrameCount?
+    private var clipLength = 0
+
+    public init(format: AudioFormat) {
+        self.format = format
+        levels = LevelAccumulator(channels: format.channels)
+        windowFrames = format.frames(forSeconds: Self.windowSeconds)
+    }
+
+    public mutating func add(_ samples: UnsafeBufferPointer<Int32>) {
+        levels.add(samples)
+        let channels = format.channels
+        let scale = 1 / Double(Int32.max)
+        let fullScale = Int32.max - (1 << (32 - format.bitsPerSample))  // the top code of the format
+        for index in stride(from: 0, to: samples.count, by: channels) {
+            var power = 0.0
+            var clipped = false
+            for channel in 0..<channels {
+                let sample = samples[index + channel]
+                let value = Double(sample) * scale
+                power += value * value
+                if sample >= fullScale || sample <= -fullScale - 1 { clipped = true }
+            }
+            windowSum += power / Double(channels)
+            windowFill += 1
+            if windowFill == windowFrames {
+                windowPowers.append(windowSum / Double(windowFrames))
+                windowSum = 0
+                windowFill = 0
+            }
+            if clipped {
+                if clipStart == nil { clipStart = frame }
+                clipLength += 1
+            } else {
+                endClipRun()
+            }
+            frame += 1
+        }
+    }
+
+    /// Closes a run of clipped samples that reaches the end.
+    public mutating func finish() { endClipRun() }
+
+    private mutating func endClipRun() {
+        if let start = clipStart, clipLength >= 3 { clipping.append(Stretch(start: start, end: start + clipLength)) }
+        clipStart = nil
+        clipLength = 0
+    }
+
+    /// RMS of the quietest 500 ms, in dBFS; silence if the file is shorter.
+    public var noiseFloor: Decibels {
+        guard windowPowers.count >= 5 else { return windowPowers.isEmpty ? .silence : Self.decibels(windowPowers.reduce(0, +) / Double(windowPowers.count)) }
+        var best = Double.infinity
+        var sum = windowPowers[0..<5].reduce(0, +)
+        best = sum
+        for index in 5..<windowPowers.count {
+            sum += windowPowers[index] - windowPowers[index - 5]
+            best = min(best, sum)
+        }
+        return Self.decibels(max(0, best) / 5)
+    }
+
+    /// Stretches below the silence threshold that last longer than 3 s.
+    public var longSilences: [Stretch] {
+        let threshold = pow10(Self.silenceThreshold.value / 10)
+        var result: [Stretch] = []
+        var start: Int?
+        for (index, power) in (windowPowers + [Double.infinity]).enumerated() {
+            if power < threshold {
+                if start == nil { start = index }
+            } else if let first = start {
+                if Double(index - first) * Self.windowSeconds > Self.longSilenceSeconds {
+                    result.append(Stretch(start: first * windowFrames, end: index * windowFrames))
+                }
+                start = nil
+            }
+        }
+        return result
+    }
+
+    /// The quietest 500 ms stretch (for room tone), in frames.
+    public var quietestStretch: Stretch? {
+        guard windowPowers.count >= 5 else { return nil }
+        var best = (index: 0, sum: windowPowers[0..<5].reduce(0, +))
+        var sum = best.sum
+        for index in 5..<windowPowers.count {
+            sum += windowPowers[index] - windowPowers[index - 5]
+            if sum < best.sum { best = (index - 4, sum) }
+        }
+        return Stretch(start: best.index * windowFrames, end: (best.index + 5) * windowFrames)
+    }
+
+    private static func decibels(_ meanSquare: Double) -> Decibels { Decibels(amplitude: sqrt(meanSquare)) }
+    private func pow10(_ exponent: Double) -> Double { pow(10, exponent) }
+}

@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import Narration
+import NarrationCore
+
+extension Narrate {
+    /// `narrate check`: measures a file or an article against a delivery profile.
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Measure a file or an article: loudness, levels, noise floor, clipping, long silences.",
+            discussion: """
+                With --profile, each of the profile's rules passes or fails, and the exit status is 1 \
+                if any fails. Profiles: acx, podcast, librivox, archive.
+
+                  narrate check budget.mp3 --profile acx
+                  narrate check --article k3f9x2ab --json
+                """)
+
+        @Argument(help: ArgumentHelp("An audio file (WAV, FLAC, MP3…); leave out to check an article's chunks.", valueName: "PATH"))
+        var path: String?
+
+        @OptionGroup var target: ArticleOption
+
+        @Option(help: ArgumentHelp("The delivery profile whose rules to check.", valueName: "NAME"))
+        var profile: String?
+
+        @OptionGroup var output: JSONOption
+
+        func validate() throws {
+            if path != nil && target.article != nil { throw ValidationError("Check a file or an article, not both.") }
+            if let profile {
+                do { _ = try DeliveryProfile.named(profile) } catch { throw ValidationError(error.message) }
+            }
+        }
+
+        func run() throws {
+            let bar = ProgressBar(label: "Measuring")
+            let (name, measurements) = try CommandRunner.withLibrary { (library) throws(NarrationError) -> (String, Measurements) in
+                if let path {
+                    let url = URL(fileURLWithPath: path)
+                    guard FileManager.default.fileExists(atPath: url.path) else {
+                        throw NarrationError(.chunkFileMissing, "There is no file \(url.path).")
+                    }
+                    return (url.lastPathComponent, try Analyzer.measure(file: url) { bar.update(done: $0, total: $1) })
+                }
+                let article = try library.article(target.article)
+                return ("\"\(article.title)\"", try library.measure(article) { bar.update(done: $0, total: $1) })
+            }
+            bar.finish()
+            let chosen = profile.flatMap { try? DeliveryProfile.named($0) }
+            let results = chosen?.rules.map { $0.evaluate(measurements) } ?? []
+            let passed = results.allSatisfy(\.passed)
+            if output.json {
+                Console.printJSON(CheckJSON(measurements, profile: chosen?.name, results: results))
+            } else {
+                print(measurements, name: name, profile: chosen, results: results)
+            }
+            if !passed {
+                Console.error("\(name) does not meet the \(chosen!.name) profile: \(results.filter { !$0.passed }.map { "\($0.rule) (measured \($0.measured))" }.joined(separator: "; ")).")
+                throw ExitCode.failure
+            }
+        }
+
+        private func print(_ m: Measurements, name: String, profile: DeliveryProfile?, results: [RuleResult]) {
+            let seconds = { (frames: FrameCount) in Timecode.precise(m.format.seconds(frames)) }
+            Console.print("\(name): \(seconds(m.frames)), \(m.format)")
+            Console.print("  loudness     \(m.integratedLoudness.map { "\(String(format: "%.1f", $0)) LUFS" } ?? "too quiet to measure")")
+            Console.print("  RMS          \(m.rms.formatted) dB")
+            Console.print("  peak         \(m.peak.formatted) dB")
+            Console.print("  true peak    \(m.truePeak.formatted) dBTP")
+            Console.print("  noise floor  \(m.noiseFloor.formatted) dB (quietest 0.5 s)")
+            Console.print("  clipping     \(m.clipping.isEmpty ? "none" : m.clipping.map { "\(seconds($0.start))–\(seconds($0.end))" }.joined(separator: ", "))")
+            Console.print("  silences > 3 s  \(m.longSilences.isEmpty ? "none" : m.longSilences.map { "\(seconds($0.start))–\(seconds($0.end))" }.joined(separator: ", "))")
+            if let profile {
+                Console.print("Profile \(profile.name):")
+                for result in results {
+                    Console.print("  \(result.passed ? "pass" : "FAIL")  \(result.rule): \(result.measured)")
+                }
+            }
+        }
+    }
+}
+
+struct CheckJSON: Encodable {
+    struct StretchJSON: Encodable {
+        let start: Double
+        let end: Double
+    }
+
+    struct RuleJSON: Encodable {
+        let rule: String
+        let measured: String
+        let passed: Bool
+    }
+
+    let duration: Double
+    let integratedLoudness: Double?
+    let rmsDB: Double
+    let peakDB: Double
+    let truePeakDB: Double
+    let noiseFloorDB: Double
+    let headSilence: Double
+    let tailSilence: Double
+    let clipping: [StretchJSON]
+    let longSilences: [StretchJSON]
+    let profile: String?
+    let rules: [RuleJSON]
+    let passed: Bool
+
+    init(_ m: Measurements, profile: String?, results: [RuleResult]) {
+        let seconds = { (frames: FrameCount) in m.format.seconds(frames) }
+        duration = seconds(m.frames)
+        integratedLoudness = m.integratedLoudness
+        rmsDB = m.rms.value
+        peakDB = m.peak.value
+        truePeakDB = m.truePeak.value
+        noiseFloorDB = m.noiseFloor.value
+        headSilence = m.headSilence
+        tailSilence = m.tailSilence
+        clipping = m.clipping.map { StretchJSON(start: seconds($0.start), end: seconds($0.end)) }
+        longSilences = m.longSilences.map { StretchJSON(start: seconds($0.start), end: seconds($0.end)) }
+        self.profile = profile
+        rules = results.map { RuleJSON(rule: $0.rule, measured: $0.measured, passed: $0.passed) }
+        passed = results.allSatisfy(\.passed)
+    }
+}
