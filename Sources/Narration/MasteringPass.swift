@@ -17,9 +17,15 @@ extension Mastering {
         _ entries: [NarrationLibrary.ChunkEntry], format: AudioFormat, mastering: Mastering
     ) throws(NarrationError) -> Prepared {
         var segments = entries.map { AudioSegment(file: $0.file, range: 0..<$0.chunk.frames) }
-        if let maxPause = mastering.maxPauseSeconds {
+        // Pauses inside the article are cut to the profile's longest pause; where room tone is
+        // added, the article's outer edges are cut to 0.1 s so that the room tone sets the lead-in.
+        let edge = format.frames(forSeconds: 0.1)
+        let pause = mastering.maxPauseSeconds.map { format.frames(forSeconds: $0) }
+        if pause != nil || mastering.roomToneHeadSeconds != nil || mastering.roomToneTailSeconds != nil {
             for index in segments.indices {
-                segments[index] = try trimmed(segments[index], keeping: format.frames(forSeconds: maxPause), format: format)
+                let leading = index == 0 && mastering.roomToneHeadSeconds != nil ? edge : pause
+                let trailing = index == segments.count - 1 && mastering.roomToneTailSeconds != nil ? edge : pause
+                segments[index] = try trimmed(segments[index], keepingLeading: leading, trailing: trailing, format: format)
             }
         }
         if let fade = mastering.joinFadeSeconds, segments.count > 1 {
@@ -123,8 +129,12 @@ extension Mastering {
         return nil
     }
 
-    /// The segment with leading and trailing silence (below −50 dBFS) cut to at most `keep` frames.
-    private static func trimmed(_ segment: AudioSegment, keeping keep: FrameCount, format: AudioFormat) throws(NarrationError) -> AudioSegment {
+    /// The segment with leading and trailing silence (below −50 dBFS) cut to at most the given
+    /// frames (nil: left as it is).
+    private static func trimmed(
+        _ segment: AudioSegment, keepingLeading leading: FrameCount?, trailing: FrameCount?, format: AudioFormat
+    ) throws(NarrationError) -> AudioSegment {
+        guard leading != nil || trailing != nil else { return segment }
         let threshold = Int64(Decibels(-50).amplitude * Double(Int32.max))
         var first: FrameCount?
         var last: FrameCount = 0
@@ -140,8 +150,8 @@ extension Mastering {
             }
         }
         guard let first else { return segment }
-        let start = max(segment.range.lowerBound, first - keep)
-        let end = min(segment.range.upperBound, last + 1 + keep)
+        let start = leading.map { max(segment.range.lowerBound, first - $0) } ?? segment.range.lowerBound
+        let end = trailing.map { min(segment.range.upperBound, last + 1 + $0) } ?? segment.range.upperBound
         return AudioSegment(file: segment.file, range: start..<end)
     }
 }
