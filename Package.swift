@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
         // C libraries from Debian's -dev packages: a module map and a shim header, nothing else.
@@ -43,6 +44,7 @@ let package = Package(
             dependencies: [
                 "NarrationCore", "NarrationAudio",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictness
         ),

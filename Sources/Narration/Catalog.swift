@@ -63,6 +63,7 @@ public final class Catalog: Sendable {
                 table.column("value", .text).notNull()
             }
         }
+        registerOutboxMigration(&migrator)
         return migrator
     }
 
@@ -218,6 +219,31 @@ public final class Catalog: Sendable {
             return row
         }
         return try row.chunk(format: article.format)
+    }
+
+    // MARK: Outbox
+
+    func addToOutbox(_ row: OutboxRow, articleState: ArticleState, clearCurrent: Bool) throws(NarrationError) {
+        try write { db in
+            try row.insert(db)
+            try db.execute(sql: "UPDATE article SET state = ? WHERE id = ?", arguments: [articleState.rawValue, row.articleId])
+            if clearCurrent {
+                try db.execute(sql: "DELETE FROM setting WHERE key = ? AND value = ?", arguments: [Self.currentArticleKey, row.articleId])
+            }
+        }
+    }
+
+    func outbox() throws(NarrationError) -> [OutboxRow] {
+        try read { db in try OutboxRow.order(Column("queuedAt")).fetchAll(db) }
+    }
+
+    func updateOutbox(_ row: OutboxRow, articleState: ArticleState? = nil) throws(NarrationError) {
+        try write { db in
+            try row.update(db)
+            if let articleState {
+                try db.execute(sql: "UPDATE article SET state = ? WHERE id = ?", arguments: [articleState.rawValue, row.articleId])
+            }
+        }
     }
 
     // MARK: Access

@@ -48,4 +48,59 @@ enum FileSystem {
         var info = stat()
         return stat(url.path, &info) == 0 ? Int(info.st_size) : 0
     }
+
+    /// Writes `data` to `url` atomically: a temporary file in the same folder, fsync, rename.
+    static func writeAtomically(_ data: Data, to url: URL) throws(NarrationError) {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(Identifier.random()).partial")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw NarrationError(.fileSystem, "Cannot create \(temporary.path): \(String(cString: strerror(errno))).")
+        }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let failure: CInt? = written == data.count ? (fsync(descriptor) == 0 ? nil : errno) : (written < 0 ? errno : ENOSPC)
+        close(descriptor)
+        guard failure == nil, rename(temporary.path, url.path) == 0 else {
+            let code = failure ?? errno
+            unlink(temporary.path)
+            if code == ENOSPC || code == EDQUOT {
+                throw NarrationError(.diskFull, "The disk holding \(url.deletingLastPathComponent().path) is full; \(url.lastPathComponent) was not written.")
+            }
+            throw NarrationError(.fileSystem, "Cannot write \(url.path): \(String(cString: strerror(code))).")
+        }
+        syncDirectory(url.deletingLastPathComponent())
+    }
+
+    /// Copies a file atomically (temporary file beside the target, fsync, rename), block by block.
+    static func copyAtomically(_ source: URL, to target: URL) throws(NarrationError) {
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(Identifier.random()).partial")
+        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw NarrationError(.fileSystem, "Cannot read \(source.path): \(String(cString: strerror(errno))).") }
+        defer { close(input) }
+        let output = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw NarrationError(.fileSystem, "Cannot write to \(target.deletingLastPathComponent().path): \(String(cString: strerror(errno))).") }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var failure: CInt?
+        while failure == nil {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            guard count > 0 else { failure = errno; break }
+            var offset = 0
+            while offset < count {
+                let written = buffer.withUnsafeBytes { write(output, $0.baseAddress! + offset, count - offset) }
+                guard written > 0 else { failure = errno; break }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(output) != 0 { failure = errno }
+        close(output)
+        if failure == nil, rename(temporary.path, target.path) != 0 { failure = errno }
+        if let failure {
+            unlink(temporary.path)
+            if failure == ENOSPC || failure == EDQUOT {
+                throw NarrationError(.diskFull, "The disk holding \(target.deletingLastPathComponent().path) is full; nothing was delivered there.")
+            }
+            throw NarrationError(.fileSystem, "Cannot copy to \(target.path): \(String(cString: strerror(failure))).")
+        }
+        syncDirectory(target.deletingLastPathComponent())
+    }
 }

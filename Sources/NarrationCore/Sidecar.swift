@@ -1,0 +1,66 @@
+public import struct Foundation.Date
+
+/// The JSON metadata record delivered beside each audio file.
+public struct Sidecar: Codable, Sendable, Equatable {
+    public struct ChunkEntry: Codable, Sendable, Equatable {
+        public let index: Int
+        /// Seconds from the start of the file.
+        public let start: Double
+        public let duration: Double
+
+        public init(index: Int, start: Double, duration: Double) {
+            self.index = index
+            self.start = start
+            self.duration = duration
+        }
+    }
+
+    public let articleId: String
+    public let title: String
+    public let publication: String
+    public let narrator: String
+    /// "yyyy-MM-dd": the day recording began.
+    public let date: String
+    public let duration: Double
+    public let file: String
+    public let format: String
+    public let profile: String
+    public let bytes: Int
+    public let sha256: String
+    public let chunks: [ChunkEntry]
+    /// Seconds of audio the volunteer recorded for the article (kept takes).
+    public let recordingSeconds: Double
+    public let queuedAt: Date
+
+    public init(
+        articleId: String, title: String, publication: String, narrator: String, date: String, duration: Double,
+        file: String, format: String, profile: String, bytes: Int, sha256: String, chunks: [ChunkEntry],
+        recordingSeconds: Double, queuedAt: Date
+    ) {
+        self.articleId = articleId
+        self.title = title
+        self.publication = publication
+        self.narrator = narrator
+        self.date = date
+        self.duration = duration
+        self.file = file
+        self.format = format
+        self.profile = profile
+        self.bytes = bytes
+        self.sha256 = sha256
+        self.chunks = chunks
+        self.recordingSeconds = recordingSeconds
+        self.queuedAt = queuedAt
+    }
+
+    /// Where a delivery goes, the same for a folder and for object storage, so that a retry
+    /// overwrites rather than duplicates: `<publication>/<date>/<title>-<article id>.<ext>`.
+    public var deliveryPath: String {
+        let publicationFolder = SafeFileName.make(publication.isEmpty ? "unknown publication" : publication, limit: 80)
+        return "\(publicationFolder)/\(date)/\(file)"
+    }
+
+    public static func fileName(title: String, articleID: String, format: ExportFormat) -> String {
+        "\(SafeFileName.make(title, limit: 100))-\(articleID).\(format.fileExtension)"
+    }
+}
