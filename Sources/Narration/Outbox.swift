@@ -71,7 +71,8 @@ extension NarrationLibrary {
             articleId: article.id.rawValue, title: article.title, publication: article.publication, narrator: article.narrator,
             date: result.plan.tags.date, duration: article.format.seconds(result.frames), file: name, format: profile.format.rawValue,
             profile: profile.name, bytes: result.bytes, sha256: try Checksum.sha256(of: audio), chunks: chunkList,
-            recordingSeconds: article.format.seconds(entries.reduce(0) { $0 + $1.chunk.frames }), queuedAt: Date())
+            recordingSeconds: article.format.seconds(entries.reduce(0) { $0 + $1.chunk.frames }),
+            queuedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))  // whole seconds, as ISO 8601 stores it
         let sidecarURL = audio.deletingPathExtension().appendingPathExtension("json")
         try FileSystem.writeAtomically(Self.encode(sidecar), to: sidecarURL)
         let job = OutboxJob(OutboxRow(
