@@ -8,6 +8,14 @@ public struct DeliveryProfile: Sendable, Equatable {
     public let mastering: Mastering
     public let rules: [DeliveryRule]
 
+    public init(name: String, format: ExportFormat, mp3: MP3Encoding, mastering: Mastering, rules: [DeliveryRule]) {
+        self.name = name
+        self.format = format
+        self.mp3 = mp3
+        self.mastering = mastering
+        self.rules = rules
+    }
+
     public static let archive = DeliveryProfile(
         name: "archive", format: .flac, mp3: .constant(kbps: 128), mastering: Mastering(), rules: [])
 

@@ -6,6 +6,16 @@ import NarrationCore
 /// How every command meets the engine: open the library (printing what recovery did), run, and
 /// turn a `NarrationError` into one sentence on stderr and a non-zero exit.
 enum CommandRunner {
+    /// The settings in config.toml; a broken file is one line on stderr and exit status 64.
+    static func settings() throws -> Settings {
+        do {
+            return try Settings.load()
+        } catch {
+            Console.error(error.message)
+            throw ExitCode(error.exitStatus)
+        }
+    }
+
     /// Runs `body` with the library; errors become a line on stderr and exit status 1 (64 for usage).
     static func withLibrary<T>(_ body: (NarrationLibrary) throws(NarrationError) -> T) throws -> T {
         do {

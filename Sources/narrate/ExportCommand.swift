@@ -41,7 +41,7 @@ extension Narrate {
         var vbr: Int?
 
         @Option(help: ArgumentHelp(
-            "A delivery profile: archive (FLAC, untouched; the default), librivox, acx or podcast. It sets the format, bitrate and mastering; --format and --bitrate override.",
+            "A delivery profile: archive (FLAC, untouched), librivox, acx, podcast or one of config.toml's. It sets the mastering, and the format and bitrate unless --format, the file's extension or --bitrate say otherwise. Without it the samples are untouched.",
             valueName: "NAME"))
         var profile: String?
 
@@ -51,23 +51,27 @@ extension Narrate {
         @OptionGroup var json: JSONOption
 
         func validate() throws {
-            if let profile {
-                do { _ = try DeliveryProfile.named(profile) } catch { throw ValidationError(error.message) }
-            }
             if bitrate != nil && vbr != nil { throw ValidationError("Use --bitrate or --vbr, not both.") }
-            if (bitrate != nil || vbr != nil) && resolvedFormat != .mp3 {
-                throw ValidationError("--bitrate and --vbr apply to MP3 only.")
-            }
         }
 
-        var chosenProfile: DeliveryProfile? { profile.flatMap { try? DeliveryProfile.named($0) } }
-
-        var resolvedFormat: ExportFormat {
-            format?.format ?? chosenProfile?.format
-                ?? ExportFormat(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? .flac
+        func resolvedFormat(_ profile: DeliveryProfile?) -> ExportFormat {
+            format?.format ?? ExportFormat(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? profile?.format ?? .flac
         }
 
         func run() throws {
+            let configured = try CommandRunner.settings()
+            var chosenProfile: DeliveryProfile?
+            if let profile {
+                do { chosenProfile = try configured.deliveryProfile(named: profile) } catch {
+                    Console.error(error.message)
+                    throw ExitCode(error.exitStatus)
+                }
+            }
+            let resolvedFormat = resolvedFormat(chosenProfile)
+            if (bitrate != nil || vbr != nil) && resolvedFormat != .mp3 {
+                Console.error("--bitrate and --vbr apply to MP3 only; this export is \(resolvedFormat.rawValue).")
+                throw ExitCode(64)
+            }
             let encoding: MP3Encoding = vbr.map { .variable(quality: $0) }
                 ?? bitrate.map { .constant(kbps: $0) } ?? chosenProfile?.mp3 ?? .constant(kbps: 128)
             let settings = ExportSettings(

@@ -17,11 +17,11 @@ extension Narrate {
         @Argument(help: "The article's title, as it will appear in the delivered file's tags.")
         var title: String
 
-        @Option(help: "The newspaper or magazine the article comes from.")
-        var publication = ""
+        @Option(help: "The newspaper or magazine the article comes from (default: publication in config.toml).")
+        var publication: String?
 
-        @Option(help: "Your name, as the narrator credited in the tags.")
-        var narrator = ""
+        @Option(help: "Your name, as the narrator credited in the tags (default: narrator in config.toml).")
+        var narrator: String?
 
         @Option(help: ArgumentHelp("Sample rate: 16000, 22050, 44100 or 48000.", valueName: "HZ"))
         var rate = AudioFormat.speech.sampleRate
@@ -44,8 +44,11 @@ extension Narrate {
 
         func run() throws {
             let format = AudioFormat(sampleRate: rate, channels: channels, bitsPerSample: bits)
+            let settings = try CommandRunner.settings()
             let article = try CommandRunner.withLibrary { library throws(NarrationError) in
-                try library.newArticle(title: title, publication: publication, narrator: narrator, format: format)
+                try library.newArticle(
+                    title: title, publication: publication ?? settings.publication, narrator: narrator ?? settings.narrator,
+                    format: format)
             }
             if output.json {
                 Console.printJSON(ArticleJSON(article))

@@ -24,8 +24,8 @@ extension Narrate {
         @Option(help: ArgumentHelp("The last chunk to play (default the last one).", valueName: "N"))
         var to: Int?
 
-        @Option(help: ArgumentHelp("The ALSA playback device (see \"narrate devices\").", valueName: "PCM"))
-        var device = "default"
+        @Option(help: ArgumentHelp("The ALSA playback device (see \"narrate devices\"; default: device in config.toml, else \"default\").", valueName: "PCM"))
+        var device: String?
 
         @Option(help: ArgumentHelp("Playback speed, 0.5 to 2.0; the pitch stays the same.", valueName: "X"))
         var speed = 1.0
@@ -52,6 +52,7 @@ extension Narrate {
         }
 
         func run() throws {
+            let device = try self.device ?? CommandRunner.settings().device
             let (article, plan, player) = try CommandRunner.withLibrary {
                 (library) throws(NarrationError) -> (Article, NarrationLibrary.PlaybackPlan, QueuePlayer) in
                 let article = try library.article(target.article)

@@ -5,14 +5,15 @@ import NarrationCore
 
 /// `--profile NAME` for commands that export.
 struct ProfileOption: ParsableArguments {
-    @Option(help: ArgumentHelp("The delivery profile: archive (the default), librivox, acx or podcast.", valueName: "NAME"))
-    var profile = "archive"
+    @Option(help: ArgumentHelp(
+        "The delivery profile: archive, librivox, acx, podcast, or one of config.toml's (default: profile in config.toml, else archive).",
+        valueName: "NAME"))
+    var profile: String?
 
-    func validate() throws {
-        do { _ = try DeliveryProfile.named(profile) } catch { throw ValidationError(error.message) }
+    /// The profile named here, else the configured one.
+    func resolve(_ settings: Settings) throws(NarrationError) -> DeliveryProfile {
+        try settings.deliveryProfile(named: profile ?? settings.profile)
     }
-
-    var chosen: DeliveryProfile { (try? DeliveryProfile.named(profile)) ?? .archive }
 }
 
 extension Narrate {
@@ -28,9 +29,10 @@ extension Narrate {
 
         func run() throws {
             let bar = ProgressBar(label: "Exporting")
+            let settings = try CommandRunner.settings()
             let (job, sidecar) = try CommandRunner.withLibrary { (library) throws(NarrationError) -> (OutboxJob, Sidecar) in
                 let article = try library.article(target.article)
-                return try library.queue(article, profile: profile.chosen) { bar.update(done: $0, total: $1) }
+                return try library.queue(article, profile: try profile.resolve(settings)) { bar.update(done: $0, total: $1) }
             }
             bar.finish()
             if output.json {
@@ -55,14 +57,15 @@ extension Narrate {
         @OptionGroup var target: ArticleOption
         @OptionGroup var profile: ProfileOption
 
-        @Option(help: ArgumentHelp("The folder to deliver to.", valueName: "DESTINATION"))
+        @Option(help: ArgumentHelp("The folder to deliver to (default: destination in config.toml).", valueName: "DESTINATION"))
         var to: String?
 
         @OptionGroup var output: JSONOption
 
         func run() throws {
-            guard let to else {
-                Console.error("No destination: pass --to FOLDER.")
+            let settings = try CommandRunner.settings()
+            guard let to = to ?? settings.destination else {
+                Console.error("No destination: pass --to FOLDER, or set destination in \(Settings.fileURL().path).")
                 throw ExitCode(64)
             }
             let folder = URL(fileURLWithPath: to, isDirectory: true).standardizedFileURL
@@ -77,7 +80,7 @@ extension Narrate {
                 if let queued {
                     job = queued
                 } else {
-                    job = try library.queue(article, profile: profile.chosen) { bar.update(done: $0, total: $1) }.job
+                    job = try library.queue(article, profile: try profile.resolve(settings)) { bar.update(done: $0, total: $1) }.job
                 }
                 bar.finish()
                 return try library.deliver(job, toFolder: folder)

@@ -26,8 +26,8 @@ extension Narrate {
 
         @OptionGroup var target: ArticleOption
 
-        @Option(help: ArgumentHelp("The ALSA capture device (see \"narrate devices\").", valueName: "PCM"))
-        var device = "default"
+        @Option(help: ArgumentHelp("The ALSA capture device (see \"narrate devices\"; default: device in config.toml, else \"default\").", valueName: "PCM"))
+        var device: String?
 
         @Option(help: ArgumentHelp("Stop after exactly this many seconds (rounded to the nearest frame).", valueName: "S"))
         var duration: Double?
@@ -66,10 +66,11 @@ extension Narrate {
         }
 
         func run() throws {
+            let settings = try CommandRunner.settings()
             let (outcome, article) = try CommandRunner.withLibrary { library throws(NarrationError) in
                 let article = try library.article(target.article)
                 let recording = try library.prepareRecording(
-                    into: article, placement: placement, device: device, duration: duration)
+                    into: article, placement: placement, device: device ?? settings.device, duration: duration)
                 return (try capture(recording), article)
             }
             try report(outcome, article: article)

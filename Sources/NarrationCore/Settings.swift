@@ -1,0 +1,114 @@
+/// What `config.toml` sets: defaults for commands, and the organisation's own profiles.
+///
+/// ```toml
+/// narrator = "Ann Lee"
+/// publication = "Daily Post"
+/// device = "default"
+/// profile = "org"                       # used by export, queue and submit
+/// destination = "/mnt/share/narrations" # submit's default folder
+///
+/// [profiles.org]                        # a profile of your own, based on a built-in one
+/// base = "podcast"
+/// format = "mp3"
+/// bitrate = 96
+/// loudness = -18
+/// ```
+public struct Settings: Sendable, Equatable {
+    public var narrator = ""
+    public var publication = ""
+    public var device = "default"
+    public var profile = "archive"
+    public var destination: String?
+    public var profiles: [String: DeliveryProfile] = [:]
+
+    public init() {}
+
+    static let topLevelKeys: Set<String> = ["narrator", "publication", "device", "profile", "destination", "profiles"]
+    static let profileKeys: Set<String> = [
+        "base", "format", "bitrate", "vbr", "loudness", "rms", "peak_ceiling", "room_tone_head", "room_tone_tail", "max_pause", "join_fade",
+    ]
+
+    /// Settings from the text of a configuration file.
+    /// - Throws: `usage` naming the file, the setting and what is wrong with it.
+    public init(parsing text: String, file: String) throws(NarrationError) {
+        let root = try ConfigParser.parse(text, file: file)
+        func fail(_ reason: String) -> NarrationError { NarrationError(.usage, "\(file): \(reason).") }
+        for key in root.keys where !Self.topLevelKeys.contains(key) {
+            throw fail("unknown setting \"\(key)\" (known: \(Self.topLevelKeys.sorted().joined(separator: ", ")))")
+        }
+        func string(_ key: String) throws(NarrationError) -> String? {
+            guard let value = root[key] else { return nil }
+            guard let string = value.string else { throw fail("\(key) must be a string in quotes") }
+            return string
+        }
+        narrator = try string("narrator") ?? ""
+        publication = try string("publication") ?? ""
+        device = try string("device") ?? "default"
+        destination = try string("destination")
+        if let tables = root["profiles"] {
+            guard let tables = tables.table else { throw fail("profiles must be tables, e.g. [profiles.org]") }
+            for (name, value) in tables.sorted(by: { $0.key < $1.key }) {
+                guard let table = value.table else { throw fail("profiles.\(name) must be a table, [profiles.\(name)]") }
+                profiles[name] = try Self.profile(named: name, table, fail: fail)
+            }
+        }
+        profile = try string("profile") ?? "archive"
+        _ = try deliveryProfile(named: profile)
+    }
+
+    /// A profile by name: the organisation's own first, then the built-in ones.
+    public func deliveryProfile(named name: String) throws(NarrationError) -> DeliveryProfile {
+        if let own = profiles[name] { return own }
+        do {
+            return try DeliveryProfile.named(name)
+        } catch {
+            let names = (Array(profiles.keys.sorted()) + DeliveryProfile.all.map(\.name)).joined(separator: ", ")
+            throw .usage("There is no profile \"\(name)\". Use one of \(names).")
+        }
+    }
+
+    private static func profile(
+        named name: String, _ table: [String: ConfigValue], fail: (String) -> NarrationError
+    ) throws(NarrationError) -> DeliveryProfile {
+        for key in table.keys where !profileKeys.contains(key) {
+            throw fail("unknown setting \"\(key)\" in [profiles.\(name)] (known: \(profileKeys.sorted().joined(separator: ", ")))")
+        }
+        func number(_ key: String, in range: ClosedRange<Double>) throws(NarrationError) -> Double? {
+            guard let value = table[key] else { return nil }
+            guard let number = value.number, range.contains(number) else {
+                throw fail("\(key) in [profiles.\(name)] must be a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
+        let baseName = table["base"]?.string ?? "archive"
+        let base: DeliveryProfile
+        do { base = try DeliveryProfile.named(baseName) } catch { throw fail("base in [profiles.\(name)]: \(error.message)") }
+        var format = base.format
+        if let value = table["format"] {
+            guard let text = value.string, let parsed = ExportFormat(rawValue: text) else {
+                throw fail("format in [profiles.\(name)] must be \"mp3\", \"wav\" or \"flac\"")
+            }
+            format = parsed
+        }
+        var mp3 = base.mp3
+        if let bitrate = try number("bitrate", in: 32...320) { mp3 = .constant(kbps: Int(bitrate)) }
+        if let quality = try number("vbr", in: 0...9) { mp3 = .variable(quality: Int(quality)) }
+        var mastering = base.mastering
+        var rules = base.rules
+        if let loudness = try number("loudness", in: -40...0) {
+            mastering.loudnessTarget = .fixed(loudness)
+            mastering.rmsTarget = nil
+            rules = rules.filter { if case .loudness = $0 { false } else { true } } + [.loudness(.fixed(loudness), tolerance: 1)]
+        }
+        if let rms = try number("rms", in: -40...0) {
+            mastering.rmsTarget = Decibels(rms)
+            mastering.loudnessTarget = nil
+        }
+        if let ceiling = try number("peak_ceiling", in: -20...0) { mastering.peakCeiling = Decibels(ceiling) }
+        if let head = try number("room_tone_head", in: 0...10) { mastering.roomToneHeadSeconds = head == 0 ? nil : head }
+        if let tail = try number("room_tone_tail", in: 0...10) { mastering.roomToneTailSeconds = tail == 0 ? nil : tail }
+        if let pause = try number("max_pause", in: 0.1...60) { mastering.maxPauseSeconds = pause }
+        if let fade = try number("join_fade", in: 0...0.5) { mastering.joinFadeSeconds = fade == 0 ? nil : fade }
+        return DeliveryProfile(name: name, format: format, mp3: mp3, mastering: mastering, rules: rules)
+    }
+}

@@ -1,0 +1,61 @@
+import NarrationCore
+import Testing
+
+@Suite("config.toml")
+struct SettingsTests {
+    @Test("defaults, a custom profile based on a built-in one, and comments")
+    func parses() throws {
+        let text = """
+            # Narration settings
+            narrator = "Zoë Ng"   # shown in the tags
+            publication = 'Daily Post'
+            device = "plughw:CARD=USB"
+            profile = "org"
+            destination = "/mnt/share/narrations"
+
+            [profiles.org]
+            base = "podcast"
+            bitrate = 96
+            loudness = -18.5
+            room_tone_head = 0.5
+            """
+        let settings = try Settings(parsing: text, file: "config.toml")
+        #expect(settings.narrator == "Zoë Ng" && settings.publication == "Daily Post" && settings.device == "plughw:CARD=USB")
+        #expect(settings.destination == "/mnt/share/narrations")
+        let profile = try settings.deliveryProfile(named: settings.profile)
+        #expect(profile.name == "org" && profile.format == .mp3 && profile.mp3 == .constant(kbps: 96))
+        #expect(profile.mastering.loudnessTarget == .fixed(-18.5))
+        #expect(profile.mastering.roomToneHeadSeconds == 0.5)
+        #expect(profile.mastering.peakCeiling == DeliveryProfile.podcast.mastering.peakCeiling)
+        #expect(profile.rules.contains(.loudness(.fixed(-18.5), tolerance: 1)))
+        #expect(try settings.deliveryProfile(named: "acx") == .acx)
+        #expect(Settings() == (try Settings(parsing: "", file: "empty.toml")))
+    }
+
+    @Test("mistakes are named with the file and line, and the fix", arguments: [
+        ("narrator = Ann", "config.toml, line 1: Ann is not a value narrate understands (a string in quotes, a number, true or false). Fix the line or remove it."),
+        ("narator = \"Ann\"", "config.toml: unknown setting \"narator\" (known: destination, device, narrator, profile, profiles, publication)."),
+        ("[profiles.x]\nbitrat = 64", "config.toml: unknown setting \"bitrat\" in [profiles.x] (known: base, bitrate, format, join_fade, loudness, max_pause, peak_ceiling, rms, room_tone_head, room_tone_tail, vbr)."),
+        ("[profiles.x]\nloudness = 5", "config.toml: loudness in [profiles.x] must be a number from -40.0 to 0.0."),
+        ("narrator = \"Ann\"\nnarrator = \"Bo\"", "config.toml, line 2: narrator is set twice. Fix the line or remove it."),
+        ("profile = \"nope\"", "There is no profile \"nope\". Use one of archive, librivox, acx, podcast."),
+        ("narrator = \"unclosed", "config.toml, line 1: a string is not closed. Fix the line or remove it."),
+        ("tags = [1, 2]", "config.toml, line 1: [1, 2] is not a value narrate understands (a string in quotes, a number, true or false). Fix the line or remove it."),
+    ])
+    func mistakes(text: String, message: String) {
+        #expect(throws: NarrationError(.usage, message)) { try Settings(parsing: text, file: "config.toml") }
+    }
+
+    @Test("random text never traps the parser")
+    func randomText() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["narrator", "=", "\"", "'", "[", "]", ".", "#", "\\", "\n", " ", "profiles", "x", "1", "-2.5", "true", "\u{0}", "é", "🎙️"]
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...30, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            if let parsed = try? ConfigParser.parse(text, file: "fuzz.toml") {
+                #expect(parsed.keys.allSatisfy { !$0.isEmpty })
+            }
+            _ = try? Settings(parsing: text, file: "fuzz.toml")
+        }
+    }
+}
