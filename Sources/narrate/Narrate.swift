@@ -14,6 +14,8 @@ struct Narrate: ParsableCommand {
               narrate record            # Enter or q stops; each stop adds a chunk
               narrate chunks            # what you have so far
               narrate record --replace 2
+              narrate play --from 3     # listen back, gaplessly
+              narrate queue             # done: one tagged file into the outbox
 
             Recordings live under $NARRATE_HOME (default ~/.local/share/narrate). Nothing you \
             record is lost on a crash: the next command adopts an interrupted take.
