@@ -135,7 +135,7 @@ public final class QueuePlayer: @unchecked Sendable {
     public func takeMeterLevels() -> [ChannelLevel]? {
         shared.withLock { state in
             guard state.meter.frames > 0 else { return nil }
-            defer { state.meter = LevelAccumulator(channels: format.channels) }
+            defer { state.meter.reset() }
             return state.meter.levels
         }
     }
@@ -183,6 +183,7 @@ public final class QueuePlayer: @unchecked Sendable {
         var paused = false
         var reader: (item: Int, file: SoundFileReader)?
         var block = [Int32](repeating: 0, count: device.periodFrames * channels)
+        var levels = LevelAccumulator(channels: channels)  // reused for every block
 
         func finish(_ state: State) {
             shared.withLock { $0.status.state = state }
@@ -253,7 +254,7 @@ public final class QueuePlayer: @unchecked Sendable {
                 }
                 try block.withUnsafeBufferPointer { (buffer) throws(NarrationError) in
                     let samples = UnsafeBufferPointer(rebasing: buffer[0..<count])
-                    var levels = LevelAccumulator(channels: channels)
+                    levels.reset()
                     levels.add(samples)
                     shared.withLock { $0.meter.merge(levels) }
                     if let stretcher {

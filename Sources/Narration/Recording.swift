@@ -59,8 +59,9 @@ public final class Recording: @unchecked Sendable {
     private let catalog: Catalog
     private let target: TakeTarget
     private let writer: SoundFileWriter
-    private let lock: ArticleLock
-    private let reserve: SpaceReserve
+    /// Held from preparation until `finish()` has committed (or set aside) the take.
+    private var lock: ArticleLock?
+    private var reserve: SpaceReserve?
     private let queue = SampleQueue()
     private let stopRequested = Atomic<Bool>(false)
     private let shared: Mutex<Shared>
@@ -122,7 +123,7 @@ public final class Recording: @unchecked Sendable {
         shared.withLock { state in
             guard state.meterWindow.frames > 0 else { return nil }
             let levels = state.meterWindow.levels
-            state.meterWindow = LevelAccumulator(channels: article.format.channels)
+            state.meterWindow.reset()
             return levels
         }
     }
@@ -144,7 +145,9 @@ public final class Recording: @unchecked Sendable {
             frames = (try? TakeFile.repair(partialURL)) ?? 0
         }
         // The disk may be full: give back the space set aside so that the commit finds room.
-        reserve.release()
+        reserve?.release()
+        reserve = nil
+        defer { lock = nil }  // the article is free again once the take is committed or set aside
         if state.writeFailure != nil, frames > 0, let measured = try? TakeFile.measure(partialURL) {
             (frames, peak, rms) = measured
         }
@@ -181,6 +184,7 @@ public final class Recording: @unchecked Sendable {
         var block = [Int32](repeating: 0, count: device.periodFrames * channels)
         var captured: FrameCount = 0
         var reason: StopReason = .requested
+        var levels = LevelAccumulator(channels: channels)  // reused for every block
         while !stopRequested.load(ordering: .acquiring) {
             var wanted = device.periodFrames
             if let durationFrames {
@@ -197,7 +201,7 @@ public final class Recording: @unchecked Sendable {
                 break
             }
             let samples = Array(block[0..<(read * channels)])
-            var levels = LevelAccumulator(channels: channels)
+            levels.reset()
             samples.withUnsafeBufferPointer { levels.add($0) }
             queue.push(samples)
             captured += read
@@ -242,7 +246,4 @@ public final class Recording: @unchecked Sendable {
         }
     }
 
-    deinit {
-        withExtendedLifetime(lock) {}
-    }
 }

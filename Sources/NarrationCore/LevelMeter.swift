@@ -52,6 +52,15 @@ public struct LevelAccumulator: Sendable {
         samplesPerChannel += samples.count / channels
     }
 
+    /// Forgets what was added, keeping its storage (no allocation: safe on the capture thread).
+    public mutating func reset() {
+        for channel in 0..<channels {
+            sumOfSquares[channel] = 0
+            peaks[channel] = 0
+        }
+        samplesPerChannel = 0
+    }
+
     /// Adds the levels another accumulator gathered (the same number of channels).
     public mutating func merge(_ other: LevelAccumulator) {
         precondition(other.channels == channels, "cannot merge meters of different channel counts")

@@ -47,6 +47,19 @@ struct LevelMeterTests {
         #expect(meter.peak.value >= 0 && meter.peak.value < 0.001)
     }
 
+    @Test("reset forgets everything, and the accumulator meters afresh")
+    func reset() {
+        let samples = Signals.samples(Signals.sine(frequency: 440, peakDBFS: -12, seconds: 0.2), bitsPerSample: 16)
+        var reused = LevelAccumulator(channels: 1)
+        var fresh = LevelAccumulator(channels: 1)
+        samples.withUnsafeBufferPointer { reused.add($0) }
+        [Int32.max].withUnsafeBufferPointer { reused.add($0) }
+        reused.reset()
+        #expect(reused.frames == 0 && reused.levels == [.silent])
+        samples.withUnsafeBufferPointer { reused.add($0); fresh.add($0) }
+        #expect(reused.levels == fresh.levels && reused.frames == fresh.frames)
+    }
+
     @Test("merging two halves equals metering the whole")
     func merge() {
         let samples = Signals.samples(Signals.sine(frequency: 300, peakDBFS: -10, seconds: 0.3), bitsPerSample: 16)

@@ -103,6 +103,10 @@ struct RecordingTests {
         try first.start()
         #expect(first.finish().chunk?.frames == 8_820)
         #expect(try fixture.library.chunkEntries(of: article).count == 1)
+        // finish() frees the article at once, while the finished recording is still around.
+        try fixture.record(article, seconds: 0.1)
+        #expect(try fixture.library.chunkEntries(of: article).map(\.chunk.frames) == [8_820, 4_410])
+        withExtendedLifetime(first) {}
     }
 
     @Test("a pulled microphone stops the take and keeps what was captured")
