@@ -47,7 +47,7 @@ enum Exporter {
         progress: (FrameCount) -> Void
     ) throws(NarrationError) -> ExportResult {
         let folder = destination.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(Identifier.random()).partial")
+        let temporary = FileSystem.temporaryURL(beside: destination)
         var gain = gain
         do throws(NarrationError) {
             // A lossy encoder changes loudness a little (about 0.4 LU for some voices at 128 kbit/s):

@@ -49,9 +49,14 @@ enum FileSystem {
         return stat(url.path, &info) == 0 ? Int(info.st_size) : 0
     }
 
+    /// A hidden, unique file beside `url` in the same folder, for writing and then renaming into place.
+    static func temporaryURL(beside url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(Identifier.random()).partial")
+    }
+
     /// Writes `data` to `url` atomically: a temporary file in the same folder, fsync, rename.
     static func writeAtomically(_ data: Data, to url: URL) throws(NarrationError) {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(Identifier.random()).partial")
+        let temporary = temporaryURL(beside: url)
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw NarrationError(.fileSystem, "Cannot create \(temporary.path): \(String(cString: strerror(errno))).")
@@ -72,7 +77,7 @@ enum FileSystem {
 
     /// Copies a file atomically (temporary file beside the target, fsync, rename), block by block.
     static func copyAtomically(_ source: URL, to target: URL) throws(NarrationError) {
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(Identifier.random()).partial")
+        let temporary = temporaryURL(beside: target)
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw NarrationError(.fileSystem, "Cannot read \(source.path): \(String(cString: strerror(errno))).") }
         defer { close(input) }

@@ -34,6 +34,4 @@ public struct Chunk: Hashable, Sendable {
     /// The take's length in seconds.
     public var duration: Double { format.seconds(frames) }
 
-    /// The chunk file's name within the article's `chunks` folder.
-    public var fileName: String { "\(id.rawValue).wav" }
 }

@@ -38,6 +38,11 @@ public struct MeterDisplay: Sendable {
         }
     }
 
+    /// Takes per-channel levels: the meter shows the loudest channel.
+    public mutating func update(levels: [ChannelLevel], at time: Double) {
+        update(average: levels.map(\.average).max() ?? .silence, peak: levels.map(\.peak).max() ?? .silence, at: time)
+    }
+
     /// How many segments the average lights.
     public var litSegments: Int { Int((averageLevel * Double(Self.segmentCount)).rounded()) }
 

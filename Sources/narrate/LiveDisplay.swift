@@ -58,14 +58,10 @@ final class LiveDisplay {
         let levels = recording.takeMeterLevels()
         switch mode {
         case .bar:
-            if let levels {
-                let average = levels.map(\.average).max() ?? .silence
-                let peak = levels.map(\.peak).max() ?? .silence
-                meter.update(average: average, peak: peak, at: Date().timeIntervalSince(clockStart))
-            }
+            if let levels { meter.update(levels: levels, at: Date().timeIntervalSince(clockStart)) }
             let overruns = status.overruns == 0 ? "" : "  overruns \(status.overruns)"
             let levelText = levels.map { levels in
-                "avg \(levels.map(\.average).max()!.formatted)  peak \(levels.map(\.peak).max()!.formatted) dBFS"
+                "avg \((levels.map(\.average).max() ?? .silence).formatted)  peak \((levels.map(\.peak).max() ?? .silence).formatted) dBFS"
             } ?? ""
             Console.status("\r\u{1B}[K● REC \(Timecode.clock(format.seconds(status.frames)))  \(meter.render(colour: colour))  \(levelText)\(overruns)")
         case .json:

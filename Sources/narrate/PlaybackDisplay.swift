@@ -25,11 +25,9 @@ final class PlaybackDisplay {
         switch mode {
         case .bar:
             if let levels {
-                meter.update(
-                    average: levels.map(\.average).max() ?? .silence, peak: levels.map(\.peak).max() ?? .silence,
-                    at: Date().timeIntervalSince(clockStart))
+                meter.update(levels: levels, at: Date().timeIntervalSince(clockStart))
             } else if status.state == .paused {
-                meter.update(average: .silence, peak: .silence, at: Date().timeIntervalSince(clockStart))
+                meter.update(levels: [], at: Date().timeIntervalSince(clockStart))
             }
             let symbol = status.state == .paused ? "⏸" : "▶"
             Console.status(
