@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // C libraries from Debian's -dev packages: a module map and a shim header, nothing else.
@@ -38,13 +40,17 @@ let package = Package(
             swiftSettings: strictness
         ),
 
-        // The engine: catalog, data root, recorder, recovery.
+        // The engine: catalog, data root, recorder, player, exporter, outbox and its S3 client.
         .target(
             name: "Narration",
             dependencies: [
                 "NarrationCore", "NarrationAudio",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strictness
         ),

@@ -233,6 +233,10 @@ public final class Catalog: Sendable {
         }
     }
 
+    func outboxRow(id: String) throws(NarrationError) -> OutboxRow? {
+        try read { db in try OutboxRow.fetchOne(db, key: id) }
+    }
+
     func outbox() throws(NarrationError) -> [OutboxRow] {
         try read { db in try OutboxRow.order(Column("queuedAt")).fetchAll(db) }
     }

@@ -2,19 +2,67 @@ import Crypto
 import Foundation
 import NarrationCore
 
-/// SHA-256 of a file, read in blocks (swift-crypto).
+/// Digests of files, read in blocks (swift-crypto): SHA-256 for the outbox, MD5 per upload part
+/// for object storage's ETags.
 enum Checksum {
     static func sha256(of url: URL) throws(NarrationError) -> String {
+        try digests(of: url, plan: nil).sha256
+    }
+
+    /// The file's SHA-256 and, when `plan` is given, the MD5 of each of its parts, in one read.
+    static func digests(of url: URL, plan: UploadPlan?) throws(NarrationError) -> (sha256: String, partMD5s: [Data]) {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             throw NarrationError(.chunkFileMissing, "Cannot read \(url.path) to check it.")
         }
         defer { try? handle.close() }
-        var hasher = SHA256()
+        var whole = SHA256()
+        var partMD5s: [Data] = []
+        let partSize = plan?.partSize ?? Int.max
+        var part = Insecure.MD5()
+        var inPart = 0
         while true {
-            let block = handle.readData(ofLength: 1 << 20)
+            let block = handle.readData(ofLength: Swift.min(1 << 20, partSize - inPart))
             if block.isEmpty { break }
-            hasher.update(data: block)
+            whole.update(data: block)
+            part.update(data: block)
+            inPart += block.count
+            if inPart == partSize {
+                partMD5s.append(Data(part.finalize()))
+                part = Insecure.MD5()
+                inPart = 0
+            }
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        if inPart > 0 || partMD5s.isEmpty { partMD5s.append(Data(part.finalize())) }
+        return (hex(whole.finalize()), plan == nil ? [] : partMD5s)
     }
+
+    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The bytes of `range` in a file.
+    static func read(_ range: Range<Int>, of url: URL) throws(NarrationError) -> Data {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw NarrationError(.chunkFileMissing, "Cannot read \(url.path) to send it.")
+        }
+        defer { try? handle.close() }
+        do {
+            try handle.seek(toOffset: UInt64(range.lowerBound))
+            let data = try handle.read(upToCount: range.count) ?? Data()
+            guard data.count == range.count else {
+                throw NarrationError(.fileCorrupt, "\(url.path) is shorter than when it was queued; queue the article again.")
+            }
+            return data
+        } catch let error as NarrationError {
+            throw error
+        } catch {
+            throw NarrationError(.fileSystem, "Cannot read \(url.path) to send it (\(error)).")
+        }
+    }
+}
+
+extension Checksum {
+    static func sha256(_ data: Data) -> String { hex(SHA256.hash(data: data)) }
+
+    static func md5(_ data: Data) -> Data { Data(Insecure.MD5.hash(data: data)) }
 }

@@ -15,11 +15,17 @@ public struct OutboxJob: Sendable, Equatable {
     public let profile: String
     public let queuedAt: Date
     public var state: State
-    public var destination: String?
     public var attempts: Int
     public var lastError: String?
     public var deliveredAt: Date?
     public var remotePath: String?
+    /// Where the last attempt went, with what it needs to go there again.
+    public var target: Destination?
+    /// A multipart upload begun and not yet completed: its id and the key it writes.
+    var upload: (id: String, key: String)?
+
+    /// The last destination, as the volunteer wrote it: a folder or s3://BUCKET/PREFIX.
+    public var destination: String? { target?.description }
 
     init(_ row: OutboxRow) {
         id = row.id
@@ -31,18 +37,33 @@ public struct OutboxJob: Sendable, Equatable {
         profile = row.profile
         queuedAt = row.queuedAt
         state = State(rawValue: row.state) ?? .queued
-        destination = row.destination
         attempts = row.attempts
         lastError = row.lastError
         deliveredAt = row.deliveredAt
         remotePath = row.remotePath
+        if let destination = row.destination {
+            if destination.hasPrefix("s3://") {
+                target = (try? S3Destination(
+                    url: destination, endpoint: row.endpoint, region: row.region, pathStyle: row.pathStyle ?? false,
+                    credentialsFile: row.credentialsFile, credentialsProfile: row.credentialsProfile)).map(Destination.s3)
+            } else {
+                target = .folder(destination)
+            }
+        }
+        if let id = row.uploadId, let key = row.uploadKey { upload = (id, key) }
     }
 
+    public static func == (lhs: OutboxJob, rhs: OutboxJob) -> Bool { lhs.row == rhs.row }
+
     var row: OutboxRow {
-        OutboxRow(
+        var storage: S3Destination?
+        if case .s3(let destination) = target { storage = destination }
+        return OutboxRow(
             id: id, articleId: articleID.rawValue, file: file.path, sidecar: sidecarFile.path, sha256: sha256, bytes: bytes,
-            profile: profile, queuedAt: queuedAt, state: state.rawValue, destination: destination, attempts: attempts,
-            lastError: lastError, deliveredAt: deliveredAt, remotePath: remotePath)
+            profile: profile, queuedAt: queuedAt, state: state.rawValue, destination: target?.description, attempts: attempts,
+            lastError: lastError, deliveredAt: deliveredAt, remotePath: remotePath, endpoint: storage?.endpoint, region: storage?.region,
+            pathStyle: storage?.pathStyle, credentialsFile: storage?.credentialsFile, credentialsProfile: storage?.credentialsProfile,
+            uploadId: upload?.id, uploadKey: upload?.key)
     }
 }
 
@@ -95,8 +116,8 @@ extension NarrationLibrary {
     ///   `diskFull` for the destination.
     @discardableResult
     public func deliver(_ job: OutboxJob, toFolder folder: URL) throws(NarrationError) -> OutboxJob {
-        var job = job
-        job.destination = folder.path
+        var job = try stored(job)
+        job.target = .folder(folder.path)
         job.attempts += 1
         do throws(NarrationError) {
             let current = try Checksum.sha256(of: job.file)
@@ -125,6 +146,15 @@ extension NarrationLibrary {
             try? catalog.updateOutbox(job.row)
             throw error
         }
+    }
+
+    /// The job as the catalog has it now (attempts, upload under way), which may be newer than
+    /// the caller's copy.
+    func stored(_ job: OutboxJob) throws(NarrationError) -> OutboxJob {
+        guard let row = try catalog.outboxRow(id: job.id) else {
+            throw NarrationError(.fileSystem, "\(job.file.lastPathComponent) is no longer in the outbox; queue the article again.")
+        }
+        return OutboxJob(row)
     }
 
     static func encode(_ sidecar: Sidecar) -> Data {

@@ -3,7 +3,7 @@ import GRDB
 import NarrationCore
 
 /// A file waiting in (or delivered from) the outbox.
-struct OutboxRow: Codable, FetchableRecord, PersistableRecord {
+struct OutboxRow: Codable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "outbox"
     var id: String
     var articleId: String
@@ -19,6 +19,14 @@ struct OutboxRow: Codable, FetchableRecord, PersistableRecord {
     var lastError: String?
     var deliveredAt: Date?
     var remotePath: String?
+    // Object storage: how to reach it again on `outbox push`, and the multipart upload under way.
+    var endpoint: String?
+    var region: String?
+    var pathStyle: Bool?
+    var credentialsFile: String?
+    var credentialsProfile: String?
+    var uploadId: String?
+    var uploadKey: String?
 }
 
 extension Catalog {
@@ -39,6 +47,17 @@ extension Catalog {
                 table.column("lastError", .text)
                 table.column("deliveredAt", .datetime)
                 table.column("remotePath", .text)
+            }
+        }
+        migrator.registerMigration("v3-object-storage") { db in
+            try db.alter(table: "outbox") { table in
+                table.add(column: "endpoint", .text)
+                table.add(column: "region", .text)
+                table.add(column: "pathStyle", .boolean)
+                table.add(column: "credentialsFile", .text)
+                table.add(column: "credentialsProfile", .text)
+                table.add(column: "uploadId", .text)
+                table.add(column: "uploadKey", .text)
             }
         }
     }

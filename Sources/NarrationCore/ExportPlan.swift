@@ -3,6 +3,15 @@ public enum ExportFormat: String, Sendable, CaseIterable, Codable {
     case mp3, wav, flac
 
     public var fileExtension: String { rawValue }
+
+    /// The Content-Type an upload of this format carries.
+    public var mimeType: String {
+        switch self {
+        case .mp3: "audio/mpeg"
+        case .wav: "audio/wav"
+        case .flac: "audio/flac"
+        }
+    }
 }
 
 /// How an MP3 is encoded: constant or variable bitrate.

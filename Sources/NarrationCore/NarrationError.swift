@@ -22,6 +22,14 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
         case chunkFileMissing
         case fileCorrupt
         case fileSystem
+        /// No credentials for object storage, or a credentials file others can read.
+        case credentials
+        /// The storage could not be reached at all (may pass: try again later).
+        case storageUnreachable
+        /// The storage failed or the connection broke (may pass: try again later).
+        case storageUnavailable
+        /// The storage refused the request: credentials, bucket, clock (will not pass by itself).
+        case storageRefused
     }
 
     public let kind: Kind
@@ -36,6 +44,9 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// The process exit status the command line uses: 64 (EX_USAGE) for usage errors, 1 otherwise.
     public var exitStatus: Int32 { kind == .usage ? 64 : 1 }
+
+    /// Whether the same request may succeed later without anyone changing anything.
+    public var mayPass: Bool { kind == .storageUnreachable || kind == .storageUnavailable }
 }
 
 extension NarrationError {

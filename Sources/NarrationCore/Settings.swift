@@ -5,7 +5,15 @@
 /// publication = "Daily Post"
 /// device = "default"
 /// profile = "org"                       # used by export, queue and submit
-/// destination = "/mnt/share/narrations" # submit's default folder
+/// destination = "archive"             # submit's default: a name below, a folder, or s3://BUCKET/PREFIX
+///
+/// [destinations.archive]                # object storage; credentials come from the environment
+/// url = "s3://radio-archive/narrations" # or from credentials_file (readable by its owner only)
+/// endpoint = "https://s3.eu-central-1.amazonaws.com"
+/// region = "eu-central-1"
+/// path_style = false
+/// credentials_file = "/home/ann/.config/narrate/credentials"
+/// credentials_profile = "default"
 ///
 /// [profiles.org]                        # a profile of your own, based on a built-in one
 /// base = "podcast"
@@ -20,10 +28,13 @@ public struct Settings: Sendable, Equatable {
     public var profile = "archive"
     public var destination: String?
     public var profiles: [String: DeliveryProfile] = [:]
+    /// Named destinations, `[destinations.NAME]`.
+    public var destinations: [String: Destination] = [:]
 
     public init() {}
 
-    static let topLevelKeys: Set<String> = ["narrator", "publication", "device", "profile", "destination", "profiles"]
+    static let topLevelKeys: Set<String> = ["narrator", "publication", "device", "profile", "destination", "profiles", "destinations"]
+    static let destinationKeys: Set<String> = ["url", "endpoint", "region", "path_style", "credentials_file", "credentials_profile"]
     static let profileKeys: Set<String> = [
         "base", "format", "bitrate", "vbr", "loudness", "rms", "peak_ceiling", "room_tone_head", "room_tone_tail", "max_pause", "join_fade",
     ]
@@ -52,8 +63,61 @@ public struct Settings: Sendable, Equatable {
                 profiles[name] = try Self.profile(named: name, table, fail: fail)
             }
         }
+        if let tables = root["destinations"] {
+            guard let tables = tables.table else { throw fail("destinations must be tables, e.g. [destinations.archive]") }
+            for (name, value) in tables.sorted(by: { $0.key < $1.key }) {
+                guard let table = value.table else { throw fail("destinations.\(name) must be a table, [destinations.\(name)]") }
+                destinations[name] = try Self.destination(named: name, table, fail: fail)
+            }
+        }
         profile = try string("profile") ?? "archive"
         _ = try deliveryProfile(named: profile)
+    }
+
+    /// What `--to` or `destination` names: one of `[destinations]`, an `s3://BUCKET/PREFIX`
+    /// address (AWS's endpoint for its region unless `[destinations]` says otherwise), or a folder.
+    public func destination(named text: String) throws(NarrationError) -> Destination {
+        if let named = destinations[text] { return named }
+        if text.hasPrefix("s3://") { return .s3(try S3Destination(url: text)) }
+        if text.contains("://") {
+            throw .usage("\"\(text)\" is neither a folder nor an s3:// address; object storage is written s3://BUCKET/PREFIX.")
+        }
+        return .folder(text)
+    }
+
+    private static func destination(
+        named name: String, _ table: [String: ConfigValue], fail: (String) -> NarrationError
+    ) throws(NarrationError) -> Destination {
+        for key in table.keys where !destinationKeys.contains(key) {
+            throw fail("unknown setting \"\(key)\" in [destinations.\(name)] (known: \(destinationKeys.sorted().joined(separator: ", ")))")
+        }
+        func string(_ key: String) throws(NarrationError) -> String? {
+            guard let value = table[key] else { return nil }
+            guard let text = value.string else { throw fail("\(key) in [destinations.\(name)] must be a string in quotes") }
+            return text
+        }
+        guard let url = try string("url") else {
+            throw fail("[destinations.\(name)] needs url = \"s3://BUCKET/PREFIX\" or url = \"/path/to/folder\"")
+        }
+        var pathStyle = false
+        if let value = table["path_style"] {
+            guard case .boolean(let flag) = value else { throw fail("path_style in [destinations.\(name)] must be true or false") }
+            pathStyle = flag
+        }
+        guard url.hasPrefix("s3://") else {
+            let storageKeys = table.keys.filter { $0 != "url" }
+            guard storageKeys.isEmpty else {
+                throw fail("[destinations.\(name)] is a folder, so \(storageKeys.sorted().joined(separator: ", ")) mean nothing there")
+            }
+            return .folder(url)
+        }
+        do {
+            return .s3(try S3Destination(
+                url: url, endpoint: try string("endpoint"), region: try string("region"), pathStyle: pathStyle,
+                credentialsFile: try string("credentials_file"), credentialsProfile: try string("credentials_profile")))
+        } catch {
+            throw fail("[destinations.\(name)]: \(error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message)")
+        }
     }
 
     /// A profile by name: the organisation's own first, then the built-in ones.

@@ -1,0 +1,192 @@
+public import Foundation
+public import NarrationCore
+import Synchronization
+
+/// What one delivery to object storage did, beyond the job it updated.
+public struct ObjectStorageDelivery: Sendable {
+    public let job: OutboxJob
+    /// The object's key, and its sidecar's beside it.
+    public let key: String
+    /// Bytes sent this time (audio and sidecar); less than the file when parts were already there.
+    public let bytesSent: Int
+    /// Parts of a multipart upload that an earlier, interrupted attempt had already sent.
+    public let partsReused: Int
+    /// The storage already held this exact file (an earlier attempt finished but was not recorded).
+    public let alreadyStored: Bool
+}
+
+extension NarrationLibrary {
+    /// Delivers a job to object storage: the audio object at
+    /// `PREFIX/<publication>/<date>/<title>-<id>.<ext>` (one PUT, or a multipart upload of 8 MiB
+    /// parts that resumes where an interrupted attempt stopped), checked by HEAD (size, ETag and
+    /// our SHA-256 in its metadata), then the JSON sidecar beside it, checked the same way.
+    /// Keys depend only on the export, so a retry overwrites and never duplicates.
+    ///
+    /// The attempt is recorded before anything is sent, and the upload id as soon as it exists,
+    /// so a crash or a dropped connection loses no more than the part in flight. A failure leaves
+    /// the job queued with its error.
+    /// - Parameters:
+    ///   - progress: bytes sent and bytes to send, from the HTTP client's threads.
+    ///   - now: the clock requests are signed with.
+    /// - Throws: `fileCorrupt` if the outbox file changed since it was queued; `credentials`;
+    ///   `storageUnreachable`/`storageUnavailable` (may pass), `storageRefused` (will not).
+    public func deliver(
+        _ job: OutboxJob, to storage: S3Destination, credentials: S3Credentials,
+        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }, now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws(NarrationError) -> ObjectStorageDelivery {
+        var job = try stored(job)
+        let isRetry = job.attempts > 0
+        job.target = .s3(storage)
+        job.attempts += 1
+        try catalog.updateOutbox(job.row)
+        let client = S3Client(destination: storage, credentials: credentials, now: now)
+        do throws(NarrationError) {
+            let delivery = try await upload(&job, with: client, isRetry: isRetry, progress: progress)
+            await client.shutdown()
+            return delivery
+        } catch {
+            await client.shutdown()
+            job.lastError = error.message
+            try? catalog.updateOutbox(job.row)
+            throw error
+        }
+    }
+
+    private func upload(
+        _ job: inout OutboxJob, with client: S3Client, isRetry: Bool, progress: @escaping @Sendable (Int, Int) -> Void
+    ) async throws(NarrationError) -> ObjectStorageDelivery {
+        let storage = client.destination
+        let plan = UploadPlan(bytes: FileSystem.size(job.file))
+        let (sha256, partMD5s) = try Checksum.digests(of: job.file, plan: plan)
+        guard sha256 == job.sha256, plan.bytes == job.bytes else {
+            throw NarrationError(
+                .fileCorrupt,
+                "\(job.file.path) changed since it was queued (its SHA-256 no longer matches), so it was not delivered. Queue the article again.")
+        }
+        let sidecar = try readSidecar(job.sidecarFile)
+        let sidecarData = try Checksum.read(0..<FileSystem.size(job.sidecarFile), of: job.sidecarFile)
+        let key = storage.key(for: sidecar.deliveryPath)
+        let sidecarKey = String(key.dropLast(URL(fileURLWithPath: key).pathExtension.count)) + "json"
+        let expectedETag = plan.isMultipart ? S3Client.multipartETag(partMD5s: partMD5s) : Checksum.hex(partMD5s[0])
+        let metadata = ["sha256": job.sha256, "article-id": job.articleID.rawValue]
+        let contentType = ExportFormat(rawValue: sidecar.format)?.mimeType ?? "application/octet-stream"
+        let sent = ByteCounter(total: plan.bytes + sidecarData.count, report: progress)
+
+        func holdsThisFile(_ head: S3ObjectHead?) -> Bool {
+            guard let head else { return false }
+            return head.bytes == plan.bytes && head.metadata["sha256"] == job.sha256 && head.etag == expectedETag
+        }
+        var partsReused = 0
+        // An earlier attempt may have stored the file and then failed to record it.
+        let alreadyStored = isRetry ? holdsThisFile(try await client.headObject(key: key)) : false
+        if alreadyStored {
+            sent.skip(plan.bytes)
+        } else if plan.isMultipart {
+            partsReused = try await sendParts(
+                of: &job, plan: plan, partMD5s: partMD5s, key: key, contentType: contentType, metadata: metadata, client: client, sent: sent)
+        } else {
+            let body = try Checksum.read(0..<plan.bytes, of: job.file)
+            guard Checksum.sha256(body) == job.sha256 else { throw Self.changedWhileSending(job.file) }
+            _ = try await client.putObject(key: key, body: body, contentType: contentType, metadata: metadata, progress: sent.add)
+        }
+        let head = try await client.headObject(key: key)
+        guard holdsThisFile(head) else {
+            throw NarrationError(
+                .storageUnavailable,
+                "\(storage.description)/… \(key) does not match the outbox file after the upload (\(Self.describe(head)) instead of \(plan.bytes) bytes, ETag \(expectedETag)). The file stays in the outbox; \"narrate outbox push\" tries again.")
+        }
+        _ = try await client.putObject(key: sidecarKey, body: sidecarData, contentType: "application/json", progress: sent.add)
+        let sidecarHead = try await client.headObject(key: sidecarKey)
+        guard sidecarHead?.bytes == sidecarData.count, sidecarHead?.etag == Checksum.hex(Checksum.md5(sidecarData)) else {
+            throw NarrationError(
+                .storageUnavailable,
+                "The sidecar \(sidecarKey) does not match after the upload (\(Self.describe(sidecarHead))). The file stays in the outbox; \"narrate outbox push\" tries again.")
+        }
+        job.state = .delivered
+        job.deliveredAt = Date()
+        job.lastError = nil
+        job.remotePath = "s3://\(storage.bucket)/\(key)"
+        job.upload = nil
+        try catalog.updateOutbox(job.row, articleState: .submitted)
+        return ObjectStorageDelivery(job: job, key: key, bytesSent: sent.bytesSent, partsReused: partsReused, alreadyStored: alreadyStored)
+    }
+
+    /// Sends the parts the storage does not hold yet, continuing the job's upload when the
+    /// storage still knows it, and completes it. - Returns: how many parts were already there.
+    private func sendParts(
+        of job: inout OutboxJob, plan: UploadPlan, partMD5s: [Data], key: String, contentType: String, metadata: [String: String],
+        client: S3Client, sent: ByteCounter
+    ) async throws(NarrationError) -> Int {
+        let ranges = plan.parts
+        var held: [Int: S3UploadedPart] = [:]
+        var uploadID: String?
+        if let earlier = job.upload {
+            if earlier.key == key, let parts = try await client.listParts(key: key, uploadID: earlier.id) {
+                uploadID = earlier.id
+                for part in parts where (1...ranges.count).contains(part.number) {
+                    let index = part.number - 1
+                    if part.bytes == ranges[index].count && part.etag == Checksum.hex(partMD5s[index]) { held[part.number] = part }
+                }
+            } else if earlier.key != key {
+                try? await client.abortMultipartUpload(key: earlier.key, uploadID: earlier.id)
+            }
+        }
+        if uploadID == nil {
+            let id = try await client.createMultipartUpload(key: key, contentType: contentType, metadata: metadata)
+            job.upload = (id, key)
+            try catalog.updateOutbox(job.row)
+            uploadID = id
+        }
+        guard let uploadID else { preconditionFailure("an upload id was found or made above") }
+        var parts: [S3UploadedPart] = []
+        for (index, range) in ranges.enumerated() {
+            if let part = held[index + 1] {
+                parts.append(part)
+                sent.skip(range.count)
+                continue
+            }
+            let body = try Checksum.read(range, of: job.file)
+            guard Checksum.md5(body) == partMD5s[index] else { throw Self.changedWhileSending(job.file) }
+            let etag = try await client.uploadPart(key: key, uploadID: uploadID, number: index + 1, body: body, progress: sent.add)
+            parts.append(S3UploadedPart(number: index + 1, etag: etag.isEmpty ? Checksum.hex(partMD5s[index]) : etag, bytes: range.count))
+        }
+        _ = try await client.completeMultipartUpload(key: key, uploadID: uploadID, parts: parts)
+        return held.count
+    }
+
+    private static func changedWhileSending(_ file: URL) -> NarrationError {
+        NarrationError(.fileCorrupt, "\(file.path) changed while it was being sent, so the delivery stopped. Queue the article again.")
+    }
+
+    private static func describe(_ head: S3ObjectHead?) -> String {
+        guard let head else { return "nothing there" }
+        return "\(head.bytes) bytes, ETag \(head.etag)"
+    }
+}
+
+/// Bytes sent so far, counted from the HTTP client's threads, reported to a progress callback.
+private final class ByteCounter: Sendable {
+    private let total: Int
+    private let report: @Sendable (Int, Int) -> Void
+    private let done = Atomic<Int>(0)
+    private let skipped = Atomic<Int>(0)
+
+    init(total: Int, report: @escaping @Sendable (Int, Int) -> Void) {
+        self.total = total
+        self.report = report
+    }
+
+    /// Bytes handed to the network.
+    var bytesSent: Int { done.load(ordering: .relaxed) - skipped.load(ordering: .relaxed) }
+
+    @Sendable func add(_ bytes: Int) {
+        let now = done.add(bytes, ordering: .relaxed).newValue
+        report(Swift.min(now, total), total)
+    }
+
+    /// Bytes that needed no sending (already stored): counted towards progress, not as sent.
+    func skip(_ bytes: Int) {
+        _ = skipped.add(bytes, ordering: .relaxed)
+        add(bytes)
+    }
+}
