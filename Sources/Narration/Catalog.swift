@@ -250,6 +250,14 @@ public final class Catalog: Sendable {
         }
     }
 
+    /// Forgets an article's chunks and marks it pruned, in one transaction.
+    func forgetChunks(of article: ArticleID) throws(NarrationError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM chunk WHERE articleId = ?", arguments: [article.rawValue])
+            try db.execute(sql: "UPDATE article SET state = ? WHERE id = ?", arguments: [ArticleState.pruned.rawValue, article.rawValue])
+        }
+    }
+
     // MARK: Access
 
     private func read<T>(_ body: @escaping (Database) throws -> T) throws(NarrationError) -> T {

@@ -24,9 +24,11 @@ public struct Article: Hashable, Sendable {
     }
 }
 
-/// Where an article is in its life: being narrated, waiting in the outbox, or delivered.
+/// Where an article is in its life: being narrated, waiting in the outbox, delivered, or
+/// delivered and its recordings removed (`narrate prune`).
 public enum ArticleState: String, Sendable, Codable, CaseIterable {
     case open
     case queued
     case submitted
+    case pruned
 }

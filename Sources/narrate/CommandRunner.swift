@@ -27,6 +27,18 @@ enum CommandRunner {
             throw ExitCode(error.exitStatus)
         }
     }
+
+    /// `withLibrary` for work that waits on the network.
+    static func withLibrary<T>(_ body: (NarrationLibrary) async throws(NarrationError) -> T) async throws -> T {
+        do {
+            let library = try NarrationLibrary(root: DataRoot.fromEnvironment())
+            for notice in library.notices { Console.error(notice) }
+            return try await body(library)
+        } catch {
+            Console.error(error.message)
+            throw ExitCode(error.exitStatus)
+        }
+    }
 }
 
 /// Writing to the terminal: results on stdout, everything else on stderr.

@@ -5,13 +5,13 @@ import NarrationCore
 /// The live view of a take on stderr: a redrawn meter line on a terminal, or JSON lines for
 /// scripts. It only reads the recording's snapshots; capture never waits for it.
 final class LiveDisplay {
-    private let mode: Narrate.Record.Progress
+    private let mode: ProgressMode
     private let recording: Recording
     private var meter = MeterDisplay()
     private let colour = TerminalCapabilities.colour
     private let clockStart = Date()
 
-    init(mode: Narrate.Record.Progress, recording: Recording) {
+    init(mode: ProgressMode, recording: Recording) {
         self.mode = mode == .auto ? (TerminalCapabilities.stderrIsTerminal ? .bar : .none) : mode
         self.recording = recording
     }

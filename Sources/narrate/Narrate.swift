@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `narrate`: record articles chunk by chunk, review them, and deliver one tagged file each.
 @main
-struct Narrate: ParsableCommand {
+struct Narrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "narrate",
         abstract: "Narrate newspaper and magazine articles for blind and print-impaired listeners.",
@@ -16,11 +16,12 @@ struct Narrate: ParsableCommand {
               narrate record --replace 2
               narrate play --from 3     # listen back, gaplessly
               narrate queue             # done: one tagged file into the outbox
+              narrate outbox push --to s3://radio-archive/narrations --endpoint https://s3.example.org
 
             Recordings live under $NARRATE_HOME (default ~/.local/share/narrate). Nothing you \
             record is lost on a crash: the next command adopts an interrupted take.
             """,
         version: "0.1.0",
-        subcommands: [New.self, List.self, Record.self, Chunks.self, DeleteChunk.self, Play.self, Export.self, Check.self, Queue.self, Submit.self, Outbox.self, Devices.self]
+        subcommands: [New.self, List.self, Record.self, Chunks.self, DeleteChunk.self, Play.self, Export.self, Check.self, Queue.self, Submit.self, Outbox.self, Prune.self, Devices.self]
     )
 }

@@ -39,7 +39,7 @@ extension Narrate {
         @Option(help: ArgumentHelp(
             "Live display on stderr: bar, json (one object per line, 20 per second), none, or auto (bar on a terminal).",
             valueName: "MODE"))
-        var progress: Record.Progress = .auto
+        var progress: ProgressMode = .auto
 
         @OptionGroup var output: JSONOption
 

@@ -5,14 +5,14 @@ import NarrationCore
 /// The live view of playback on stderr: `▶ chunk 3/12  00:01:23 / 00:05:00` and the level meter,
 /// redrawn on a terminal, or JSON lines for scripts.
 final class PlaybackDisplay {
-    private let mode: Narrate.Record.Progress
+    private let mode: ProgressMode
     private let player: QueuePlayer
     private let chunkCount: Int
     private var meter = MeterDisplay()
     private let colour = TerminalCapabilities.colour
     private let clockStart = Date()
 
-    init(mode: Narrate.Record.Progress, player: QueuePlayer, chunkCount: Int) {
+    init(mode: ProgressMode, player: QueuePlayer, chunkCount: Int) {
         self.mode = mode == .auto ? (TerminalCapabilities.stderrIsTerminal ? .bar : .none) : mode
         self.player = player
         self.chunkCount = chunkCount

@@ -20,10 +20,6 @@ extension Narrate {
                   narrate record --start-after 3    # count in 3 seconds first
                 """)
 
-        enum Progress: String, ExpressibleByArgument, CaseIterable {
-            case auto, bar, json, none
-        }
-
         @OptionGroup var target: ArticleOption
 
         @Option(help: ArgumentHelp("The ALSA capture device (see \"narrate devices\"; default: device in config.toml, else \"default\").", valueName: "PCM"))
@@ -44,7 +40,7 @@ extension Narrate {
         @Option(help: ArgumentHelp(
             "Live display on stderr: bar (meter line), json (one object per line, 20 per second), none, or auto (bar on a terminal, else none).",
             valueName: "MODE"))
-        var progress: Progress = .auto
+        var progress: ProgressMode = .auto
 
         @OptionGroup var output: JSONOption
 

@@ -13,3 +13,9 @@ struct JSONOption: ParsableArguments {
     @Flag(name: .long, help: "Print the result as JSON for scripts.")
     var json = false
 }
+
+/// How live progress is shown on stderr: bar (a line redrawn in place), json (one object per
+/// line, for scripts), none, or auto (bar on a terminal, else none).
+enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
+    case auto, bar, json, none
+}

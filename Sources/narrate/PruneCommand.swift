@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Narration
+import NarrationCore
+
+extension Narrate {
+    /// `narrate prune`: free the space of delivered articles' recordings.
+    struct Prune: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove the chunk recordings of articles whose delivery is confirmed, to free space.",
+            discussion: """
+                Only an article whose exported file was delivered and checked (state "submitted" \
+                in "narrate list") can be pruned, and only if no chunk was recorded after that \
+                export. The article, its exported file in the outbox and its delivery record \
+                stay; its chunks cannot be played or re-exported afterwards.
+
+                  narrate prune --article k3v9 --dry-run   # what would go
+                  narrate prune --all                      # every delivered article
+                """)
+
+        @Option(help: ArgumentHelp("The article to prune (its id, or the start of it).", valueName: "ID"))
+        var article: String?
+
+        @Flag(help: "Prune every article whose delivery is confirmed.")
+        var all = false
+
+        @Flag(name: .customLong("dry-run"), help: "Say what would be removed; remove nothing.")
+        var dryRun = false
+
+        @OptionGroup var output: JSONOption
+
+        func validate() throws {
+            guard (article != nil) != all else {
+                throw ValidationError("Say what to prune: --article ID for one article, or --all for every delivered one.")
+            }
+        }
+
+        func run() throws {
+            let results = try CommandRunner.withLibrary { (library) throws(NarrationError) -> [PruneResult] in
+                let articles = all ? try library.prunableArticles() : [try library.article(article)]
+                var results: [PruneResult] = []
+                for article in articles { results.append(try library.prune(article, dryRun: dryRun)) }
+                return results
+            }
+            if output.json {
+                Console.printJSON(results.map {
+                    PruneJSON(articleId: $0.article.rawValue, chunks: $0.chunks, bytes: $0.bytes, deliveredTo: $0.deliveredTo, dryRun: dryRun)
+                })
+                return
+            }
+            guard !results.isEmpty else {
+                Console.print("Nothing to prune: no article has a confirmed delivery with recordings left.")
+                return
+            }
+            let verb = dryRun ? "Would remove" : "Removed"
+            for result in results {
+                Console.print(
+                    "\(verb) \(result.chunks) chunk\(result.chunks == 1 ? "" : "s") of \(result.article) (\(Self.mebibytes(result.bytes))); delivered to \(result.deliveredTo).")
+            }
+        }
+
+        static func mebibytes(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+    }
+
+    private struct PruneJSON: Encodable {
+        let articleId: String
+        let chunks: Int
+        let bytes: Int
+        let deliveredTo: String
+        let dryRun: Bool
+    }
+}

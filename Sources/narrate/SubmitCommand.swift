@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import Narration
+import NarrationCore
+
+extension Narrate {
+    /// `narrate submit`: queue (if needed) and deliver now.
+    struct Submit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Deliver the article now: queue it if it is not queued yet, then send it and its sidecar to the destination.",
+            discussion: """
+                The destination is a folder (a mounted share, say) or S3-compatible object storage \
+                (AWS S3, MinIO, Ceph, SeaweedFS, R2, B2). Both get \
+                <publication>/<date>/<title>-<id>.<ext> and the JSON sidecar beside it, checked \
+                after the transfer; the same article always goes to the same name, so sending it \
+                again overwrites rather than duplicates.
+
+                Object storage keys come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, else \
+                from ~/.aws/credentials (or credentials_file in config.toml), which must be \
+                readable by you only. Files over 8 MiB go up in parts; an interrupted upload \
+                continues where it stopped.
+
+                A delivery that fails stays in the outbox with its error; "narrate outbox push" \
+                tries again.
+
+                  narrate submit --to /mnt/share/narrations
+                  narrate submit --to s3://radio-archive/narrations --endpoint https://s3.example.org --path-style
+                  narrate submit --to archive        # [destinations.archive] in config.toml
+                """)
+
+        @OptionGroup var target: ArticleOption
+        @OptionGroup var profile: ProfileOption
+        @OptionGroup var destination: DestinationOptions
+        @OptionGroup var retry: RetryOptions
+
+        @Option(help: ArgumentHelp("Progress on stderr: bar, json, none, or auto (bar on a terminal).", valueName: "MODE"))
+        var progress: ProgressMode = .auto
+
+        @OptionGroup var output: JSONOption
+
+        func run() async throws {
+            let settings = try CommandRunner.settings()
+            let resolved: Destination?
+            do { resolved = try destination.resolve(settings) } catch {
+                Console.error(error.message)
+                throw ExitCode(error.exitStatus)
+            }
+            guard let resolved else {
+                Console.error("No destination: pass --to FOLDER or --to s3://BUCKET/PREFIX, or set destination in \(Settings.fileURL().path).")
+                throw ExitCode(64)
+            }
+            let exporting = ProgressBar(label: "Exporting", mode: progress)
+            let uploading = ProgressBar(label: "Sending", stage: "upload", mode: progress)
+            let job = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> OutboxJob in
+                let article = try library.article(target.article)
+                if case .folder(let path) = resolved, !FileManager.default.fileExists(atPath: path) {
+                    throw NarrationError(.fileSystem, "The destination folder \(path) does not exist (is the share mounted?).")
+                }
+                if case .s3(let storage) = resolved {
+                    _ = try CredentialSource.credentials(for: storage)  // before exporting: say now if there are none
+                }
+                let queued = try library.outboxJobs().last { $0.articleID == article.id && $0.state == .queued }
+                let job: OutboxJob
+                if let queued {
+                    job = queued
+                } else {
+                    job = try library.queue(article, profile: try profile.resolve(settings)) { exporting.update(done: $0, total: $1) }.job
+                }
+                exporting.finish()
+                defer { uploading.finish() }
+                return try await library.deliver(
+                    job, to: resolved, retrying: retry.schedule, progress: { uploading.update(done: $0, total: $1) },
+                    onRetry: Narrate.announceRetry(job))
+            }
+            if output.json {
+                Console.printJSON(OutboxJobJSON(job))
+            } else {
+                Console.print("Delivered \(job.file.lastPathComponent) to \(job.remotePath ?? resolved.description) (checked after the transfer).")
+            }
+        }
+    }
+}
