@@ -78,6 +78,7 @@ extension NarrationLibrary {
         _ article: Article, profile: DeliveryProfile, progress: (FrameCount, FrameCount) -> Void = { _, _ in }
     ) throws(NarrationError) -> (job: OutboxJob, sidecar: Sidecar) {
         try FileSystem.createDirectory(outboxURL)
+        let exportStarted = Date()  // every chunk recorded before this is in the export (prune relies on it)
         let name = Sidecar.fileName(title: article.title, articleID: article.id.rawValue, format: profile.format)
         let audio = outboxURL.appendingPathComponent(name)
         let result = try export(article, to: audio, settings: ExportSettings(profile: profile), progress: progress)
@@ -98,7 +99,7 @@ extension NarrationLibrary {
         try FileSystem.writeAtomically(Self.encode(sidecar), to: sidecarURL)
         let job = OutboxJob(OutboxRow(
             id: Identifier.random(length: 10), articleId: article.id.rawValue, file: audio.path, sidecar: sidecarURL.path,
-            sha256: sidecar.sha256, bytes: sidecar.bytes, profile: profile.name, queuedAt: sidecar.queuedAt, state: "queued",
+            sha256: sidecar.sha256, bytes: sidecar.bytes, profile: profile.name, queuedAt: exportStarted, state: "queued",
             destination: nil, attempts: 0, lastError: nil, deliveredAt: nil, remotePath: nil))
         try catalog.addToOutbox(job.row, articleState: .queued, clearCurrent: true)
         return (job, sidecar)

@@ -7,6 +7,12 @@ public struct CredentialsFile: Sendable, Equatable {
         public var accessKeyID: String?
         public var secretAccessKey: String?
         public var sessionToken: String?
+
+        public init(accessKeyID: String? = nil, secretAccessKey: String? = nil, sessionToken: String? = nil) {
+            self.accessKeyID = accessKeyID
+            self.secretAccessKey = secretAccessKey
+            self.sessionToken = sessionToken
+        }
     }
 
     public private(set) var profiles: [String: Entry] = [:]

@@ -15,7 +15,13 @@ public struct Narrate: Sendable {
     public init(home: URL, environment: [String: String] = [:]) {
         self.home = home
         var merged = ProcessInfo.processInfo.environment
-        for key in ["ALSA_CONFIG_PATH", "PULSE_SERVER", "PULSE_SOURCE", "PULSE_SINK", "NO_COLOR"] { merged[key] = nil }
+        let outside = [
+            "ALSA_CONFIG_PATH", "PULSE_SERVER", "PULSE_SOURCE", "PULSE_SINK", "NO_COLOR", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
+            "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_REGION", "AWS_DEFAULT_REGION",
+        ]
+        for key in outside { merged[key] = nil }
+        // Credentials files are looked up under HOME: keep the tester's own out of reach.
+        merged["HOME"] = home.deletingLastPathComponent().path
         merged["NARRATE_HOME"] = home.path
         merged.merge(environment) { $1 }
         self.environment = merged

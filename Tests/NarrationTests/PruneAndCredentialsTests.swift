@@ -1,0 +1,77 @@
+import Foundation
+import Glibc
+@testable import Narration
+import NarrationCore
+import NarrationTestSupport
+import Testing
+
+@Suite("Prune after delivery; where S3 credentials come from")
+struct PruneAndCredentialsTests {
+    @Test("prune refuses before a confirmed delivery and after a later take; then removes chunks and trash, keeping the export")
+    func prune() throws {
+        let fixture = try LibraryFixture()
+        let article = try fixture.library.newArticle(title: "Budget", publication: "Post", narrator: "Ann", format: .speech)
+        try fixture.record(article, seconds: 0.5)
+        try fixture.record(article, seconds: 0.5, placement: .replace(ChunkIndex(1)))  // the first take goes to the trash
+        #expect(throws: NarrationError(
+            .usage, "Article \"Budget\" (\(article.id)) has no confirmed delivery: it has not been queued yet. Prune removes recordings only after one; run \"narrate submit\" first.")) {
+            try fixture.library.prune(article)
+        }
+        let job = try fixture.library.queue(article, profile: .archive).job
+        #expect { try fixture.library.prune(article) } throws: { ($0 as? NarrationError)?.message.contains("its export is still in the outbox (0 attempts)") == true }
+        let share = fixture.folder.file("share")
+        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        try fixture.library.deliver(job, toFolder: share)
+
+        try fixture.record(article, seconds: 0.3)
+        #expect(throws: NarrationError(
+            .usage, "Chunk 2 of \"Budget\" was recorded after the delivered export, so it is in no delivered file. Submit the article again, then prune.")) {
+            try fixture.library.prune(article)
+        }
+        _ = try fixture.library.deleteChunk(at: ChunkIndex(2), of: article)
+        let trash = fixture.library.root.trashURL(article.id)
+        let expected = try FileManager.default.contentsOfDirectory(atPath: trash.path).count
+        #expect(expected == 2)  // the replaced take and the deleted one
+
+        let dryRun = try fixture.library.prune(article, dryRun: true)
+        #expect(dryRun.chunks == 1 && FileManager.default.fileExists(atPath: trash.path))
+        let result = try fixture.library.prune(article)
+        #expect(result == dryRun)
+        #expect(result.bytes == 44 + 22_050 * 2 + 44 + 22_050 * 2 + 44 + 13_230 * 2)
+        #expect(!FileManager.default.fileExists(atPath: trash.path) && !FileManager.default.fileExists(atPath: fixture.library.root.chunksURL(article.id).path))
+        #expect(try fixture.library.chunkEntries(of: article).isEmpty && fixture.library.article(article.id.rawValue).state == .pruned)
+        #expect(FileManager.default.fileExists(atPath: job.file.path))
+        #expect(try fixture.library.prunableArticles().isEmpty)
+    }
+
+    @Test("credentials: the environment first, then an owner-only file and its profile; each shortfall said")
+    func credentials() throws {
+        let folder = TemporaryFolder("narrate-credentials")
+        let file = folder.file("credentials")
+        try "[default]\naws_access_key_id = FILEKEY\naws_secret_access_key = filesecret\n[profile radio]\naws_access_key_id = RADIOKEY\naws_secret_access_key = radiosecret\naws_session_token = tok\n"
+            .write(to: file, atomically: false, encoding: .utf8)
+        chmod(file.path, 0o600)
+        let storage = try S3Destination(url: "s3://radio", credentialsFile: file.path)
+        let environment = ["AWS_ACCESS_KEY_ID": "ENVKEY", "AWS_SECRET_ACCESS_KEY": "envsecret", "HOME": folder.url.path]
+        #expect(try CredentialSource.credentials(for: storage, environment: environment) == S3Credentials(accessKeyID: "ENVKEY", secretAccessKey: "envsecret"))
+        #expect(try CredentialSource.credentials(for: storage, environment: [:]) == S3Credentials(accessKeyID: "FILEKEY", secretAccessKey: "filesecret"))
+        #expect(try CredentialSource.credentials(for: storage, environment: ["AWS_PROFILE": "radio"])
+            == S3Credentials(accessKeyID: "RADIOKEY", secretAccessKey: "radiosecret", sessionToken: "tok"))
+        #expect(throws: NarrationError(.credentials, "The credentials file \(file.path) has no [other] section with aws_access_key_id and aws_secret_access_key.")) {
+            try CredentialSource.credentials(for: storage, environment: ["AWS_PROFILE": "other"])
+        }
+        #expect(throws: NarrationError(.credentials, "AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not; set both, or neither to use a credentials file.")) {
+            try CredentialSource.credentials(for: storage, environment: ["AWS_ACCESS_KEY_ID": "x"])
+        }
+        chmod(file.path, 0o640)
+        #expect(throws: NarrationError(
+            .credentials, "The credentials file \(file.path) can be read by others (mode 640); narrate uses it only when just you can: chmod 600 \(file.path)")) {
+            try CredentialSource.credentials(for: storage, environment: [:])
+        }
+        let fallback = try S3Destination(url: "s3://radio")
+        #expect(throws: NarrationError(
+            .credentials, "No credentials for s3://radio: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or write them to \(folder.url.path)/.aws/credentials (readable by you only: chmod 600).")) {
+            try CredentialSource.credentials(for: fallback, environment: ["HOME": folder.url.path])
+        }
+    }
+}
