@@ -75,7 +75,8 @@ extension Narrate {
             if output.json {
                 Console.printJSON(OutboxJobJSON(job))
             } else {
-                Console.print("Delivered \(job.file.lastPathComponent) to \(job.remotePath ?? resolved.description) (checked after the transfer).")
+                let check = if case .s3 = resolved { "size, ETag and SHA-256 checked" } else { "SHA-256 checked" }
+                Console.print("Delivered \(job.file.lastPathComponent) to \(job.remotePath ?? resolved.description) (\(check)).")
             }
         }
     }

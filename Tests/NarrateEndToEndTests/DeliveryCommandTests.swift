@@ -82,7 +82,7 @@ struct DeliveryCommandTests {
         try fixture.record(0.2)
         let noDestination = try narrate.run("submit")
         #expect(noDestination.status == 64)
-        #expect(noDestination.stderr == "No destination: pass --to FOLDER, or set destination in \(file.path).\n")
+        #expect(noDestination.stderr == "No destination: pass --to FOLDER or --to s3://BUCKET/PREFIX, or set destination in \(file.path).\n")
     }
 }
 

@@ -47,7 +47,7 @@ struct ObjectStorageCommandTests {
         #expect(submit.status == 0, "\(submit.stderr)")
         let date = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
         let key = "narrations/Daily Post/\(date)/Hafen & Haus 港口-\(id ?? "").flac"
-        #expect(submit.stdout == "Delivered Hafen & Haus 港口-\(id ?? "").flac to s3://radio/\(key) (checked after the transfer).\n")
+        #expect(submit.stdout == "Delivered Hafen & Haus 港口-\(id ?? "").flac to s3://radio/\(key) (size, ETag and SHA-256 checked).\n")
         let objects = try server.objects(in: "radio").map(\.key).sorted()
         #expect(objects == [key, String(key.dropLast(4)) + "json"])
         let job = try #require(try outbox(narrate).first)
