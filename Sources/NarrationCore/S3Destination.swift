@@ -80,16 +80,3 @@ public struct S3Destination: Sendable, Equatable, CustomStringConvertible {
         return text
     }
 }
-
-/// Where `submit` delivers: a folder (a mounted share) or object storage.
-public enum Destination: Sendable, Equatable, CustomStringConvertible {
-    case folder(String)
-    case s3(S3Destination)
-
-    public var description: String {
-        switch self {
-        case .folder(let path): path
-        case .s3(let storage): storage.description
-        }
-    }
-}
