@@ -1,5 +1,4 @@
 import AsyncHTTPClient
-import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -301,13 +300,11 @@ final class S3Client: Sendable {
 
     // MARK: Digests
 
-    static func md5Base64(_ data: Data) -> String { Data(Insecure.MD5.hash(data: data)).base64EncodedString() }
-
-    static func md5Hex(_ data: Data) -> String { Insecure.MD5.hash(data: data).map { String(format: "%02x", $0) }.joined() }
+    static func md5Base64(_ data: Data) -> String { Checksum.md5(data).base64EncodedString() }
 
     /// The ETag S3 gives a multipart object: the MD5 of the parts' MD5s, then "-" and the part count.
     static func multipartETag(partMD5s: [Data]) -> String {
-        md5Hex(partMD5s.reduce(Data(), +)) + "-\(partMD5s.count)"
+        Checksum.hex(Checksum.md5(partMD5s.reduce(Data(), +))) + "-\(partMD5s.count)"
     }
 
     static func unquoted(_ etag: String) -> String { etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
