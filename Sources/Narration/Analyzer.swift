@@ -88,7 +88,7 @@ extension NarrationLibrary {
     public func measure(_ article: Article, progress: (FrameCount, FrameCount) -> Void = { _, _ in }) throws(NarrationError) -> Measurements {
         let entries = try chunkEntries(of: article)
         guard !entries.isEmpty else {
-            throw NarrationError(.emptyArticle, "\"\(article.title)\" has no chunks yet, so there is nothing to check. Record one with \"narrate record\".")
+            throw .emptyArticle(article, nothingTo: "check")
         }
         for entry in entries {
             try verifyFile(of: entry, format: article.format, fix: "Re-record it (narrate record --replace \(entry.index)) or delete it.")

@@ -135,7 +135,7 @@ extension NarrationLibrary {
         if settings.format == .mp3 { try settings.mp3.validate(for: article.format) }
         let entries = try chunkEntries(of: article)
         guard !entries.isEmpty else {
-            throw NarrationError(.emptyArticle, "\"\(article.title)\" has no chunks yet, so there is nothing to export. Record one with \"narrate record\".")
+            throw .emptyArticle(article, nothingTo: "export")
         }
         for entry in entries {
             try verifyFile(of: entry, format: article.format, fix: "Re-record it (narrate record --replace \(entry.index)) or delete it, then export again.")

@@ -20,7 +20,7 @@ extension NarrationLibrary {
     ) throws(NarrationError) -> PlaybackPlan {
         let entries = try chunkEntries(of: article)
         guard !entries.isEmpty else {
-            throw NarrationError(.emptyArticle, "\"\(article.title)\" has no chunks yet, so there is nothing to play. Record one with \"narrate record\".")
+            throw .emptyArticle(article, nothingTo: "play")
         }
         let order = ChunkOrder(entries.map(\.chunk.id))
         let first = from ?? ChunkIndex(1)

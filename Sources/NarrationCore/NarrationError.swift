@@ -68,6 +68,16 @@ extension NarrationError {
             "\"\(prefix)\" matches \(matches.count) articles (\(matches.map(\.rawValue).sorted().joined(separator: ", "))); give more of the id.")
     }
 
+    /// Nothing to `verb` ("play", "export", "check"): no chunk recorded yet, or pruned after delivery.
+    public static func emptyArticle(_ article: Article, nothingTo verb: String) -> NarrationError {
+        guard article.state != .pruned else {
+            return NarrationError(
+                .emptyArticle,
+                "\"\(article.title)\" has no chunks: its recordings were removed by prune after delivery, so there is nothing to \(verb). Its delivered file is listed by \"narrate outbox\".")
+        }
+        return NarrationError(.emptyArticle, "\"\(article.title)\" has no chunks yet, so there is nothing to \(verb). Record one with \"narrate record\".")
+    }
+
     public static func chunkIndexOutOfRange(_ index: ChunkIndex, count: Int) -> NarrationError {
         let range = count == 0 ? "the article has no chunks yet" :
             count == 1 ? "the article has 1 chunk (1)" : "the article has \(count) chunks (1–\(count))"

@@ -42,6 +42,12 @@ struct PruneAndCredentialsTests {
         #expect(try fixture.library.chunkEntries(of: article).isEmpty && fixture.library.article(article.id.rawValue).state == .pruned)
         #expect(FileManager.default.fileExists(atPath: job.file.path))
         #expect(try fixture.library.prunableArticles().isEmpty)
+        let pruned = try fixture.library.article(article.id.rawValue)
+        #expect(throws: NarrationError(
+            .emptyArticle,
+            "\"Budget\" has no chunks: its recordings were removed by prune after delivery, so there is nothing to export. Its delivered file is listed by \"narrate outbox\".")) {
+            try fixture.library.export(pruned, to: fixture.folder.file("again.flac"), settings: ExportSettings(profile: .archive))
+        }
     }
 
     @Test("credentials: the environment first, then an owner-only file and its profile; each shortfall said")
