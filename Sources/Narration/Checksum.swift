@@ -46,18 +46,17 @@ enum Checksum {
             throw NarrationError(.chunkFileMissing, "Cannot read \(url.path) to send it.")
         }
         defer { try? handle.close() }
+        let data: Data
         do {
             try handle.seek(toOffset: UInt64(range.lowerBound))
-            let data = try handle.read(upToCount: range.count) ?? Data()
-            guard data.count == range.count else {
-                throw NarrationError(.fileCorrupt, "\(url.path) is shorter than when it was queued; queue the article again.")
-            }
-            return data
-        } catch let error as NarrationError {
-            throw error
+            data = try handle.read(upToCount: range.count) ?? Data()
         } catch {
             throw NarrationError(.fileSystem, "Cannot read \(url.path) to send it (\(error)).")
         }
+        guard data.count == range.count else {
+            throw NarrationError(.fileCorrupt, "\(url.path) is shorter than when it was queued; queue the article again.")
+        }
+        return data
     }
 }
 

@@ -166,7 +166,7 @@ final class S3Client: Sendable {
         let payload = body ?? Data()
         let signable = SignableRequest(
             method: method.rawValue, path: address.path, query: query.map { (name: $0.0, value: $0.1) }, headers: headers,
-            payloadHash: SigV4Signer.sha256Hex(payload))
+            payloadHash: Checksum.sha256(payload))
         headers.merge(signer.signingHeaders(for: signable, at: now())) { _, signed in signed }
         let queryText = query.map { SigV4Signer.encode($0.0, keepingSlashes: false) + "=" + SigV4Signer.encode($0.1, keepingSlashes: false) }
             .joined(separator: "&")
@@ -248,10 +248,6 @@ final class S3Client: Sendable {
             return NarrationError(
                 .storageUnavailable,
                 "The storage at \(storage) failed while \(operation) (\(detail)). The file stays in the outbox; \"narrate outbox push\" tries again.")
-        }
-        if status == 404 && operation.hasPrefix("storing") {
-            return NarrationError(
-                .storageRefused, "The bucket \"\(destination.bucket)\" does not exist at \(storage) (404). Create it, or correct the s3:// address.")
         }
         return NarrationError(.storageRefused, "The storage at \(storage) refused \(operation) (\(detail)).")
     }
