@@ -18,15 +18,10 @@ extension NarrationLibrary {
         var retry = 0
         while true {
             do throws(NarrationError) {
-                switch destination {
-                case .folder(let path):
-                    let folder = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
-                    guard FileSystem.exists(folder) else {
-                        throw NarrationError(.fileSystem, "The destination folder \(folder.path) does not exist (is the share mounted?).")
-                    }
+                switch try Self.prepare(destination, environment: environment) {
+                case .folder(let folder):
                     return try deliver(job, toFolder: folder)
-                case .s3(let storage):
-                    let credentials = try CredentialSource.credentials(for: storage, environment: environment)
+                case .s3(let storage, let credentials):
                     return try await deliver(job, to: storage, credentials: credentials, progress: progress).job
                 }
             } catch {
@@ -35,6 +30,30 @@ extension NarrationLibrary {
                 onRetry(error, delay)
                 try? await Task.sleep(for: .seconds(delay))
             }
+        }
+    }
+
+    /// A destination made ready to deliver to.
+    public enum PreparedDestination: Sendable {
+        case folder(URL)
+        case s3(S3Destination, S3Credentials)
+    }
+
+    /// What can be checked before anything is exported or sent: that the folder exists, or that
+    /// credentials for the storage are at hand.
+    /// - Throws: `fileSystem` for a missing folder; `credentials`.
+    public static func prepare(
+        _ destination: Destination, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(NarrationError) -> PreparedDestination {
+        switch destination {
+        case .folder(let path):
+            let folder = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+            guard FileSystem.exists(folder) else {
+                throw NarrationError(.fileSystem, "The destination folder \(folder.path) does not exist (is the share mounted?).")
+            }
+            return .folder(folder)
+        case .s3(let storage):
+            return .s3(storage, try CredentialSource.credentials(for: storage, environment: environment))
         }
     }
 }

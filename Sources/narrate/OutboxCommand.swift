@@ -53,8 +53,7 @@ extension Narrate {
             @OptionGroup var destination: DestinationOptions
             @OptionGroup var retry: RetryOptions
 
-            @Option(help: ArgumentHelp("Progress on stderr: bar, json, none, or auto (bar on a terminal).", valueName: "MODE"))
-            var progress: ProgressMode = .auto
+            @OptionGroup var progress: ProgressOption
 
             @OptionGroup var output: JSONOption
 
@@ -70,7 +69,7 @@ extension Narrate {
                                 failures.append((job, "it has no destination yet; pass --to FOLDER or --to s3://BUCKET/PREFIX."))
                                 continue
                             }
-                            let bar = ProgressBar(label: "Sending \(job.file.lastPathComponent)", stage: "upload", mode: progress)
+                            let bar = ProgressBar(label: "Sending \(job.file.lastPathComponent)", stage: "upload", mode: progress.progress)
                             defer { bar.finish() }
                             delivered.append(try await library.deliver(
                                 job, to: target, retrying: retry.schedule, progress: { bar.update(done: $0, total: $1) },

@@ -19,3 +19,9 @@ struct JSONOption: ParsableArguments {
 enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
     case auto, bar, json, none
 }
+
+/// `--progress MODE` for commands whose long work is an export or an upload.
+struct ProgressOption: ParsableArguments {
+    @Option(help: ArgumentHelp("Progress on stderr: bar, json (one object per line), none, or auto (bar on a terminal).", valueName: "MODE"))
+    var progress: ProgressMode = .auto
+}

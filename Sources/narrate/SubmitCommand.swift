@@ -33,8 +33,7 @@ extension Narrate {
         @OptionGroup var destination: DestinationOptions
         @OptionGroup var retry: RetryOptions
 
-        @Option(help: ArgumentHelp("Progress on stderr: bar, json, none, or auto (bar on a terminal).", valueName: "MODE"))
-        var progress: ProgressMode = .auto
+        @OptionGroup var progress: ProgressOption
 
         @OptionGroup var output: JSONOption
 
@@ -49,16 +48,11 @@ extension Narrate {
                 Console.error("No destination: pass --to FOLDER or --to s3://BUCKET/PREFIX, or set destination in \(Settings.fileURL().path).")
                 throw ExitCode(64)
             }
-            let exporting = ProgressBar(label: "Exporting", mode: progress)
-            let uploading = ProgressBar(label: "Sending", stage: "upload", mode: progress)
+            let exporting = ProgressBar(label: "Exporting", mode: progress.progress)
+            let uploading = ProgressBar(label: "Sending", stage: "upload", mode: progress.progress)
             let job = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> OutboxJob in
                 let article = try library.article(target.article)
-                if case .folder(let path) = resolved, !FileManager.default.fileExists(atPath: path) {
-                    throw NarrationError(.fileSystem, "The destination folder \(path) does not exist (is the share mounted?).")
-                }
-                if case .s3(let storage) = resolved {
-                    _ = try CredentialSource.credentials(for: storage)  // before exporting: say now if there are none
-                }
+                _ = try NarrationLibrary.prepare(resolved)  // before exporting: a missing share or key pair is said now
                 let queued = try library.outboxJobs().last { $0.articleID == article.id && $0.state == .queued }
                 let job: OutboxJob
                 if let queued {

@@ -83,6 +83,11 @@ struct DeliveryCommandTests {
         let noDestination = try narrate.run("submit")
         #expect(noDestination.status == 64)
         #expect(noDestination.stderr == "No destination: pass --to FOLDER or --to s3://BUCKET/PREFIX, or set destination in \(file.path).\n")
+        let missingShare = fixture.folder.file("not-mounted")
+        let unmounted = try narrate.run("submit", "--to", missingShare.path)
+        #expect(unmounted.status == 1)
+        #expect(unmounted.stderr == "The destination folder \(missingShare.path) does not exist (is the share mounted?).\n")
+        #expect(try narrate.run("outbox", "list").stdout == "The outbox is empty. Queue an article with: narrate queue\n")  // nothing exported
     }
 }
 

@@ -106,19 +106,14 @@ public final class ObjectStorageServer: @unchecked Sendable {
         var ports: [Int] = []
         while ports.count < count {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
+            var address = loopback(port: 0)
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let bound = withUnsafeMutablePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
             }
             guard bound else { throw FixtureError("no free port") }
             sockets.append(descriptor)
-            let port = Int(UInt16(bigEndian: address.sin_port))
-            // SeaweedFS's own defaults put gRPC at port + 10000; keep clear of that range too.
-            if port < 55_000 { ports.append(port) }
+            ports.append(Int(UInt16(bigEndian: address.sin_port)))
         }
         return ports
     }
@@ -126,13 +121,18 @@ public final class ObjectStorageServer: @unchecked Sendable {
     static func answersHTTP(port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
+        var address = loopback(port: port)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
+        return address
     }
 
     deinit {
