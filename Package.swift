@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CLame", pkgConfig: "lame", providers: [.apt(["libmp3lame-dev"])]),
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband", providers: [.apt(["librubberband-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        // ncursesw's pkg-config flags only set feature macros SwiftPM refuses; shim.h sets what it needs.
+        .systemLibrary(name: "CCurses", providers: [.apt(["libncurses-dev"])]),
 
         // Pure Swift: formats, articles, chunks, metering maths, timecodes, errors. No C, no I/O.
         .target(name: "NarrationCore", swiftSettings: strictness),
@@ -55,11 +57,15 @@ let package = Package(
             swiftSettings: strictness
         ),
 
+        // The studio's terminal: the only code that imports ncursesw, and a line screen for
+        // terminals without cursor movement.
+        .target(name: "NarrationTerminal", dependencies: ["NarrationCore", "CCurses"], swiftSettings: strictness),
+
         // The command line: one file per subcommand, each a thin shell around the engine.
         .executableTarget(
             name: "narrate",
             dependencies: [
-                "Narration", "NarrationCore",
+                "Narration", "NarrationCore", "NarrationTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictness

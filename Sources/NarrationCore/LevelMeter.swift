@@ -97,7 +97,7 @@ public struct LevelAccumulator: Sendable {
 
 /// Maps decibels to the 0…1 level a meter shows, as Apple's `MeterTable` does for AVAudioRecorder:
 /// amplitude rescaled so that the floor maps to 0, then a square root so that speech fills the meter.
-public struct MeterTable: Sendable {
+public struct MeterTable: Sendable, Equatable {
     public let floor: Decibels
     private let floorAmplitude: Double
 

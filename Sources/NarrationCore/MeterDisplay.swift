@@ -13,7 +13,7 @@ public enum MeterBand: Sendable, Equatable {
 ///
 /// Pure state: feed it levels with `update(average:peak:at:)`, read `segments` or `render()`.
 /// The held peak stays for `holdSeconds`, then falls to the current peak.
-public struct MeterDisplay: Sendable {
+public struct MeterDisplay: Sendable, Equatable {
     public static let segmentCount = 20
 
     public let table: MeterTable

@@ -15,5 +15,11 @@ public enum Timecode {
         return "\(clock(Double(whole))).\(fractionText)"
     }
 
+    /// "HH:MM:SS.t": a chunk's length to the tenth of a second, truncated.
+    public static func tenths(_ seconds: Double) -> String {
+        let tenths = Int((max(0, seconds) * 10).rounded(.down))
+        return "\(clock(Double(tenths / 10))).\(tenths % 10)"
+    }
+
     private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

@@ -75,7 +75,7 @@ extension Narrate {
         /// Runs the take: count-in, capture with a live display, stop on any stop signal.
         private func capture(_ recording: Recording) throws(NarrationError) -> Recording.Outcome {
             let keys = TerminalKeys.start { key in
-                if [.enter, .character("q"), .character("Q")].contains(key) { recording.requestStop() }
+                if [KeyPress.enter, .character("q"), .character("Q")].contains(key) { recording.requestStop() }
             }
             let signals = SignalTrap { _ in recording.requestStop() }
             defer {

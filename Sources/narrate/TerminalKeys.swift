@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NarrationCore
 
 /// Key presses from a terminal on stdin, without Enter and without echo, while it lives.
 ///
@@ -11,7 +12,7 @@ final class TerminalKeys: @unchecked Sendable {
     private var running = true
 
     /// Starts reading keys when stdin is a terminal; nil otherwise.
-    static func start(onKey: @escaping @Sendable (Key) -> Void) -> TerminalKeys? {
+    static func start(onKey: @escaping @Sendable (KeyPress) -> Void) -> TerminalKeys? {
         guard isatty(STDIN_FILENO) == 1 else { return nil }
         let keys = TerminalKeys()
         guard tcgetattr(STDIN_FILENO, &keys.saved) == 0 else { return nil }
@@ -26,7 +27,10 @@ final class TerminalKeys: @unchecked Sendable {
             var decoder = KeyDecoder()
             var pollDescriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
             while keys.isRunning {
-                guard poll(&pollDescriptor, 1, 100) > 0 else { continue }
+                guard poll(&pollDescriptor, 1, 100) > 0 else {
+                    if let key = decoder.flush() { onKey(key) }  // a lone Escape
+                    continue
+                }
                 var byte: UInt8 = 0
                 guard read(STDIN_FILENO, &byte, 1) == 1 else { return }
                 if let key = decoder.feed(byte) { onKey(key) }

@@ -1,0 +1,463 @@
+import Foundation
+public import NarrationAudio
+public import NarrationCore
+
+/// The studio session: one article narrated from one screen. It carries out what the keys ask
+/// (record, play, delete, queue, submit, start the next article) with the engine's parts, and
+/// keeps `state`, the value the screen is drawn from.
+///
+/// Not thread-safe: one loop calls `perform(_:)` and `tick()` and reads `state`. The recorder,
+/// the player and queue/submit run on threads of their own; `tick()` collects what they did.
+public final class Studio {
+    /// What the studio works with, from the command line and config.toml.
+    public struct Options: Sendable {
+        public var captureDevice: String
+        public var playbackDevice: String
+        public var profile: DeliveryProfile
+        /// Where submit sends the file; nil when none is configured.
+        public var destination: Destination?
+        public var retry: RetrySchedule
+        /// Prefilled in the new-article form.
+        public var publication: String
+        public var narrator: String
+        public var format: AudioFormat
+        public var definitions: ALSADefinitions?
+
+        public init(
+            captureDevice: String, playbackDevice: String, profile: DeliveryProfile, destination: Destination?,
+            retry: RetrySchedule, publication: String, narrator: String, format: AudioFormat, definitions: ALSADefinitions? = nil
+        ) {
+            self.captureDevice = captureDevice
+            self.playbackDevice = playbackDevice
+            self.profile = profile
+            self.destination = destination
+            self.retry = retry
+            self.publication = publication
+            self.narrator = narrator
+            self.format = format
+            self.definitions = definitions
+        }
+    }
+
+    public private(set) var state = StudioState()
+    /// True once the volunteer has left and everything running has stopped and been kept.
+    public private(set) var isFinished = false
+
+    private let library: NarrationLibrary
+    private let options: Options
+    private var article: Article?
+    private var entries: [NarrationLibrary.ChunkEntry] = []
+    private var levels: [ChunkID: [Decibels]] = [:]
+    private var recording: (take: Recording, placement: ChunkPlacement)?
+    private var player: QueuePlayer?
+    private var work: StudioWork?
+    private var leaveWhenDone = false
+    private var watch = InputWatch()
+    private let clock: () -> Double
+
+    /// Opens the studio on `article`, or on the new-article form when it is nil.
+    public init(library: NarrationLibrary, options: Options, article: Article?, clock: @escaping () -> Double = MonotonicClock.now) {
+        self.library = library
+        self.options = options
+        self.clock = clock
+        if let article {
+            open(article)
+        } else {
+            showNewArticleForm()
+        }
+        if !library.notices.isEmpty { state.notice = .init(library.notices.joined(separator: " ")) }
+    }
+
+    // MARK: Actions
+
+    /// Does what a key asked.
+    public func perform(_ action: StudioAction) {
+        switch action {
+        case .toggleRecording:
+            if recording != nil { stopRecording() } else { startRecording(.append) }
+        case .rerecordSelected:
+            if let index = state.selectedIndex { startRecording(.replace(index)) }
+        case .insertBeforeSelected:
+            if let index = state.selectedIndex { startRecording(.insert(before: index)) }
+        case .playOrPause:
+            if let player { player.togglePause() } else { play(from: state.selectedIndex) }
+        case .playSelected:
+            stopPlaying()
+            play(from: state.selectedIndex)
+        case .seek(let seconds):
+            player?.seek(by: seconds)
+        case .select(let delta):
+            select(state.selection + delta)
+        case .selectFirst:
+            select(0)
+        case .selectLast:
+            select(state.chunks.count - 1)
+        case .askDelete:
+            if let index = state.selectedIndex {
+                stopPlaying()
+                state.panel = .confirmDelete(index)
+            }
+        case .confirmDelete:
+            deleteSelected()
+        case .cancel:
+            if case .confirmDelete = state.panel { state.notice = .init("Nothing was deleted.") }
+            state.panel = .chunks
+        case .toggleHelp:
+            state.panel = state.panel == .help ? .chunks : .help
+        case .queue:
+            startWork(submitting: false)
+        case .submit:
+            startWork(submitting: true)
+        case .leave:
+            leave()
+        case .edit(let key):
+            if case .newArticle(var form) = state.panel {
+                form.edit(key)
+                state.panel = .newArticle(form)
+            }
+        case .createArticle:
+            createArticle()
+        case .dismissResult:
+            showNewArticleForm()
+        case .explain(let sentence):
+            state.notice = .init(sentence)
+        }
+    }
+
+    /// Collects what the recorder, the player and background work did since the last call:
+    /// levels for the meter, positions, finished takes and results. Call 20 times a second.
+    public func tick() {
+        let now = clock()
+        if let (take, placement) = recording {
+            let status = take.status
+            if let levels = take.takeMeterLevels() {
+                let peak = levels.map(\.peak).max() ?? .silence
+                meterUpdate(levels, peak: peak, at: now)
+                watch.update(peak: peak, at: now)
+            }
+            state.warning = status.firstFrameTime == nil ? nil : watch.warning(at: now)
+            state.activity = .recording(seconds: take.article.format.seconds(status.frames), placement: placement)
+            if status.stopReason != nil { stopRecording() }  // the device failed or the disk filled
+        }
+        if let player {
+            let status = player.status
+            if let levels = player.takeMeterLevels() { meterUpdate(levels, peak: levels.map(\.peak).max() ?? .silence, at: now) }
+            if status.state.isOver {
+                finishPlaying(player.wait())
+            } else {
+                state.activity = .playing(
+                    chunk: status.chunk, of: entries.count, position: player.format.seconds(status.position),
+                    total: player.format.seconds(status.total), paused: status.state == .paused)
+                if let position = entries.firstIndex(where: { $0.index == status.chunk }) { state.selection = position }
+            }
+        }
+        if let work {
+            let stage = work.stage
+            state.activity = .working(stage: stage.name, fraction: stage.fraction)
+            if let outcome = work.outcome { finishWork(outcome) }
+        }
+        measureLevels(around: state.selection, limit: 4)
+    }
+
+    // MARK: Article
+
+    private func open(_ article: Article) {
+        self.article = article
+        reload()
+        state.panel = .chunks
+        state.selection = max(0, state.chunks.count - 1)
+        measureLevels(around: state.selection, limit: 30)
+    }
+
+    private func showNewArticleForm() {
+        article = nil
+        entries = []
+        state = StudioState(panel: .newArticle(NewArticleForm(publication: options.publication, narrator: options.narrator)))
+    }
+
+    private func createArticle() {
+        guard case .newArticle(var form) = state.panel else { return }
+        do throws(NarrationError) {
+            let article = try library.newArticle(title: form.title, publication: form.publication, narrator: form.narrator, format: options.format)
+            open(article)
+            state.notice = .init("Started \"\(article.title)\". Press r to record the first chunk.")
+        } catch {
+            form.problem = error.message
+            state.panel = .newArticle(form)
+        }
+    }
+
+    /// Reads the article's chunks again after anything changed them.
+    private func reload() {
+        guard let article else { return }
+        do {
+            entries = try library.chunkEntries(of: article)
+        } catch {
+            state.notice = .init(error.message, isProblem: true)
+            return
+        }
+        let current = (try? library.catalog.article(matching: article.id.rawValue)) ?? article
+        state.header = .init(
+            title: current.title, publication: current.publication, narrator: current.narrator, state: current.state,
+            duration: entries.reduce(0) { $0 + article.format.seconds($1.chunk.frames) }, chunkCount: entries.count)
+        state.chunks = entries.map { entry in
+            StudioState.ChunkRow(
+                index: entry.index, duration: article.format.seconds(entry.chunk.frames), peak: entry.chunk.peak,
+                levels: levels[entry.chunk.id] ?? [], recovered: entry.chunk.recovered, missing: entry.fileMissing)
+        }
+        state.selection = min(max(0, state.selection), max(0, entries.count - 1))
+    }
+
+    private func select(_ position: Int) {
+        guard !state.chunks.isEmpty else { return }
+        state.selection = min(max(0, position), state.chunks.count - 1)
+    }
+
+    /// Reads the level profiles of up to `limit` chunks near `position` that have none yet.
+    private func measureLevels(around position: Int, limit: Int) {
+        var measured = 0
+        for distance in 0..<max(1, entries.count) where measured < limit {
+            for candidate in Set([position - distance, position + distance]) where entries.indices.contains(candidate) {
+                let entry = entries[candidate]
+                guard levels[entry.chunk.id] == nil, !entry.fileMissing else { continue }
+                levels[entry.chunk.id] = ChunkLevels.profile(of: entry.file) ?? []
+                state.chunks[candidate].levels = levels[entry.chunk.id] ?? []
+                measured += 1
+            }
+        }
+    }
+
+    private func meterUpdate(_ levels: [ChannelLevel], peak: Decibels, at time: Double) {
+        var meter = state.meter ?? MeterDisplay()
+        meter.update(levels: levels, at: time)
+        state.meter = meter
+        state.peak = peak
+    }
+
+    // MARK: Recording
+
+    private func startRecording(_ placement: ChunkPlacement) {
+        guard let article, work == nil, recording == nil else { return }
+        stopPlaying()
+        do throws(NarrationError) {
+            let take = try library.prepareRecording(
+                into: article, placement: placement, device: options.captureDevice, duration: nil, definitions: options.definitions)
+            do {
+                try take.start()
+            } catch {
+                _ = take.finish()
+                throw error
+            }
+            recording = (take, placement)
+            watch = InputWatch()
+            state.meter = MeterDisplay()
+            state.peak = nil
+            state.activity = .recording(seconds: 0, placement: placement)
+            state.notice = .init("Recording. Press r to stop; the take is kept whatever happens.")
+        } catch {
+            state.notice = .init(error.message, isProblem: true)
+        }
+    }
+
+    private func stopRecording() {
+        guard let (take, _) = recording else { return }
+        take.requestStop()
+        let outcome = take.finish()
+        recording = nil
+        state.activity = .ready
+        state.meter = nil
+        state.warning = nil
+        reload()
+        if let index = outcome.index, let chunk = outcome.chunk {
+            state.selection = index.position
+            levels[chunk.id] = ChunkLevels.profile(of: outcome.file) ?? []
+            state.chunks[index.position].levels = levels[chunk.id] ?? []
+            let verb = outcome.replaced != nil ? "re-recorded" : "recorded"
+            let overruns = chunk.overruns == 0 ? "" : ", \(chunk.overruns) overrun\(chunk.overruns == 1 ? "" : "s") (some audio was lost)"
+            state.notice = .init("Chunk \(index) \(verb): \(Timecode.tenths(chunk.duration)), peak \(chunk.peak)\(overruns).")
+        }
+        switch outcome.reason {
+        case .deviceFailed(let error), .diskFull(let error):
+            let kept = outcome.index.map { " What was captured before is kept as chunk \($0)." } ?? " Nothing had been captured."
+            state.notice = .init("Recording stopped: \(error.message)\(kept)", isProblem: true)
+        case .durationReached, .requested:
+            if outcome.chunk == nil && outcome.deferredBecause == nil {
+                state.notice = .init("Stopped before any audio was captured; nothing was added.")
+            }
+        }
+        if let deferred = outcome.deferredBecause {
+            state.notice = .init("\(deferred.message) The take is safe and will be added the next time narrate opens the article.", isProblem: true)
+        }
+    }
+
+    // MARK: Playing
+
+    private func play(from index: ChunkIndex?) {
+        guard let article, recording == nil, work == nil else { return }
+        do {
+            let plan = try library.playbackPlan(of: article, from: index, to: nil, skipMissing: true)
+            let player = try library.preparePlayback(
+                of: article, plan: plan, device: options.playbackDevice, speed: 1, volume: 1, definitions: options.definitions)
+            player.play()
+            self.player = player
+            state.meter = MeterDisplay()
+            state.peak = nil
+            let skipped = plan.skipped.map { "chunk \($0.index)" }.joined(separator: ", ")
+            state.notice = .init(skipped.isEmpty ? "Playing. Space pauses, Enter plays the selected chunk." : "Playing around \(skipped) (missing or damaged).")
+        } catch {
+            state.notice = .init(error.message, isProblem: true)
+        }
+    }
+
+    private func stopPlaying() {
+        guard let player else { return }
+        player.stop()
+        finishPlaying(player.wait())
+    }
+
+    private func finishPlaying(_ status: QueuePlayer.Status) {
+        player = nil
+        state.activity = .ready
+        state.meter = nil
+        switch status.state {
+        case .finished: state.notice = .init("Played to the end.")
+        case .failed(let error): state.notice = .init("\(error.message) Playback stopped at chunk \(status.chunk).", isProblem: true)
+        default: state.notice = .init("Stopped at chunk \(status.chunk).")
+        }
+    }
+
+    // MARK: Editing
+
+    private func deleteSelected() {
+        guard let article, case .confirmDelete(let index) = state.panel else { return }
+        state.panel = .chunks
+        do throws(NarrationError) {
+            let chunk = try library.deleteChunk(at: index, of: article)
+            levels[chunk.id] = nil
+            reload()
+            state.notice = .init("Chunk \(index) deleted (\(Timecode.tenths(chunk.format.seconds(chunk.frames)))); its file is in the article's trash.")
+        } catch {
+            state.notice = .init(error.message, isProblem: true)
+        }
+    }
+
+    // MARK: Queue and submit
+
+    private func startWork(submitting: Bool) {
+        guard let article, work == nil, recording == nil else { return }
+        stopPlaying()
+        guard !entries.isEmpty else {
+            state.notice = .init(NarrationError.emptyArticle(article, nothingTo: submitting ? "submit" : "queue").message, isProblem: true)
+            return
+        }
+        let destination: Destination?
+        if submitting {
+            guard let configured = options.destination else {
+                state.notice = .init(
+                    "No destination to submit to: set destination in config.toml (or start the studio with --to), or press q to queue and send it later.",
+                    isProblem: true)
+                return
+            }
+            do {
+                _ = try NarrationLibrary.prepare(configured)
+            } catch {
+                state.notice = .init(error.message, isProblem: true)
+                return
+            }
+            destination = configured
+        } else {
+            destination = nil
+        }
+        let work = StudioWork(stage: "Exporting")
+        self.work = work
+        state.activity = .working(stage: "Exporting", fraction: 0)
+        state.notice = nil
+        let library = self.library
+        let options = self.options
+        work.start {
+            Self.queueAndSubmit(article, to: destination, library: library, options: options, work: work)
+        }
+    }
+
+    /// Exports into the outbox and checks the file, then (when `destination` is given) delivers.
+    private static func queueAndSubmit(
+        _ article: Article, to destination: Destination?, library: NarrationLibrary, options: Options, work: StudioWork
+    ) {
+        let queued: (job: OutboxJob, sidecar: Sidecar)
+        do {
+            queued = try library.queue(article, profile: options.profile) { work.update(done: $0, total: $1) }
+        } catch {
+            work.finish(.init(heading: "\"\(article.title)\" was not queued", lines: [error.message, "Its chunks are as they were."], problem: true))
+            return
+        }
+        var lines = summary(of: queued.job, sidecar: queued.sidecar, profile: options.profile)
+        guard let destination else {
+            lines.append("Send it later with: narrate outbox push --to FOLDER or s3://BUCKET/PREFIX")
+            work.finish(.init(heading: "Queued \"\(article.title)\"", lines: lines, problem: false))
+            return
+        }
+        work.update(stage: "Sending", done: 0, total: queued.job.bytes)
+        Task.detached {
+            do throws(NarrationError) {
+                let delivered = try await library.deliver(
+                    queued.job, to: destination, retrying: options.retry, progress: { work.update(done: $0, total: $1) })
+                lines.append("Sent to \(delivered.remotePath ?? destination.description) and checked.")
+                work.finish(.init(heading: "Submitted \"\(article.title)\"", lines: lines, problem: false))
+            } catch {
+                lines.append(error.message)
+                lines.append("It stays in the outbox; \"narrate outbox push\" sends it later.")
+                work.finish(.init(heading: "Queued \"\(article.title)\", but not sent", lines: lines, problem: true))
+            }
+        }
+    }
+
+    /// Where the file is, what it is, and how it measures against the profile.
+    private static func summary(of job: OutboxJob, sidecar: Sidecar, profile: DeliveryProfile) -> [String] {
+        var lines = [
+            "\(Timecode.precise(sidecar.duration)), \(sidecar.chunks.count) chapters, \(profile.name) profile (\(sidecar.format)), \(job.bytes) bytes",
+            "In the outbox: \(job.file.path)",
+        ]
+        do {
+            let measured = try Analyzer.measure(file: job.file)
+            let loudness = measured.integratedLoudness.map { "\(String(format: "%.1f", $0)) LUFS" } ?? "too quiet to measure"
+            let failed = profile.rules.map { $0.evaluate(measured) }.filter { !$0.passed }
+            let verdict = failed.isEmpty
+                ? "meets the \(profile.name) profile"
+                : "does not meet the \(profile.name) profile: " + failed.map { "\($0.rule) (measured \($0.measured))" }.joined(separator: "; ")
+            lines.append("Loudness \(loudness), true peak \(measured.truePeak.formatted) dBTP: \(verdict).")
+        } catch {
+            lines.append("The loudness check could not read the file: \(error.message)")
+        }
+        return lines
+    }
+
+    private func finishWork(_ outcome: StudioWork.Outcome) {
+        work = nil
+        state.activity = .ready
+        if leaveWhenDone {
+            isFinished = true
+            return
+        }
+        if outcome.problem && outcome.heading.hasSuffix("was not queued") {
+            state.notice = .init(outcome.lines.joined(separator: " "), isProblem: true)
+            return
+        }
+        state.panel = .result(heading: outcome.heading, lines: outcome.lines)
+        state.header = nil
+        state.chunks = []
+        article = nil
+    }
+
+    // MARK: Leaving
+
+    private func leave() {
+        stopRecording()
+        stopPlaying()
+        if work != nil {
+            leaveWhenDone = true
+            state.notice = .init("Leaving as soon as the export or upload is done.")
+            return
+        }
+        isFinished = true
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import NarrationCore
+import Synchronization
+
+/// Queue or submit running in the background while the studio screen keeps drawing: the export
+/// on a thread of its own (it blocks in libsndfile and LAME), the upload as a task. The screen
+/// reads the stage, the progress and, at the end, the outcome.
+final class StudioWork: Sendable {
+    /// What the result screen says when the work is done.
+    struct Outcome: Sendable {
+        let heading: String
+        let lines: [String]
+        let problem: Bool
+    }
+
+    private struct Progress {
+        var stage: String
+        var fraction: Double = 0
+        var outcome: Outcome?
+    }
+
+    private let progress: Mutex<Progress>
+
+    init(stage: String) {
+        progress = Mutex(Progress(stage: stage))
+    }
+
+    var stage: (name: String, fraction: Double) { progress.withLock { ($0.stage, $0.fraction) } }
+    var outcome: Outcome? { progress.withLock { $0.outcome } }
+
+    func update(stage: String? = nil, done: Int, total: Int) {
+        progress.withLock { state in
+            if let stage { state.stage = stage }
+            state.fraction = total > 0 ? Double(done) / Double(total) : 0
+        }
+    }
+
+    func finish(_ outcome: Outcome) {
+        progress.withLock { $0.outcome = outcome }
+    }
+
+    /// Runs `body` on a thread of its own.
+    func start(_ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = "narrate-studio-work"
+        thread.start()
+    }
+}

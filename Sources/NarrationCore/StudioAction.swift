@@ -1,0 +1,101 @@
+/// What a key asks the studio to do. `StudioState.action(for:)` decides, from what the screen
+/// shows, which action a key means; the engine's `Studio` carries it out.
+public enum StudioAction: Sendable, Equatable {
+    /// `r`: start a new chunk at the end, or stop the take being recorded.
+    case toggleRecording
+    /// `e`: re-record the selected chunk.
+    case rerecordSelected
+    /// `i`: record a new chunk before the selected one.
+    case insertBeforeSelected
+    /// Space: play from the selected chunk, or pause / resume what is playing.
+    case playOrPause
+    /// Enter: play from the selected chunk, from its start.
+    case playSelected
+    /// ← →: move the playing position by seconds.
+    case seek(seconds: Double)
+    /// ↑ ↓ PgUp PgDn: move the selection by this many chunks.
+    case select(by: Int)
+    case selectFirst, selectLast
+    /// `x`: ask whether to delete the selected chunk.
+    case askDelete
+    /// `y` after `x`.
+    case confirmDelete
+    /// Anything else after `x`, or closing help.
+    case cancel
+    case queue
+    case submit
+    case toggleHelp
+    /// Esc or Ctrl-C: stop what runs (a take is kept) and leave.
+    case leave
+    /// A key typed into the new-article form.
+    case edit(KeyPress)
+    /// Enter on the form's last field.
+    case createArticle
+    /// Any key after a queue or submit result: on to the next article.
+    case dismissResult
+    /// A key that does nothing now; the sentence says why.
+    case explain(String)
+}
+
+extension StudioState {
+    /// What `key` means on the screen as it is; nil for keys that mean nothing here.
+    public func action(for key: KeyPress) -> StudioAction? {
+        if key == .interrupt { return .leave }
+        switch panel {
+        case .newArticle(let form):
+            switch key {
+            case .escape: return .leave
+            case .enter where form.onLastField: return .createArticle
+            default: return .edit(key)
+            }
+        case .confirmDelete:
+            return key == .character("y") || key == .character("Y") ? .confirmDelete : .cancel
+        case .help:
+            return key == .escape || key == .character("?") || key == .character("q") ? .cancel : nil
+        case .result:
+            return key == .escape ? .leave : .dismissResult
+        case .chunks:
+            return chunkListAction(for: key)
+        }
+    }
+
+    private func chunkListAction(for key: KeyPress) -> StudioAction? {
+        switch key {
+        case .escape: return .leave
+        case .up: return .select(by: -1)
+        case .down: return .select(by: 1)
+        case .pageUp: return .select(by: -10)
+        case .pageDown: return .select(by: 10)
+        case .home: return .selectFirst
+        case .end: return .selectLast
+        case .character("?"): return .toggleHelp
+        default: break
+        }
+        if isWorking { return .explain("Wait a moment: the article is being exported or sent.") }
+        if isRecording {
+            switch key {
+            case .character("r"), .character("R"): return .toggleRecording
+            case .character(" "), .enter: return .explain("Recording: press r to stop first.")
+            default: return .explain("Recording: press r to stop, then \(describe(key)).")
+            }
+        }
+        switch key {
+        case .character("r"), .character("R"): return .toggleRecording
+        case .character(" "): return .playOrPause
+        case .enter: return .playSelected
+        case .left where isPlaying: return .seek(seconds: -5)
+        case .right where isPlaying: return .seek(seconds: 5)
+        case .character("x"), .character("X"), .delete: return chunks.isEmpty ? .explain("There are no chunks to delete yet.") : .askDelete
+        case .character("e"), .character("E"): return chunks.isEmpty ? .explain("There is no chunk to re-record yet; press r to record one.") : .rerecordSelected
+        case .character("i"), .character("I"): return chunks.isEmpty ? .explain("There is no chunk to insert before; press r to record one.") : .insertBeforeSelected
+        case .character("q"), .character("Q"): return .queue
+        case .character("s"), .character("S"): return .submit
+        default: return nil
+        }
+    }
+
+    private func describe(_ key: KeyPress) -> String {
+        if case .character(let character) = key { return "press \(character)" }
+        return "try again"
+    }
+}

@@ -1,0 +1,207 @@
+/// Draws a `StudioState` as a screen of text: pure, so that what a volunteer sees can be tested
+/// without a terminal.
+///
+/// ```
+///  Budget vote in the city council
+///  Daily Post · read by Ann Reader · open · 00:03:12 · 3 chunks
+/// ──────────────────────────────────────────────────────────────
+///  ● REC 00:01:23   recording chunk 4
+///    level ████████····|·······  peak -12.3 dBFS
+///  (warning)
+///     #  length      peak      level
+/// ▸   1  00:00:41.2  -6.0 dB   ▁▂▅▇▆▄▂▁▃▅▇▆▅▃▂▁
+/// ──────────────────────────────────────────────────────────────
+///  (what just happened)
+///  r record/stop  space play/pause  Enter play selected  ↑↓ select  ? all keys
+///  x delete  e re-record  i insert before  q queue  s submit  Esc leave
+/// ```
+public enum StudioRenderer {
+    /// The smallest screen the layout fits.
+    public static let minimumWidth = 40
+    public static let minimumHeight = 14
+
+    /// Rows above the chunk list (header, rule, status, meter, warning, column heads) and below
+    /// it (rule, notice, two footer lines).
+    static let rowsAbove = 7
+    static let rowsBelow = 4
+
+    public static func render(_ state: StudioState, width: Int, height: Int) -> StudioFrame {
+        guard width >= minimumWidth, height >= minimumHeight else {
+            return StudioFrame(width: max(width, 0), height: max(height, 0), lines: [
+                [StyledText("Make the terminal at least \(minimumWidth)×\(minimumHeight) (it is \(width)×\(height)).", .problem)],
+            ])
+        }
+        var lines: [[StyledText]] = []
+        lines += header(state)
+        lines.append([StyledText(rule(width), .dim)])
+        lines.append(status(state))
+        lines.append(meter(state))
+        lines.append(state.warning.map { [StyledText(" ⚠ \($0)", .problem)] } ?? [])
+        let listRows = height - rowsAbove - rowsBelow
+        var middle = middle(state, width: width, rows: listRows + 1).prefix(listRows + 1)
+        while middle.count < listRows + 1 { middle.append([]) }
+        lines += middle
+        lines.append([StyledText(rule(width), .dim)])
+        lines.append(notice(state))
+        lines += footer(state)
+        return StudioFrame(width: width, height: height, lines: lines)
+    }
+
+    // MARK: Parts
+
+    private static func rule(_ width: Int) -> String { String(repeating: "─", count: width) }
+
+    private static func header(_ state: StudioState) -> [[StyledText]] {
+        guard let header = state.header else {
+            let hint = if case .result = state.panel { " Done. Any key starts the next article." } else { " No article yet: fill in the form to start one." }
+            return [[StyledText(" narrate studio", .heading)], [StyledText(hint, .dim)]]
+        }
+        let chunks = header.chunkCount == 1 ? "1 chunk" : "\(header.chunkCount) chunks"
+        let publication = header.publication.isEmpty ? "no publication" : header.publication
+        let narrator = header.narrator.isEmpty ? "no narrator" : "read by \(header.narrator)"
+        return [
+            [StyledText(" \(header.title)", .heading)],
+            [StyledText(" \(publication) · \(narrator) · \(header.state.rawValue) · \(Timecode.clock(header.duration)) · \(chunks)")],
+        ]
+    }
+
+    private static func status(_ state: StudioState) -> [StyledText] {
+        switch state.activity {
+        case .ready:
+            guard state.header != nil else { return [] }
+            return [StyledText(" ■ ready", .heading)]
+        case .recording(let seconds, let placement):
+            let target = switch placement {
+            case .append: "recording chunk \(state.chunks.count + 1)"
+            case .insert(let before): "recording a new chunk before chunk \(before)"
+            case .replace(let index): "re-recording chunk \(index)"
+            }
+            return [StyledText(" ● REC \(Timecode.clock(seconds))", .recording), StyledText("   \(target)")]
+        case .playing(let chunk, let count, let position, let total, let paused):
+            return [StyledText(" \(paused ? "⏸" : "▶") chunk \(chunk)/\(count) \(Timecode.clock(position)) / \(Timecode.clock(total))", .playing)]
+        case .working(let stage, let fraction):
+            let clamped = min(1, max(0, fraction))
+            let filled = Int((clamped * 30).rounded(.down))
+            return [
+                StyledText(" \(stage) ", .heading),
+                StyledText(String(repeating: "█", count: filled) + String(repeating: "░", count: 30 - filled)),
+                StyledText(" \(Int((clamped * 100).rounded(.down))) %"),
+            ]
+        }
+    }
+
+    private static func meter(_ state: StudioState) -> [StyledText] {
+        guard let meter = state.meter, state.isRecording || state.isPlaying else { return [] }
+        var spans = [StyledText("   level ")]
+        for (index, glyph) in meter.render(colour: false).enumerated() {
+            let style: StudioStyle = switch MeterDisplay.band(ofSegment: index) {
+            case .green: .meterGreen
+            case .yellow: .meterYellow
+            case .red: .meterRed
+            }
+            spans.append(StyledText(String(glyph), glyph == "·" ? .dim : style))
+        }
+        if let peak = state.peak { spans.append(StyledText("  peak \(peak.formatted) dBFS")) }
+        return spans
+    }
+
+    private static func middle(_ state: StudioState, width: Int, rows: Int) -> [[StyledText]] {
+        switch state.panel {
+        case .chunks, .confirmDelete:
+            return chunkList(state, width: width, rows: rows)
+        case .help:
+            return help
+        case .result(let heading, let lines):
+            return [[StyledText(" \(heading)", .heading)], []] + lines.map { [StyledText("   \($0)")] }
+        case .newArticle(let form):
+            return newArticle(form)
+        }
+    }
+
+    /// The column heads and the rows that fit, scrolled so that the selection is in view.
+    private static func chunkList(_ state: StudioState, width: Int, rows: Int) -> [[StyledText]] {
+        let visible = rows - 1
+        guard !state.chunks.isEmpty else {
+            return [[], [StyledText("   No chunks yet. Press r to record the first one.", .dim)]]
+        }
+        let top = max(0, min(state.selection - visible / 2, state.chunks.count - visible))
+        let shown = state.chunks[top..<min(state.chunks.count, top + visible)]
+        let range = shown.count < state.chunks.count ? "  \(top + 1)–\(top + shown.count) of \(state.chunks.count)" : ""
+        var lines: [[StyledText]] = [[StyledText("     #  length      peak      level\(range)", .dim)]]
+        for (offset, row) in shown.enumerated() {
+            lines.append(chunkRow(row, selected: top + offset == state.selection, width: width))
+        }
+        return lines
+    }
+
+    static func chunkRow(_ row: StudioState.ChunkRow, selected: Bool, width: Int) -> [StyledText] {
+        let number = "\(row.index)"
+        let peak = row.missing ? "" : "\(row.peak.formatted) dB"
+        let lead = "\(selected ? "▸" : " ") \(String(repeating: " ", count: max(0, 4 - number.count)))\(number)  \(Timecode.tenths(row.duration))  \(String(repeating: " ", count: max(0, 8 - peak.count)))\(peak)  "
+        let mark = row.missing ? " ✗ missing" : row.recovered ? " ↺ recovered" : ""
+        let sparkWidth = max(0, width - lead.terminalColumns - 12)
+        let spark = row.missing ? String(repeating: " ", count: sparkWidth) : Sparkline.render(row.levels, width: sparkWidth)
+        let style: StudioStyle = selected ? .selected : .plain
+        return [StyledText(lead, style), StyledText(spark, selected ? .selected : .meterGreen), StyledText(mark, selected ? .selected : .problem)]
+    }
+
+    private static let help: [[StyledText]] = [
+        [StyledText(" Keys", .heading)],
+        [StyledText("   r      ", .key), StyledText("record a new chunk at the end; r again stops and keeps it")],
+        [StyledText("   e      ", .key), StyledText("re-record the selected chunk (the old take goes to the trash)")],
+        [StyledText("   i      ", .key), StyledText("record a new chunk before the selected one")],
+        [StyledText("   space  ", .key), StyledText("play from the selected chunk; pause and resume")],
+        [StyledText("   Enter  ", .key), StyledText("play the selected chunk from its start, then on")],
+        [StyledText("   ↑ ↓    ", .key), StyledText("select a chunk (PgUp PgDn Home End jump); ← → seek 5 s")],
+        [StyledText("   x      ", .key), StyledText("delete the selected chunk (asks first; it goes to the trash)")],
+        [StyledText("   q      ", .key), StyledText("queue: export into the outbox, then start the next article")],
+        [StyledText("   s      ", .key), StyledText("submit: queue and send to the configured destination")],
+        [StyledText("   Esc    ", .key), StyledText("leave (Ctrl-C too); a take being recorded is kept")],
+        [],
+        [StyledText("   Any key closes this help.", .dim)],
+    ]
+
+    private static func newArticle(_ form: NewArticleForm) -> [[StyledText]] {
+        var lines: [[StyledText]] = [[StyledText(" New article", .heading)], []]
+        for field in NewArticleForm.Field.allCases {
+            let focused = form.focus == field
+            lines.append([
+                StyledText("\(focused ? " ▸ " : "   ")\(field.label.fitted(to: 13))", focused ? .key : .plain),
+                StyledText(form[field] + (focused ? "▏" : ""), focused ? .selected : .plain),
+            ])
+        }
+        lines.append([])
+        lines.append([StyledText("   Tab or ↓ next field · Enter on Narrator starts the article · Esc leave", .dim)])
+        if let problem = form.problem { lines.append([StyledText("   \(problem)", .problem)]) }
+        return lines
+    }
+
+    private static func notice(_ state: StudioState) -> [StyledText] {
+        if case .confirmDelete(let index) = state.panel {
+            let length = state.chunks.first { $0.index == index }.map { " (\(Timecode.tenths($0.duration)))" } ?? ""
+            return [StyledText(" Delete chunk \(index)\(length)? It goes to the trash. ", .problem),
+                    StyledText("y", .key), StyledText(" yes, any other key no")]
+        }
+        guard let notice = state.notice else { return [] }
+        return [StyledText(" \(notice.text)", notice.isProblem ? .problem : .plain)]
+    }
+
+    private static func footer(_ state: StudioState) -> [[StyledText]] {
+        func keys(_ pairs: [(String, String)]) -> [StyledText] {
+            pairs.flatMap { [StyledText(" \($0.0)", .key), StyledText(" \($0.1) ")] }
+        }
+        switch state.panel {
+        case .newArticle:
+            return [keys([("Enter", "next field / start"), ("Tab", "next field"), ("Esc", "leave")]), []]
+        case .result:
+            return [keys([("any key", "next article"), ("Esc", "leave")]), []]
+        case .help:
+            return [keys([("any key", "back")]), []]
+        case .chunks, .confirmDelete:
+            return [
+                keys([("r", "record/stop"), ("space", "play/pause"), ("Enter", "play selected"), ("↑↓", "select"), ("?", "all keys")]),
+                keys([("x", "delete"), ("e", "re-record"), ("i", "insert before"), ("q", "queue"), ("s", "submit"), ("Esc", "leave")]),
+            ]
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/// Everything the studio screen shows, as one value: the engine's `Studio` builds it, the pure
+/// `StudioRenderer` draws it, and `action(for:)` says what a key means in it.
+public struct StudioState: Sendable, Equatable {
+    /// The article being narrated.
+    public struct Header: Sendable, Equatable {
+        public var title: String
+        public var publication: String
+        public var narrator: String
+        public var state: ArticleState
+        /// Seconds of audio in all chunks.
+        public var duration: Double
+        public var chunkCount: Int
+
+        public init(title: String, publication: String, narrator: String, state: ArticleState, duration: Double, chunkCount: Int) {
+            self.title = title
+            self.publication = publication
+            self.narrator = narrator
+            self.state = state
+            self.duration = duration
+            self.chunkCount = chunkCount
+        }
+    }
+
+    /// One line of the chunk list.
+    public struct ChunkRow: Sendable, Equatable {
+        public var index: ChunkIndex
+        public var duration: Double
+        public var peak: Decibels
+        /// Peaks of equal stretches of the chunk, for its sparkline; empty until measured.
+        public var levels: [Decibels]
+        public var recovered: Bool
+        /// The chunk's file is missing or unreadable.
+        public var missing: Bool
+
+        public init(index: ChunkIndex, duration: Double, peak: Decibels, levels: [Decibels] = [], recovered: Bool = false, missing: Bool = false) {
+            self.index = index
+            self.duration = duration
+            self.peak = peak
+            self.levels = levels
+            self.recovered = recovered
+            self.missing = missing
+        }
+    }
+
+    /// What the studio is doing.
+    public enum Activity: Sendable, Equatable {
+        case ready
+        /// Seconds captured so far, and where the take goes.
+        case recording(seconds: Double, placement: ChunkPlacement)
+        case playing(chunk: ChunkIndex, of: Int, position: Double, total: Double, paused: Bool)
+        /// Exporting or sending: `stage` names it ("Exporting", "Sending"), `fraction` 0…1.
+        case working(stage: String, fraction: Double)
+    }
+
+    /// What fills the middle of the screen.
+    public enum Panel: Sendable, Equatable {
+        case chunks
+        case help
+        /// "Delete chunk N?" waiting for y or n.
+        case confirmDelete(ChunkIndex)
+        /// What queue or submit did; any key goes on to the next article.
+        case result(heading: String, lines: [String])
+        case newArticle(NewArticleForm)
+    }
+
+    /// A sentence under the list: what just happened, or what went wrong.
+    public struct Notice: Sendable, Equatable {
+        public var text: String
+        public var isProblem: Bool
+
+        public init(_ text: String, isProblem: Bool = false) {
+            self.text = text
+            self.isProblem = isProblem
+        }
+    }
+
+    public var header: Header?
+    public var activity: Activity = .ready
+    /// The live level meter, while recording or playing.
+    public var meter: MeterDisplay?
+    /// The latest peak level, shown beside the meter.
+    public var peak: Decibels?
+    /// A warning about the input: clipping, or a microphone that seems to be off.
+    public var warning: String?
+    public var chunks: [ChunkRow] = []
+    /// The selected chunk's position in `chunks` (0-based).
+    public var selection = 0
+    public var panel: Panel = .chunks
+    public var notice: Notice?
+
+    public init(header: Header? = nil, chunks: [ChunkRow] = [], panel: Panel = .chunks) {
+        self.header = header
+        self.chunks = chunks
+        self.panel = panel
+    }
+
+    /// The selected chunk's index, if there are chunks.
+    public var selectedIndex: ChunkIndex? {
+        chunks.indices.contains(selection) ? chunks[selection].index : nil
+    }
+
+    public var isRecording: Bool {
+        if case .recording = activity { return true }
+        return false
+    }
+
+    public var isPlaying: Bool {
+        if case .playing = activity { return true }
+        return false
+    }
+
+    public var isWorking: Bool {
+        if case .working = activity { return true }
+        return false
+    }
+}

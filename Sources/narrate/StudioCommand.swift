@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Narration
+import NarrationCore
+import NarrationTerminal
+import Synchronization
+
+extension Narrate {
+    /// `narrate studio`: the one full screen a volunteer narrates in.
+    struct Studio: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Narrate an article on one screen: record, review, fix and queue or submit with single keys.",
+            discussion: """
+                Opens the current article (or --article); with none, it asks for a title, with \
+                publication and narrator filled in from config.toml. Keys are shown at the bottom \
+                of the screen and ? shows them all:
+
+                  r       record a new chunk; r again stops and keeps it
+                  space   play from the selected chunk; pause and resume
+                  ↑ ↓     select a chunk; Enter plays it
+                  x e i   delete (asks first), re-record, insert before the selected chunk
+                  q s     queue into the outbox; submit to the destination
+                  Esc     leave (Ctrl-C too); a take being recorded is stopped and kept
+
+                After queue or submit the screen shows where the file went and its loudness, \
+                then starts the next article. Colours follow the terminal; NO_COLOR turns them \
+                off, and on TERM=dumb the screen is printed line by line.
+                """)
+
+        @OptionGroup var target: ArticleOption
+
+        @Option(help: ArgumentHelp("The ALSA capture device (default: device in config.toml, else \"default\").", valueName: "PCM"))
+        var device: String?
+
+        @Option(name: .customLong("output-device"), help: ArgumentHelp("The ALSA playback device (default: device in config.toml, else \"default\").", valueName: "PCM"))
+        var outputDevice: String?
+
+        @OptionGroup var profile: ProfileOption
+        @OptionGroup var destination: DestinationOptions
+
+        func run() throws {
+            let settings = try CommandRunner.settings()
+            let environment = ProcessInfo.processInfo.environment
+            let summary = try CommandRunner.withLibrary { (library) throws(NarrationError) -> String in
+                let options = Narration.Studio.Options(
+                    captureDevice: device ?? settings.device, playbackDevice: outputDevice ?? settings.device,
+                    profile: try profile.resolve(settings), destination: try destination.resolve(settings),
+                    retry: RetrySchedule(attempts: 4, first: 2, limit: 30), publication: settings.publication,
+                    narrator: settings.narrator, format: .speech)
+                let article = try startingArticle(library)
+                let screen = try TerminalScreens.open(
+                    environment: environment, colour: environment["NO_COLOR"] == nil && environment["TERM"] != "dumb")
+                defer { screen.close() }
+                let studio = Narration.Studio(library: library, options: options, article: article)
+                Self.runLoop(studio, on: screen)
+                return Self.goodbye(studio.state)
+            }
+            Console.print(summary)
+        }
+
+        /// `--article`, else the current article if it is still open; nil starts with the form.
+        private func startingArticle(_ library: NarrationLibrary) throws(NarrationError) -> Article? {
+            if let id = target.article { return try library.article(id) }
+            guard let current = try library.catalog.currentArticle(), current.state == .open else { return nil }
+            return current
+        }
+
+        /// Keys in, 20 screens a second out, until the volunteer leaves. SIGTERM and SIGHUP (the
+        /// terminal closed) leave as Esc does: a take being recorded is kept.
+        private static func runLoop(_ studio: Narration.Studio, on screen: any TerminalScreen) {
+            let signalled = Atomic<Bool>(false)
+            let signals = SignalTrap { _ in signalled.store(true, ordering: .relaxed) }
+            defer { withExtendedLifetime(signals) {} }
+            while !studio.isFinished {
+                if let key = screen.nextKey(waiting: 50), let action = studio.state.action(for: key) {
+                    studio.perform(action)
+                }
+                if signalled.load(ordering: .relaxed) { studio.perform(.leave) }
+                studio.tick()
+                let size = screen.size
+                screen.draw(StudioRenderer.render(studio.state, width: size.width, height: size.height))
+            }
+        }
+
+        private static func goodbye(_ state: StudioState) -> String {
+            guard let header = state.header else { return "Left the studio." }
+            let chunks = header.chunkCount == 1 ? "1 chunk" : "\(header.chunkCount) chunks"
+            return "Left the studio: \"\(header.title)\" has \(chunks), \(Timecode.precise(header.duration))."
+        }
+    }
+}
