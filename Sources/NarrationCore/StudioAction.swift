@@ -51,7 +51,7 @@ extension StudioState {
         case .confirmDelete:
             return key == .character("y") || key == .character("Y") ? .confirmDelete : .cancel
         case .help:
-            return key == .escape || key == .character("?") || key == .character("q") ? .cancel : nil
+            return key == .resize ? nil : .cancel
         case .result:
             return key == .escape ? .leave : .dismissResult
         case .chunks:

@@ -27,9 +27,8 @@ public enum StudioRenderer {
 
     public static func render(_ state: StudioState, width: Int, height: Int) -> StudioFrame {
         guard width >= minimumWidth, height >= minimumHeight else {
-            return StudioFrame(width: max(width, 0), height: max(height, 0), lines: [
-                [StyledText("Make the terminal at least \(minimumWidth)×\(minimumHeight) (it is \(width)×\(height)).", .problem)],
-            ])
+            let message = "Make the terminal at least \(minimumWidth)×\(minimumHeight) (it is \(width)×\(height))."
+            return StudioFrame(width: max(width, 0), height: max(height, 0), lines: message.wrapped(to: max(1, width)).map { [StyledText($0, .problem)] })
         }
         var lines: [[StyledText]] = []
         lines += header(state)
@@ -112,7 +111,7 @@ public enum StudioRenderer {
         case .help:
             return help
         case .result(let heading, let lines):
-            return [[StyledText(" \(heading)", .heading)], []] + lines.map { [StyledText("   \($0)")] }
+            return [[StyledText(" \(heading)", .heading)], []] + lines.flatMap { $0.wrapped(to: width - 4).map { [StyledText("   \($0)")] } }
         case .newArticle(let form):
             return newArticle(form)
         }

@@ -43,6 +43,30 @@ extension StringProtocol {
     /// Columns the text takes on a terminal.
     public var terminalColumns: Int { reduce(0) { $0 + $1.terminalColumns } }
 
+    /// The text broken into lines of at most `columns`, at spaces where it can be, else anywhere.
+    public func wrapped(to columns: Int) -> [String] {
+        guard columns > 0 else { return [] }
+        var lines: [String] = []
+        var line = ""
+        for word in split(separator: " ", omittingEmptySubsequences: false) {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if candidate.terminalColumns <= columns {
+                line = candidate
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            var rest = String(word)
+            while rest.terminalColumns > columns {
+                let head = rest.clipped(to: columns)
+                lines.append(head)
+                rest.removeFirst(head.count)
+            }
+            line = rest
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+
     /// The text cut to at most `columns`, without an ellipsis or padding.
     public func clipped(to columns: Int) -> String {
         var result = ""

@@ -1,0 +1,170 @@
+import Foundation
+import NarrationCore
+import Testing
+
+/// The studio screen drawn from given states, compared with reviewed snapshots in `Snapshots/`.
+/// After a deliberate change of the layout, run with NARRATE_RECORD_SNAPSHOTS=1 to write the new
+/// screens, read them, and commit them with the change.
+@Suite("Studio screen")
+struct StudioRendererTests {
+    static let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+
+    private func expectSnapshot(_ name: String, _ state: StudioState, width: Int = 80, height: Int = 24, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let frame = StudioRenderer.render(state, width: width, height: height)
+        let file = Self.snapshots.appendingPathComponent("\(name).txt")
+        if ProcessInfo.processInfo.environment["NARRATE_RECORD_SNAPSHOTS"] == "1" {
+            try (frame.text + "\n").write(to: file, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOf: file, encoding: .utf8)
+        #expect(frame.text + "\n" == expected, "screen \(name) differs from Snapshots/\(name).txt", sourceLocation: sourceLocation)
+        #expect(frame.lines.count == height, sourceLocation: sourceLocation)
+        for line in frame.lines {
+            #expect(line.map(\.text).joined().terminalColumns == width, "a line is not \(width) columns wide", sourceLocation: sourceLocation)
+        }
+    }
+
+    // MARK: States
+
+    static func levels(_ shape: [Double]) -> [Decibels] { shape.map { Decibels($0) } }
+
+    static var article: StudioState {
+        var state = StudioState(header: .init(
+            title: "Budget vote in the city council", publication: "Daily Post", narrator: "Ann Reader", state: .open,
+            duration: 126.4, chunkCount: 3))
+        state.chunks = [
+            .init(index: ChunkIndex(1), duration: 41.2, peak: Decibels(-6), levels: levels([-60, -40, -20, -10, -6, -12, -30, -50])),
+            .init(index: ChunkIndex(2), duration: 38.0, peak: Decibels(-7.1), levels: levels([-8, -9, -10, -20, -40, -9, -7.1]), recovered: true),
+            .init(index: ChunkIndex(3), duration: 47.2, peak: Decibels(-0.1), levels: levels([-3, -0.1, -6])),
+        ]
+        state.selection = 2
+        return state
+    }
+
+    static var recording: StudioState {
+        var state = article
+        state.activity = .recording(seconds: 83.4, placement: .append)
+        var meter = MeterDisplay()
+        meter.update(average: Decibels(-18), peak: Decibels(-9), at: 0)
+        state.meter = meter
+        state.peak = Decibels(-9)
+        state.notice = .init("Recording. Press r to stop; the take is kept whatever happens.")
+        return state
+    }
+
+    @Test("recording: red status with the running time, the meter with its held peak, the list")
+    func recordingScreen() throws {
+        try expectSnapshot("recording", Self.recording)
+        let frame = StudioRenderer.render(Self.recording, width: 80, height: 24)
+        #expect(frame.lines[3].first == StyledText(" ● REC 00:01:23", .recording))
+        let meterStyles = frame.lines[4].filter { $0.text == "█" }.map(\.style)
+        // -18 dBFS average lights 7 of 20 segments (MeterTable), all in the green band.
+        #expect(meterStyles == Array(repeating: .meterGreen, count: 7))
+        #expect(frame.lines[4].contains(StyledText("|", .meterYellow)))
+        #expect(frame.lines[9].allSatisfy { $0.style == .selected }, "the selected row is highlighted across the screen")
+    }
+
+    @Test("a quiet input shows its warning under the meter")
+    func quietWarning() throws {
+        var state = Self.recording
+        state.activity = .recording(seconds: 12, placement: .replace(ChunkIndex(2)))
+        state.warning = "The input has stayed below -50.0 dBFS for 3 s: is the microphone on?"
+        try expectSnapshot("recording-quiet", state)
+    }
+
+    @Test("playing and paused: chunk n of m, position and total")
+    func playingScreens() throws {
+        var state = Self.article
+        state.activity = .playing(chunk: ChunkIndex(3), of: 12, position: 41.9, total: 300, paused: false)
+        var meter = MeterDisplay()
+        meter.update(average: Decibels(-3), peak: Decibels(-0.5), at: 0)
+        state.meter = meter
+        state.peak = Decibels(-0.5)
+        try expectSnapshot("playing", state)
+        state.activity = .playing(chunk: ChunkIndex(3), of: 12, position: 41.9, total: 300, paused: true)
+        #expect(StudioRenderer.render(state, width: 80, height: 24).lines[3].map(\.text).joined().hasPrefix(" ⏸ chunk 3/12 00:00:41 / 00:05:00"))
+    }
+
+    @Test("300 chunks: the list scrolls to keep the selection in view and says which rows it shows")
+    func longList() throws {
+        var state = Self.article
+        state.chunks = (1...300).map { .init(index: ChunkIndex($0), duration: Double($0 % 50) + 0.5, peak: Decibels(-Double($0 % 20))) }
+        state.header?.chunkCount = 300
+        state.selection = 149
+        try expectSnapshot("long-list", state)
+        state.selection = 299
+        let text = StudioRenderer.render(state, width: 80, height: 24).text
+        #expect(text.contains("▸  300  "))
+        #expect(text.contains("288–300 of 300"))
+    }
+
+    @Test("Chinese, accented and emoji titles line up: every line is exactly the screen's width")
+    func unicode() throws {
+        var state = Self.recording
+        state.header?.title = "港口城市的预算投票 · Hafen & Haus, café, naïve 🎙️ — ein sehr langer Titel, der abgeschnitten werden muss"
+        state.header?.publication = "Täglich Post 日报"
+        try expectSnapshot("unicode", state)
+    }
+
+    @Test("the new-article form, with publication and narrator filled in")
+    func newArticleForm() throws {
+        var form = NewArticleForm(publication: "Daily Post", narrator: "Ann Reader")
+        for character in "Hafen 港口" { form.edit(.character(character)) }
+        try expectSnapshot("new-article", StudioState(panel: .newArticle(form)))
+    }
+
+    @Test("x asks before deleting, on the notice line")
+    func confirmDelete() throws {
+        var state = Self.article
+        state.panel = .confirmDelete(ChunkIndex(3))
+        try expectSnapshot("confirm-delete", state)
+    }
+
+    @Test("exporting shows a progress bar in the status line")
+    func exporting() throws {
+        var state = Self.article
+        state.activity = .working(stage: "Exporting", fraction: 0.62)
+        try expectSnapshot("exporting", state)
+    }
+
+    @Test("after queue: where the file went and its loudness, then any key for the next article")
+    func result() throws {
+        var state = StudioState(panel: .result(heading: "Queued \"Budget vote\"", lines: [
+            "00:02:06.400, 3 chapters, archive profile (flac), 5480231 bytes",
+            "In the outbox: /home/ann/.local/share/narrate/outbox/Budget vote-k3f9x2ab.flac",
+            "Loudness -18.2 LUFS, true peak -1.9 dBTP: meets the archive profile.",
+        ]))
+        state.notice = nil
+        try expectSnapshot("result", state)
+    }
+
+    @Test("? shows every key")
+    func help() throws {
+        var state = Self.article
+        state.panel = .help
+        try expectSnapshot("help", state)
+    }
+
+    @Test("a resized terminal: the layout fills 120×30, and below 40×14 it asks for more room")
+    func resize() throws {
+        try expectSnapshot("recording-120x30", Self.recording, width: 120, height: 30)
+        let small = StudioRenderer.render(Self.recording, width: 30, height: 10)
+        #expect(small.text.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
+            == "Make the terminal at least 40×14 (it is 30×10).")
+        #expect(small.lines.allSatisfy { $0.map(\.text).joined().terminalColumns == 30 })
+    }
+
+    @Test("every state fits every size from 40×14 to 200×60 exactly", arguments: [40, 57, 80, 133, 200])
+    func fitsEverySize(width: Int) {
+        var states = [Self.article, Self.recording, StudioState(panel: .newArticle(NewArticleForm(publication: "", narrator: "")))]
+        var helpState = Self.article
+        helpState.panel = .help
+        states.append(helpState)
+        for state in states {
+            for height in [14, 24, 60] {
+                let frame = StudioRenderer.render(state, width: width, height: height)
+                #expect(frame.lines.count == height)
+                #expect(frame.lines.allSatisfy { $0.map(\.text).joined().terminalColumns == width })
+            }
+        }
+    }
+}
