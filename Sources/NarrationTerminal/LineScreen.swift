@@ -2,8 +2,8 @@ import Glibc
 import NarrationCore
 
 /// The studio on a terminal that cannot move its cursor (`TERM=dumb`, an editor's shell): the
-/// screen is printed anew, without colour, whenever anything but the status and meter lines
-/// changes; those two are rewritten in place with a carriage return.
+/// screen's lines that are not blank are printed anew, without colour, whenever anything but the
+/// status and meter changes; those two share the last line, rewritten with a carriage return.
 final class LineScreen: TerminalScreen {
     static var isTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
@@ -32,15 +32,16 @@ final class LineScreen: TerminalScreen {
     }
 
     func draw(_ frame: StudioFrame) {
-        let lines = frame.lines.map { line in line.map(\.text).joined() }
+        let lines = frame.lines.map { line in line.map(\.text).joined().trimmingTrailingSpaces }
         let statusRows = 3...4
-        let body = lines.enumerated().filter { !statusRows.contains($0.offset) }.map(\.element)
-        let status = lines[statusRows].map { $0.trimmingTrailingSpaces }.joined(separator: " ").trimmingTrailingSpaces
+        let body = lines.enumerated().filter { !statusRows.contains($0.offset) && !$0.element.isEmpty }.map(\.element)
+        let status = lines[statusRows].joined(separator: " ").trimmingTrailingSpaces
+        // The status line comes last, so that a carriage return can rewrite it in place.
         if body != shownBody {
-            write(lines.map(\.trimmingTrailingSpaces).joined(separator: "\n") + "\n")
+            write("\n" + body.joined(separator: "\n") + "\n" + status)
             shownBody = body
         } else if status != shownStatus {
-            write("\r" + String(status.fitted(to: frame.width - 1)))
+            write("\r" + status.fitted(to: frame.width - 1))
         }
         shownStatus = status
     }

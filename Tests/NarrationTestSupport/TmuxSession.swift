@@ -8,12 +8,41 @@ public final class TmuxSession {
 
     /// Starts `command` (a shell command line) with `environment` on a terminal of `width` × `height`.
     /// After the command ends, the pane shows `EXIT=<status>` and stays open.
-    public init(_ command: String, environment: [String: String], width: Int = 100, height: Int = 10) throws {
+    /// - Parameter terminal: the TERM the command sees, and NO_COLOR=1 with it; nil keeps tmux's
+    ///   own TERM (whose key sequences tmux sends) and colour.
+    public init(
+        _ command: String, environment: [String: String], width: Int = 100, height: Int = 10, terminal: String? = "xterm-256color"
+    ) throws {
         let assignments = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        // The tmux server passes on the environment of whoever started it: NO_COLOR only if asked.
+        let terminalSetting = terminal.map { "TERM=\($0) NO_COLOR=1 " } ?? "-u NO_COLOR "
         try Signals.run("tmux", [
             "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
-            "env TERM=xterm-256color NO_COLOR=1 \(assignments) \(command); echo EXIT=$?; sleep 60",
+            "env \(terminalSetting)\(assignments) \(command); echo EXIT=$?; sleep 60",
         ])
+    }
+
+    /// The screen's text with its colours and attributes as escape sequences.
+    public func styledScreen() throws -> String {
+        try Signals.run("tmux", ["capture-pane", "-e", "-p", "-t", name])
+    }
+
+    /// Types `text` literally (UTF-8 included), not as key names.
+    public func type(_ text: String) throws {
+        try Signals.run("tmux", ["send-keys", "-t", name, "-l", text])
+    }
+
+    /// The process id of the command (the shell tmux runs it in execs it through `env`).
+    public func commandPID() throws -> Int32 {
+        let shell = try Signals.run("tmux", ["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let child = try Signals.run("pgrep", ["-P", shell]).split(separator: "\n").first.map(String.init) ?? ""
+        guard let pid = Int32(child) else { throw FixtureError("no command is running in tmux session \(name)") }
+        return pid
+    }
+
+    /// Resizes the terminal, as a volunteer dragging the window's corner would.
+    public func resize(width: Int, height: Int) throws {
+        try Signals.run("tmux", ["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
     }
 
     /// The screen's text now.

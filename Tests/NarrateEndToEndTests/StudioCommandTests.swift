@@ -1,0 +1,178 @@
+import Foundation
+import NarrationAudio
+import NarrationCore
+import NarrationTestSupport
+import Testing
+
+/// `narrate studio` on a real terminal (tmux), with the emulated USB microphone (a 440 Hz sine at
+/// -12 dBFS, paced in real time) and a paced speaker that keeps every byte it is sent.
+@Suite("Studio on a terminal", .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
+struct StudioCommandTests {
+    let fixture: EndToEndFixture
+
+    init() throws {
+        fixture = try EndToEndFixture(environment: ["XDG_CONFIG_HOME": "CONFIG"])
+    }
+
+    /// The studio in an 80×24 tmux terminal, with narrator and publication in config.toml.
+    private func openStudio(_ arguments: String = "", terminal: String? = nil, environment extra: [String: String] = [:]) throws -> TmuxSession {
+        let config = fixture.folder.url.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("narrate"), withIntermediateDirectories: true)
+        try "narrator = \"Ann Reader\"\npublication = \"Daily Post\"\n".write(
+            to: config.appendingPathComponent("narrate/config.toml"), atomically: true, encoding: .utf8)
+        var environment = fixture.narrate.environment.filter { ["NARRATE_HOME", "ALSA_CONFIG_PATH", "PATH", "HOME"].contains($0.key) }
+        environment["XDG_CONFIG_HOME"] = config.path
+        environment["LANG"] = "C.UTF-8"
+        environment.merge(extra) { $1 }
+        return try TmuxSession(
+            "\(Narrate.executable.path) studio --device usbmic --output-device pacedspk \(arguments)",
+            environment: environment, width: 80, height: 24, terminal: terminal)
+    }
+
+    /// Waits for `text`, failing the test with the screen if it does not come.
+    @discardableResult
+    private func expectScreen(_ terminal: TmuxSession, _ text: String, within seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let screen = try terminal.screen(containing: text, within: seconds)
+        #expect(screen.contains(text), "waited for \(text) on:\n\(screen)", sourceLocation: sourceLocation)
+        return screen
+    }
+
+    /// r, about a second and a half of audio, r.
+    private func recordTake(_ terminal: TmuxSession, key: String = "r", number: Int, verb: String = "recorded") throws -> String {
+        try terminal.send(key)
+        let recording = try expectScreen(terminal, "● REC 00:00:01")
+        try terminal.send("r")
+        try expectScreen(terminal, "Chunk \(number) \(verb): 00:00:0")
+        return recording
+    }
+
+    private func samples(ofFile path: String) throws -> [Int32] {
+        try SoundFileReader(path: path).readAll()
+    }
+
+    @Test("start an article, record three chunks, play from 2, delete 3, re-record 1, queue: list, samples and tags")
+    func wholeSession() throws {
+        let terminal = try openStudio()
+        try expectScreen(terminal, "New article")
+        try terminal.type("Hafen & Haus 港口 café")
+        try terminal.send("Enter", "Enter", "Enter")
+        try expectScreen(terminal, "Press r to record the first chunk.")
+
+        let recordingScreen = try recordTake(terminal, number: 1)
+        print("figure: the studio while recording (80×24):\n" + recordingScreen)
+        #expect(recordingScreen.contains("   level ████████"), "the sine at -12 dBFS lights the meter")
+        #expect(recordingScreen.contains("peak -12.0 dBFS"))
+        try recordTake(terminal, number: 2)
+        try recordTake(terminal, number: 3)
+        var screen = try expectScreen(terminal, "3 chunks")
+        let listed = try fixture.chunks()
+        #expect(listed.count == 3)
+
+        // Play from chunk 2: the speaker gets chunks 2 and 3, every sample, nothing else.
+        try terminal.send("Up", "Space")
+        try expectScreen(terminal, "▶ chunk 2/3")
+        screen = try expectScreen(terminal, "Played to the end.")
+        let played = Signals.samples([UInt8](try Data(contentsOf: fixture.devices.playedFile)), bitsPerSample: 16)
+        let expectedPlayed = try samples(ofFile: listed[1]["file"] as! String) + samples(ofFile: listed[2]["file"] as! String)
+        #expect(played.count == expectedPlayed.count)
+        #expect(played == expectedPlayed)
+
+        try terminal.send("End", "x")
+        try expectScreen(terminal, "Delete chunk 3 (00:00:0")
+        try terminal.send("y")
+        try expectScreen(terminal, "Chunk 3 deleted (")
+
+        try terminal.send("Home")
+        let rerecording = try recordTake(terminal, key: "e", number: 1, verb: "re-recorded")
+        #expect(rerecording.contains("re-recording chunk 1"))
+        screen = try expectScreen(terminal, "2 chunks")
+
+        // The list on screen matches the catalog: two chunks, the lengths to the tenth of a second.
+        let chunks = try fixture.chunks()
+        #expect(chunks.count == 2)
+        #expect(chunks[0]["id"] as? String != listed[0]["id"] as? String, "chunk 1 is the new take")
+        #expect(chunks[1]["id"] as? String == listed[1]["id"] as? String)
+        for (position, chunk) in chunks.enumerated() {
+            let duration = try #require(chunk["duration"] as? Double)
+            let row = "\(position == 0 ? "▸" : " ")    \(position + 1)  \(Timecode.tenths(duration))  -12.0 dB  "
+            #expect(screen.contains(row), "no row \(row) on:\n\(screen)")
+        }
+        #expect(!screen.contains("    3  00:"))
+        print("figure: the chunk list after the edits:\n" + screen)
+
+        try terminal.send("q")
+        screen = try expectScreen(terminal, "Queued \"Hafen & Haus 港口 café\"")
+        #expect(screen.contains(": meets the archive profile."))
+        try terminal.send("Escape")
+        screen = try expectScreen(terminal, "EXIT=0")
+        #expect(screen.contains("Left the studio."))
+
+        // The exported file: the two chunks' samples in order, and the article's tags.
+        let outbox = try #require(try fixture.narrate.run("outbox", "list", "--json").json() as? [[String: Any]])
+        let file = try #require(outbox.first?["file"] as? String)
+        #expect(file.hasSuffix(".flac"))
+        let exported = try samples(ofFile: file)
+        #expect(exported == (try samples(ofFile: chunks[0]["file"] as! String) + samples(ofFile: chunks[1]["file"] as! String)))
+        let tags = try Signals.run("ffprobe", ["-v", "error", "-show_entries", "format_tags=title,artist,album", "-of", "default=nw=1", file])
+        #expect(tags.contains("title=Hafen & Haus 港口 café"))
+        #expect(tags.contains("artist=Ann Reader"))
+        #expect(tags.contains("album=Daily Post"))
+        print("figure: exported \(exported.count) frames (\(Double(exported.count) / 44_100) s) in 2 chunks, tags:\n\(tags)")
+    }
+
+    @Test("colour on a colour terminal, none with NO_COLOR; the layout follows a resize")
+    func colourAndResize() throws {
+        _ = try fixture.newArticle("Colours")
+        let coloured = try openStudio()
+        try coloured.send("r")
+        try expectScreen(coloured, "● REC 00:00:01")
+        let colours = try coloured.styledScreen()
+        #expect(colours.contains("\u{1B}[31m"), "● REC is red: \(colours.debugDescription)")
+        try coloured.send("r")
+        try expectScreen(coloured, "Chunk 1 recorded")
+        try coloured.resize(width: 100, height: 30)
+        let wide = try coloured.screen(containing: String(repeating: "─", count: 100), within: 5)
+        #expect(wide.split(separator: "\n").contains { $0 == Substring(String(repeating: "─", count: 100)) })
+        try coloured.send("Escape")
+        try expectScreen(coloured, "EXIT=0")
+
+        let plain = try openStudio(environment: ["NO_COLOR": "1"])
+        try plain.send("r")
+        try expectScreen(plain, "● REC 00:00:01")
+        let styled = try plain.styledScreen()
+        #expect(!styled.contains("\u{1B}[31m") && !styled.contains("\u{1B}[32m"), "NO_COLOR: no colours, only bold and reverse")
+        #expect(styled.contains("\u{1B}[1m"))
+        try plain.send("r")
+        try expectScreen(plain, "Chunk 2 recorded")
+        try plain.send("Escape")
+        try expectScreen(plain, "EXIT=0")
+    }
+
+    @Test("TERM=dumb: the screen is printed line by line, and keys still record and leave")
+    func dumbTerminal() throws {
+        _ = try fixture.newArticle("Plain text")
+        let terminal = try openStudio(terminal: "dumb")
+        try expectScreen(terminal, "■ ready")
+        try terminal.send("r")
+        try expectScreen(terminal, "● REC 00:00:01")
+        try terminal.send("r")
+        let screen = try expectScreen(terminal, "Chunk 1 recorded: 00:00:0")
+        #expect(screen.contains(" Plain text"))
+        try terminal.send("Escape")
+        try expectScreen(terminal, "EXIT=0")
+        #expect(try fixture.chunks().count == 1)
+    }
+
+    @Test("SIGTERM while recording (the terminal closed) keeps the take, as Esc does")
+    func terminatedWhileRecording() throws {
+        _ = try fixture.newArticle("Closed")
+        let terminal = try openStudio()
+        try terminal.send("r")
+        try expectScreen(terminal, "● REC 00:00:01")
+        kill(try terminal.commandPID(), SIGTERM)
+        try expectScreen(terminal, "EXIT=0")
+        let chunks = try fixture.chunks()
+        #expect(chunks.count == 1)
+        #expect((chunks.first?["duration"] as? Double ?? 0) >= 1)
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Narration
+import NarrationAudio
+import NarrationCore
+import NarrationTestSupport
+import Testing
+
+/// The studio session driven by keys, as the screen would drive it, on the emulated USB
+/// microphone and speaker (paced in real time): no terminal, the real recorder, player and exporter.
+@Suite("Studio session")
+struct StudioTests {
+    final class Session {
+        let fixture: LibraryFixture
+        let studio: Studio
+
+        init(destination: Destination? = nil) throws {
+            fixture = try LibraryFixture()
+            let options = Studio.Options(
+                captureDevice: "usbmic", playbackDevice: "usbspk", profile: .archive, destination: destination,
+                retry: RetrySchedule(attempts: 1, first: 0, limit: 0), publication: "Daily Post", narrator: "Ann Reader",
+                format: .speech, definitions: fixture.devices.definitions)
+            studio = Studio(library: fixture.library, options: options, article: nil)
+        }
+
+        var state: StudioState { studio.state }
+
+        /// Presses keys as the screen would: each means what the state says it means.
+        func press(_ keys: KeyPress...) {
+            for key in keys {
+                if let action = studio.state.action(for: key) { studio.perform(action) }
+                studio.tick()
+            }
+        }
+
+        func type(_ text: String) {
+            for character in text { press(.character(character)) }
+        }
+
+        /// Ticks 50 times a second for `seconds`, or until `done` holds.
+        func run(_ seconds: Double, until done: (StudioState) -> Bool = { _ in false }) {
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end, !done(studio.state) {
+                studio.tick()
+                usleep(20_000)
+            }
+        }
+
+        func recordTake(_ key: KeyPress = .character("r"), seconds: Double) {
+            press(key)
+            run(seconds)
+            press(.character("r"))
+        }
+    }
+
+    @Test("form, two takes, a delete that asks, a re-record, playback, then queue: the result names the file and its loudness")
+    func wholeArticle() throws {
+        let session = try Session()
+        guard case .newArticle(let form) = session.state.panel else { Issue.record("no form without an article"); return }
+        #expect(form.publication == "Daily Post" && form.narrator == "Ann Reader")
+        session.type("Studio 港口")
+        session.press(.enter, .enter, .enter)
+        #expect(session.state.header?.title == "Studio 港口")
+        #expect(session.state.notice?.text == "Started \"Studio 港口\". Press r to record the first chunk.")
+
+        session.recordTake(seconds: 0.6)
+        session.recordTake(seconds: 0.4)
+        #expect(session.state.chunks.count == 2)
+        #expect(session.state.selection == 1)
+        let first = try #require(session.state.chunks.first)
+        #expect(first.duration > 0.3 && first.duration < 1.5, "\(first.duration) s")
+        #expect(abs(first.peak.value - -12) < 0.1, "the emulated microphone's sine peaks at -12 dBFS")
+        #expect(first.levels.count == ChunkLevels.count)
+        #expect(first.levels.allSatisfy { abs($0.value - -12) < 0.2 })
+        #expect(session.state.notice?.text.hasPrefix("Chunk 2 recorded: 00:00:0") == true)
+
+        session.press(.character("x"))
+        #expect(session.state.panel == .confirmDelete(ChunkIndex(2)))
+        session.press(.character("n"))
+        #expect(session.state.chunks.count == 2)
+        #expect(session.state.notice?.text == "Nothing was deleted.")
+        session.press(.character("x"), .character("y"))
+        #expect(session.state.chunks.count == 1)
+        #expect(session.state.notice?.text.hasPrefix("Chunk 2 deleted (") == true)
+
+        let article = try session.fixture.library.article(nil)
+        let before = try session.fixture.library.chunkEntries(of: article)[0].chunk.id
+        session.press(.up)
+        session.recordTake(.character("e"), seconds: 0.3)
+        let after = try session.fixture.library.chunkEntries(of: article)
+        #expect(after.count == 1 && after[0].chunk.id != before)
+        #expect(session.state.notice?.text.hasPrefix("Chunk 1 re-recorded: ") == true)
+        #expect(FileManager.default.fileExists(atPath: session.fixture.library.root.trashedChunkURL(before, of: article.id).path))
+
+        session.press(.character(" "))
+        #expect(session.state.isPlaying)
+        session.run(5) { !$0.isPlaying }
+        #expect(session.state.notice?.text == "Played to the end.")
+
+        session.press(.character("q"))
+        session.run(20) { if case .result = $0.panel { true } else { false } }
+        guard case .result(let heading, let lines) = session.state.panel else { Issue.record("no result: \(session.state)"); return }
+        #expect(heading == "Queued \"Studio 港口\"")
+        let outboxLine = try #require(lines.first { $0.hasPrefix("In the outbox: ") })
+        let file = URL(fileURLWithPath: String(outboxLine.dropFirst("In the outbox: ".count)))
+        let exported = try SoundFileReader(path: file.path).readAll()
+        #expect(exported == (try session.fixture.samples(of: after[0])), "the export holds the re-recorded take, sample for sample")
+        #expect(lines.contains { $0.hasPrefix("Loudness ") && $0.hasSuffix(": meets the archive profile.") })
+        #expect(session.state.header == nil)
+
+        session.press(.character("z"))
+        guard case .newArticle = session.state.panel else { Issue.record("any key goes on to a new article"); return }
+    }
+
+    @Test("leaving while recording stops and keeps the take")
+    func leaveWhileRecording() throws {
+        let session = try Session()
+        session.type("Leaving")
+        session.press(.enter, .enter, .enter)
+        session.press(.character("r"))
+        session.run(0.5)
+        session.press(.interrupt)
+        #expect(session.studio.isFinished)
+        let entries = try session.fixture.library.chunkEntries(of: try session.fixture.library.article(nil))
+        #expect(entries.count == 1)
+        #expect(entries[0].chunk.frames > 44_100 / 5)
+    }
+
+    @Test("submit: without a destination it says how to set one; with a folder it delivers and says where")
+    func submit() throws {
+        let nowhere = try Session()
+        nowhere.type("Nowhere")
+        nowhere.press(.enter, .enter, .enter)
+        nowhere.press(.character("s"))
+        let empty = try nowhere.fixture.library.article(nil)
+        #expect(nowhere.state.notice == .init(NarrationError.emptyArticle(empty, nothingTo: "submit").message, isProblem: true))
+        nowhere.recordTake(seconds: 0.3)
+        nowhere.press(.character("s"))
+        #expect(nowhere.state.notice == .init(
+            "No destination to submit to: set destination in config.toml (or start the studio with --to), or press q to queue and send it later.",
+            isProblem: true))
+
+        let share = TemporaryFolder("narrate-share")
+        let session = try Session(destination: .folder(share.url.path))
+        session.type("Shared")
+        session.press(.enter, .enter, .enter)
+        session.recordTake(seconds: 0.3)
+        session.press(.character("s"))
+        session.run(20) { if case .result = $0.panel { true } else { false } }
+        guard case .result(let heading, let lines) = session.state.panel else { Issue.record("no result"); return }
+        #expect(heading == "Submitted \"Shared\"")
+        let sent = try #require(lines.first { $0.hasPrefix("Sent to ") })
+        #expect(sent.contains("/Daily Post/") && sent.hasSuffix(".flac and checked."))
+        let delivered = FileManager.default.enumerator(atPath: share.url.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".flac") }
+        #expect(delivered?.count == 1)
+    }
+}
