@@ -387,13 +387,13 @@ public final class Studio {
         do {
             queued = try library.queue(article, profile: options.profile) { work.update(done: $0, total: $1) }
         } catch {
-            work.finish(.init(heading: "\"\(article.title)\" was not queued", lines: [error.message, "Its chunks are as they were."], problem: true))
+            work.finish(.notQueued("\(error.message) Nothing was queued; the chunks are as they were."))
             return
         }
         var lines = summary(of: queued.job, sidecar: queued.sidecar, profile: options.profile)
         guard let destination else {
             lines.append("Send it later with: narrate outbox push --to FOLDER or s3://BUCKET/PREFIX")
-            work.finish(.init(heading: "Queued \"\(article.title)\"", lines: lines, problem: false))
+            work.finish(.queued(heading: "Queued \"\(article.title)\"", lines: lines))
             return
         }
         work.update(stage: "Sending", done: 0, total: queued.job.bytes)
@@ -402,11 +402,11 @@ public final class Studio {
                 let delivered = try await library.deliver(
                     queued.job, to: destination, retrying: options.retry, progress: { work.update(done: $0, total: $1) })
                 lines.append("Sent to \(delivered.remotePath ?? destination.description) and checked.")
-                work.finish(.init(heading: "Submitted \"\(article.title)\"", lines: lines, problem: false))
+                work.finish(.queued(heading: "Submitted \"\(article.title)\"", lines: lines))
             } catch {
                 lines.append(error.message)
                 lines.append("It stays in the outbox; \"narrate outbox push\" sends it later.")
-                work.finish(.init(heading: "Queued \"\(article.title)\", but not sent", lines: lines, problem: true))
+                work.finish(.queued(heading: "Queued \"\(article.title)\", but not sent", lines: lines))
             }
         }
     }
@@ -438,11 +438,13 @@ public final class Studio {
             isFinished = true
             return
         }
-        if outcome.problem && outcome.heading.hasSuffix("was not queued") {
-            state.notice = .init(outcome.lines.joined(separator: " "), isProblem: true)
+        switch outcome {
+        case .notQueued(let sentence):
+            state.notice = .init(sentence, isProblem: true)
             return
+        case .queued(let heading, let lines):
+            state.panel = .result(heading: heading, lines: lines)
         }
-        state.panel = .result(heading: outcome.heading, lines: outcome.lines)
         state.header = nil
         state.chunks = []
         article = nil

@@ -6,11 +6,12 @@ import Synchronization
 /// on a thread of its own (it blocks in libsndfile and LAME), the upload as a task. The screen
 /// reads the stage, the progress and, at the end, the outcome.
 final class StudioWork: Sendable {
-    /// What the result screen says when the work is done.
-    struct Outcome: Sendable {
-        let heading: String
-        let lines: [String]
-        let problem: Bool
+    /// How the work ended.
+    enum Outcome: Sendable {
+        /// The export failed: nothing was queued and the article stays open; the sentence says why.
+        case notQueued(String)
+        /// Queued (and perhaps sent): what the result screen says.
+        case queued(heading: String, lines: [String])
     }
 
     private struct Progress {

@@ -41,6 +41,7 @@ extension StudioState {
     /// What `key` means on the screen as it is; nil for keys that mean nothing here.
     public func action(for key: KeyPress) -> StudioAction? {
         if key == .interrupt { return .leave }
+        if key == .resize { return nil }  // the screen redraws at its new size by itself
         switch panel {
         case .newArticle(let form):
             switch key {
@@ -51,7 +52,7 @@ extension StudioState {
         case .confirmDelete:
             return key == .character("y") || key == .character("Y") ? .confirmDelete : .cancel
         case .help:
-            return key == .resize ? nil : .cancel
+            return .cancel
         case .result:
             return key == .escape ? .leave : .dismissResult
         case .chunks:

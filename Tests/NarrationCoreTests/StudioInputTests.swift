@@ -56,6 +56,15 @@ struct StudioInputTests {
         #expect(state.action(for: .interrupt) == .leave)
     }
 
+    @Test("a resize is never taken as a key: the result and help stay up")
+    func resizeIsNotAKey() {
+        var state = Self.ready
+        for panel in [StudioState.Panel.result(heading: "Queued", lines: []), .help, .confirmDelete(ChunkIndex(1)), .chunks] {
+            state.panel = panel
+            #expect(state.action(for: .resize) == nil)
+        }
+    }
+
     @Test("the form: typing edits the focused field, Enter moves on and on the last field creates the article")
     func form() {
         var form = NewArticleForm(publication: "Daily Post", narrator: "Ann")

@@ -125,6 +125,28 @@ struct StudioTests {
         #expect(entries[0].chunk.frames > 44_100 / 5)
     }
 
+    @Test("an export that fails (a chunk file is gone) queues nothing, says why, and keeps the article open")
+    func failedQueue() throws {
+        let session = try Session()
+        session.type("Broken")
+        session.press(.enter, .enter, .enter)
+        session.recordTake(seconds: 0.3)
+        session.recordTake(seconds: 0.3)
+        let article = try session.fixture.library.article(nil)
+        let entries = try session.fixture.library.chunkEntries(of: article)
+        try FileManager.default.removeItem(at: entries[1].file)
+        session.press(.character("q"))
+        session.run(20) { !$0.isWorking }
+        let notice = try #require(session.state.notice)
+        #expect(notice.isProblem)
+        #expect(notice.text.hasSuffix(" Nothing was queued; the chunks are as they were."))
+        #expect(notice.text.hasPrefix("Chunk 2's file "))
+        #expect(session.state.panel == .chunks)
+        #expect(session.state.header?.title == "Broken")
+        #expect(try session.fixture.library.outboxJobs().isEmpty)
+        #expect(FileManager.default.fileExists(atPath: entries[0].file.path))
+    }
+
     @Test("submit: without a destination it says how to set one; with a folder it delivers and says where")
     func submit() throws {
         let nowhere = try Session()
