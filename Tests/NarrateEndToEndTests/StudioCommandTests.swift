@@ -37,7 +37,8 @@ struct StudioCommandTests {
         return screen
     }
 
-    /// r, about a second and a half of audio, r.
+    /// r, a little over a second of audio, r; returns the screen while recording.
+    @discardableResult
     private func recordTake(_ terminal: TmuxSession, key: String = "r", number: Int, verb: String = "recorded") throws -> String {
         try terminal.send(key)
         let recording = try expectScreen(terminal, "● REC 00:00:01")
