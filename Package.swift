@@ -83,6 +83,7 @@ let package = Package(
         .testTarget(
             name: "NarrationCoreTests",
             dependencies: ["NarrationCore", "NarrationTestSupport"],
+            exclude: ["Snapshots"],  // read by StudioRendererTests from the source tree
             swiftSettings: strictness
         ),
         .testTarget(

@@ -7,21 +7,10 @@ import NarrationCore
 final class LineScreen: TerminalScreen {
     static var isTerminal: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
-    private var saved = termios()
+    private let rawMode = RawTerminalMode(keepSignals: false)  // Ctrl-C arrives as a key, as with curses
     private var decoder = KeyDecoder()
     private var shownBody: [String] = []
     private var shownStatus = ""
-
-    init() {
-        tcgetattr(STDIN_FILENO, &saved)
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)  // Ctrl-C arrives as a key, as with curses
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
-        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-    }
 
     var size: (width: Int, height: Int) {
         var window = winsize()
@@ -59,7 +48,7 @@ final class LineScreen: TerminalScreen {
     }
 
     func close() {
-        tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+        rawMode?.restore()
         write("\n")
     }
 

@@ -1,28 +1,21 @@
 import Foundation
 import Glibc
 import NarrationCore
+import NarrationTerminal
 
 /// Key presses from a terminal on stdin, without Enter and without echo, while it lives.
 ///
-/// Puts the terminal in non-canonical mode (signals such as Ctrl-C still work) and restores it
-/// on `stop()`. A reader thread polls stdin so that it can end when asked.
+/// Puts the terminal in raw mode (signals such as Ctrl-C still work) and restores it on
+/// `stop()`. A reader thread polls stdin so that it can end when asked.
 final class TerminalKeys: @unchecked Sendable {
-    private var saved = termios()
+    private let rawMode: RawTerminalMode
     private let lock = NSLock()
     private var running = true
 
     /// Starts reading keys when stdin is a terminal; nil otherwise.
     static func start(onKey: @escaping @Sendable (KeyPress) -> Void) -> TerminalKeys? {
-        guard isatty(STDIN_FILENO) == 1 else { return nil }
-        let keys = TerminalKeys()
-        guard tcgetattr(STDIN_FILENO, &keys.saved) == 0 else { return nil }
-        var raw = keys.saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
-        tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        guard let rawMode = RawTerminalMode(keepSignals: true) else { return nil }
+        let keys = TerminalKeys(rawMode: rawMode)
         let thread = Thread {
             var decoder = KeyDecoder()
             var pollDescriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
@@ -41,12 +34,16 @@ final class TerminalKeys: @unchecked Sendable {
         return keys
     }
 
+    private init(rawMode: RawTerminalMode) {
+        self.rawMode = rawMode
+    }
+
     private var isRunning: Bool { lock.withLock { running } }
 
     /// Stops reading and restores the terminal as it was.
     func stop() {
         lock.withLock { running = false }
-        tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+        rawMode.restore()
     }
 }
 
