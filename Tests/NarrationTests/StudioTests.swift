@@ -125,6 +125,24 @@ struct StudioTests {
         #expect(entries[0].chunk.frames > 44_100 / 5)
     }
 
+    @Test("a microphone pulled mid-take: recording stops by itself, keeps what came before and says so")
+    func unpluggedMicrophone() throws {
+        let session = try Session()
+        session.type("Unplugged")
+        session.press(.enter, .enter, .enter)
+        session.press(.character("r"))
+        session.run(0.6)
+        FileManager.default.createFile(atPath: session.fixture.devices.unplugFile.path, contents: nil)
+        session.run(3) { !$0.isRecording }
+        #expect(!session.state.isRecording)
+        let notice = try #require(session.state.notice)
+        #expect(notice.isProblem)
+        #expect(notice.text.hasPrefix("Recording stopped: "))
+        #expect(notice.text.hasSuffix(" What was captured before is kept as chunk 1."))
+        #expect(session.state.chunks.count == 1)
+        #expect((session.state.chunks.first?.duration ?? 0) >= 0.4)
+    }
+
     @Test("an export that fails (a chunk file is gone) queues nothing, says why, and keeps the article open")
     func failedQueue() throws {
         let session = try Session()
