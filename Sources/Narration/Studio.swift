@@ -48,6 +48,8 @@ public final class Studio {
     private var article: Article?
     private var entries: [NarrationLibrary.ChunkEntry] = []
     private var levels: [ChunkID: [Decibels]] = [:]
+    /// Chunks with a readable file whose level profile has not been read yet.
+    private var unmeasured = 0
     private var recording: (take: Recording, placement: ChunkPlacement)?
     private var player: QueuePlayer?
     private var work: StudioWork?
@@ -156,7 +158,7 @@ public final class Studio {
             state.activity = .working(stage: stage.name, fraction: stage.fraction)
             if let outcome = work.outcome { finishWork(outcome) }
         }
-        measureLevels(around: state.selection, limit: 4)
+        if recording == nil { measureLevels(around: state.selection, limit: 4) }  // no file reading beside a take
     }
 
     // MARK: Article
@@ -206,6 +208,7 @@ public final class Studio {
                 levels: levels[entry.chunk.id] ?? [], recovered: entry.chunk.recovered, missing: entry.fileMissing)
         }
         state.selection = min(max(0, state.selection), max(0, entries.count - 1))
+        unmeasured = entries.count { levels[$0.chunk.id] == nil && !$0.fileMissing }
     }
 
     private func select(_ position: Int) {
@@ -215,14 +218,16 @@ public final class Studio {
 
     /// Reads the level profiles of up to `limit` chunks near `position` that have none yet.
     private func measureLevels(around position: Int, limit: Int) {
+        guard unmeasured > 0 else { return }  // the common case, 20 times a second
         var measured = 0
-        for distance in 0..<max(1, entries.count) where measured < limit {
+        for distance in 0..<entries.count where measured < limit {
             for candidate in Set([position - distance, position + distance]) where entries.indices.contains(candidate) {
                 let entry = entries[candidate]
                 guard levels[entry.chunk.id] == nil, !entry.fileMissing else { continue }
                 levels[entry.chunk.id] = ChunkLevels.profile(of: entry.file) ?? []
                 state.chunks[candidate].levels = levels[entry.chunk.id] ?? []
                 measured += 1
+                unmeasured -= 1
             }
         }
     }
@@ -420,10 +425,10 @@ public final class Studio {
         do {
             let measured = try Analyzer.measure(file: job.file)
             let loudness = measured.integratedLoudness.map { "\(String(format: "%.1f", $0)) LUFS" } ?? "too quiet to measure"
-            let failed = profile.rules.map { $0.evaluate(measured) }.filter { !$0.passed }
-            let verdict = failed.isEmpty
+            let results = profile.rules.map { $0.evaluate(measured) }
+            let verdict = results.allSatisfy(\.passed)
                 ? "meets the \(profile.name) profile"
-                : "does not meet the \(profile.name) profile: " + failed.map { "\($0.rule) (measured \($0.measured))" }.joined(separator: "; ")
+                : "does not meet the \(profile.name) profile: \(results.failures)"
             lines.append("Loudness \(loudness), true peak \(measured.truePeak.formatted) dBTP: \(verdict).")
         } catch {
             lines.append("The loudness check could not read the file: \(error.message)")

@@ -40,6 +40,13 @@ public struct RuleResult: Sendable, Equatable {
     public let passed: Bool
 }
 
+extension Collection where Element == RuleResult {
+    /// The rules that failed, each with what was measured: "peak at most -3.0 dB (measured -1.2 dB); …".
+    public var failures: String {
+        filter { !$0.passed }.map { "\($0.rule) (measured \($0.measured))" }.joined(separator: "; ")
+    }
+}
+
 extension DeliveryRule {
     /// Judges `measurements` against this rule.
     public func evaluate(_ measurements: Measurements) -> RuleResult {

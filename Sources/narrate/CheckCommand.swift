@@ -56,7 +56,7 @@ extension Narrate {
                 print(measurements, name: name, profile: chosen, results: results)
             }
             if !passed {
-                Console.error("\(name) does not meet the \(chosen!.name) profile: \(results.filter { !$0.passed }.map { "\($0.rule) (measured \($0.measured))" }.joined(separator: "; ")).")
+                Console.error("\(name) does not meet the \(chosen!.name) profile: \(results.failures).")
                 throw ExitCode.failure
             }
         }

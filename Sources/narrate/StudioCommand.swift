@@ -48,8 +48,7 @@ extension Narrate {
                     retry: RetrySchedule(attempts: 4, first: 2, limit: 30), publication: settings.publication,
                     narrator: settings.narrator, format: .speech)
                 let article = try startingArticle(library)
-                let screen = try TerminalScreens.open(
-                    environment: environment, colour: environment["NO_COLOR"] == nil && environment["TERM"] != "dumb")
+                let screen = try TerminalScreens.open(environment: environment, colour: TerminalCapabilities.colourAllowed)
                 defer { screen.close() }
                 let studio = Narration.Studio(library: library, options: options, article: article)
                 Self.runLoop(studio, on: screen)

@@ -70,8 +70,11 @@ final class SignalTrap {
 enum TerminalCapabilities {
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
-    static var colour: Bool {
+    static var colour: Bool { stderrIsTerminal && colourAllowed }
+
+    /// Neither NO_COLOR nor TERM=dumb: colour is welcome on a terminal.
+    static var colourAllowed: Bool {
         let environment = ProcessInfo.processInfo.environment
-        return stderrIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        return environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
     }
 }

@@ -75,6 +75,7 @@ struct ObjectStorageCommandTests {
         let server = try ObjectStorageServer(buckets: ["radio"])
         let proxy = try FaultProxy(to: server, options: ["--rate", "12000000"])  // 12 MB/s: the upload takes about 2 s
         let (fixture, narrate) = try fixture(source: Signals.noise(seconds: 260, seed: 11))
+        defer { withExtendedLifetime(fixture) {} }  // its folder holds the data root and the devices
         _ = try narrate.run("new", "Long read")
         #expect(try narrate.run("record", "--device", "vmic", "--duration", "250").status == 0)
         let running = try narrate.start([

@@ -132,7 +132,7 @@ struct StudioTests {
         session.press(.enter, .enter, .enter)
         session.press(.character("r"))
         session.run(0.6)
-        FileManager.default.createFile(atPath: session.fixture.devices.unplugFile.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: session.fixture.devices.unplugFile.path, contents: nil))
         session.run(3) { !$0.isRecording }
         #expect(!session.state.isRecording)
         let notice = try #require(session.state.notice)
