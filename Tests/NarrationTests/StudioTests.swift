@@ -36,24 +36,25 @@ struct StudioTests {
             for character in text { press(.character(character)) }
         }
 
-        /// Ticks 50 times a second for `seconds`, or until `done` holds.
-        func run(_ seconds: Double, until done: (StudioState) -> Bool = { _ in false }) {
+        /// Ticks 50 times a second for `seconds`, or until `done` holds. Sleeps without holding
+        /// a thread of the concurrency pool: submit's upload needs one, and tests share a few.
+        func run(_ seconds: Double, until done: (StudioState) -> Bool = { _ in false }) async {
             let end = Date().addingTimeInterval(seconds)
             while Date() < end, !done(studio.state) {
                 studio.tick()
-                usleep(20_000)
+                try? await Task.sleep(for: .milliseconds(20))
             }
         }
 
-        func recordTake(_ key: KeyPress = .character("r"), seconds: Double) {
+        func recordTake(_ key: KeyPress = .character("r"), seconds: Double) async {
             press(key)
-            run(seconds)
+            await run(seconds)
             press(.character("r"))
         }
     }
 
     @Test("form, two takes, a delete that asks, a re-record, playback, then queue: the result names the file and its loudness")
-    func wholeArticle() throws {
+    func wholeArticle() async throws {
         let session = try Session()
         guard case .newArticle(let form) = session.state.panel else { Issue.record("no form without an article"); return }
         #expect(form.publication == "Daily Post" && form.narrator == "Ann Reader")
@@ -62,8 +63,8 @@ struct StudioTests {
         #expect(session.state.header?.title == "Studio 港口")
         #expect(session.state.notice?.text == "Started \"Studio 港口\". Press r to record the first chunk.")
 
-        session.recordTake(seconds: 0.6)
-        session.recordTake(seconds: 0.4)
+        await session.recordTake(seconds: 0.6)
+        await session.recordTake(seconds: 0.4)
         #expect(session.state.chunks.count == 2)
         #expect(session.state.selection == 1)
         let first = try #require(session.state.chunks.first)
@@ -85,7 +86,7 @@ struct StudioTests {
         let article = try session.fixture.library.article(nil)
         let before = try session.fixture.library.chunkEntries(of: article)[0].chunk.id
         session.press(.up)
-        session.recordTake(.character("e"), seconds: 0.3)
+        await session.recordTake(.character("e"), seconds: 0.3)
         let after = try session.fixture.library.chunkEntries(of: article)
         #expect(after.count == 1 && after[0].chunk.id != before)
         #expect(session.state.notice?.text.hasPrefix("Chunk 1 re-recorded: ") == true)
@@ -93,11 +94,11 @@ struct StudioTests {
 
         session.press(.character(" "))
         #expect(session.state.isPlaying)
-        session.run(5) { !$0.isPlaying }
+        await session.run(5) { !$0.isPlaying }
         #expect(session.state.notice?.text == "Played to the end.")
 
         session.press(.character("q"))
-        session.run(20) { if case .result = $0.panel { true } else { false } }
+        await session.run(60) { if case .result = $0.panel { true } else { false } }
         guard case .result(let heading, let lines) = session.state.panel else { Issue.record("no result: \(session.state)"); return }
         #expect(heading == "Queued \"Studio 港口\"")
         let outboxLine = try #require(lines.first { $0.hasPrefix("In the outbox: ") })
@@ -112,12 +113,12 @@ struct StudioTests {
     }
 
     @Test("leaving while recording stops and keeps the take")
-    func leaveWhileRecording() throws {
+    func leaveWhileRecording() async throws {
         let session = try Session()
         session.type("Leaving")
         session.press(.enter, .enter, .enter)
         session.press(.character("r"))
-        session.run(0.5)
+        await session.run(0.5)
         session.press(.interrupt)
         #expect(session.studio.isFinished)
         let entries = try session.fixture.library.chunkEntries(of: try session.fixture.library.article(nil))
@@ -126,14 +127,14 @@ struct StudioTests {
     }
 
     @Test("a microphone pulled mid-take: recording stops by itself, keeps what came before and says so")
-    func unpluggedMicrophone() throws {
+    func unpluggedMicrophone() async throws {
         let session = try Session()
         session.type("Unplugged")
         session.press(.enter, .enter, .enter)
         session.press(.character("r"))
-        session.run(0.6)
+        await session.run(0.6)
         #expect(FileManager.default.createFile(atPath: session.fixture.devices.unplugFile.path, contents: nil))
-        session.run(3) { !$0.isRecording }
+        await session.run(3) { !$0.isRecording }
         #expect(!session.state.isRecording)
         let notice = try #require(session.state.notice)
         #expect(notice.isProblem)
@@ -144,17 +145,17 @@ struct StudioTests {
     }
 
     @Test("an export that fails (a chunk file is gone) queues nothing, says why, and keeps the article open")
-    func failedQueue() throws {
+    func failedQueue() async throws {
         let session = try Session()
         session.type("Broken")
         session.press(.enter, .enter, .enter)
-        session.recordTake(seconds: 0.3)
-        session.recordTake(seconds: 0.3)
+        await session.recordTake(seconds: 0.3)
+        await session.recordTake(seconds: 0.3)
         let article = try session.fixture.library.article(nil)
         let entries = try session.fixture.library.chunkEntries(of: article)
         try FileManager.default.removeItem(at: entries[1].file)
         session.press(.character("q"))
-        session.run(20) { !$0.isWorking }
+        await session.run(20) { !$0.isWorking }
         let notice = try #require(session.state.notice)
         #expect(notice.isProblem)
         #expect(notice.text.hasSuffix(" Nothing was queued; the chunks are as they were."))
@@ -166,14 +167,14 @@ struct StudioTests {
     }
 
     @Test("submit: without a destination it says how to set one; with a folder it delivers and says where")
-    func submit() throws {
+    func submit() async throws {
         let nowhere = try Session()
         nowhere.type("Nowhere")
         nowhere.press(.enter, .enter, .enter)
         nowhere.press(.character("s"))
         let empty = try nowhere.fixture.library.article(nil)
         #expect(nowhere.state.notice == .init(NarrationError.emptyArticle(empty, nothingTo: "submit").message, isProblem: true))
-        nowhere.recordTake(seconds: 0.3)
+        await nowhere.recordTake(seconds: 0.3)
         nowhere.press(.character("s"))
         #expect(nowhere.state.notice == .init(
             "No destination to submit to: set destination in config.toml (or start the studio with --to), or press q to queue and send it later.",
@@ -183,9 +184,9 @@ struct StudioTests {
         let session = try Session(destination: .folder(share.url.path))
         session.type("Shared")
         session.press(.enter, .enter, .enter)
-        session.recordTake(seconds: 0.3)
+        await session.recordTake(seconds: 0.3)
         session.press(.character("s"))
-        session.run(20) { if case .result = $0.panel { true } else { false } }
+        await session.run(60) { if case .result = $0.panel { true } else { false } }
         guard case .result(let heading, let lines) = session.state.panel else { Issue.record("no result"); return }
         #expect(heading == "Submitted \"Shared\"")
         let sent = try #require(lines.first { $0.hasPrefix("Sent to ") })
