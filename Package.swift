@@ -68,6 +68,12 @@ let package = Package(
                 "Narration", "NarrationCore", "NarrationTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            // The demo's speech, compiled into the binary so that `narrate demo` needs no files beside it.
+            resources: [
+                .embedInCode("DemoSpeech/paragraph-1.ogg"),
+                .embedInCode("DemoSpeech/paragraph-2.ogg"),
+                .embedInCode("DemoSpeech/paragraph-3.ogg"),
+            ],
             swiftSettings: strictness
         ),
 

@@ -49,6 +49,17 @@ enum FileSystem {
         return stat(url.path, &info) == 0 ? Int(info.st_size) : 0
     }
 
+    /// The bytes of a file.
+    /// - Throws: `chunkFileMissing` when there is none, `fileSystem` when it cannot be read.
+    static func contents(of url: URL) throws(NarrationError) -> [UInt8] {
+        guard exists(url) else { throw NarrationError(.chunkFileMissing, "\(url.path) is missing.") }
+        do {
+            return [UInt8](try Data(contentsOf: url))
+        } catch {
+            throw NarrationError(.fileSystem, "Cannot read \(url.path): \(error.localizedDescription)")
+        }
+    }
+
     /// A hidden, unique file beside `url` in the same folder, for writing and then renaming into place.
     static func temporaryURL(beside url: URL) -> URL {
         url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(Identifier.random()).partial")

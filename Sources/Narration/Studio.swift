@@ -423,13 +423,7 @@ public final class Studio {
             "In the outbox: \(job.file.path)",
         ]
         do {
-            let measured = try Analyzer.measure(file: job.file)
-            let loudness = measured.integratedLoudness.map { "\(String(format: "%.1f", $0)) LUFS" } ?? "too quiet to measure"
-            let results = profile.rules.map { $0.evaluate(measured) }
-            let verdict = results.allSatisfy(\.passed)
-                ? "meets the \(profile.name) profile"
-                : "does not meet the \(profile.name) profile: \(results.failures)"
-            lines.append("Loudness \(loudness), true peak \(measured.truePeak.formatted) dBTP: \(verdict).")
+            lines.append(profile.verdict(on: try Analyzer.measure(file: job.file)).sentence)
         } catch {
             lines.append("The loudness check could not read the file: \(error.message)")
         }

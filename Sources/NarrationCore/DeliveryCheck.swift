@@ -47,6 +47,18 @@ extension Collection where Element == RuleResult {
     }
 }
 
+extension DeliveryProfile {
+    /// Whether `measured` passes every rule, and one sentence saying so:
+    /// "Loudness -19.0 LUFS, true peak -2.1 dBTP: meets the podcast profile."
+    public func verdict(on measured: Measurements) -> (passed: Bool, sentence: String) {
+        let loudness = measured.integratedLoudness.map { "\(String(format1: $0)) LUFS" } ?? "too quiet to measure"
+        let results = rules.map { $0.evaluate(measured) }
+        let passed = results.allSatisfy(\.passed)
+        let verdict = passed ? "meets the \(name) profile" : "does not meet the \(name) profile: \(results.failures)"
+        return (passed, "Loudness \(loudness), true peak \(measured.truePeak.formatted) dBTP: \(verdict).")
+    }
+}
+
 extension DeliveryRule {
     /// Judges `measurements` against this rule.
     public func evaluate(_ measurements: Measurements) -> RuleResult {

@@ -7,6 +7,8 @@ struct Narrate: AsyncParsableCommand {
         commandName: "narrate",
         abstract: "Narrate newspaper and magazine articles for blind and print-impaired listeners.",
         discussion: """
+            New here? `narrate demo` shows the whole pipeline in a few seconds, no sound card needed.
+
             Start an article, then record it paragraph by paragraph: each record/stop adds one \
             chunk. Listen back, delete or re-record a chunk, and go on.
 
@@ -22,6 +24,6 @@ struct Narrate: AsyncParsableCommand {
             record is lost on a crash: the next command adopts an interrupted take.
             """,
         version: "0.1.0",
-        subcommands: [New.self, List.self, Record.self, Chunks.self, DeleteChunk.self, Play.self, Export.self, Check.self, Queue.self, Submit.self, Outbox.self, Prune.self, Devices.self, Studio.self]
+        subcommands: [New.self, List.self, Record.self, Chunks.self, DeleteChunk.self, Play.self, Export.self, Check.self, Queue.self, Submit.self, Outbox.self, Prune.self, Devices.self, Studio.self, Demo.self]
     )
 }
