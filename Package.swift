@@ -108,5 +108,12 @@ let package = Package(
             dependencies: ["narrate", "NarrationAudio", "NarrationCore", "NarrationTestSupport"],
             swiftSettings: strictness
         ),
+        // The reliability suite: random kill -9s during real-time takes, full disks, capture
+        // under CPU load, and seeded fuzzing of every parser of outside input.
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["narrate", "Narration", "NarrationAudio", "NarrationCore", "NarrationTestSupport"],
+            swiftSettings: strictness
+        ),
     ]
 )

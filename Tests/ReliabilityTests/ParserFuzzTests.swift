@@ -1,0 +1,140 @@
+import Foundation
+import NarrationAudio
+import NarrationCore
+import NarrationTestSupport
+import Testing
+
+/// Every parser of outside input, fed valid input damaged at random (cut short, bytes changed,
+/// runs repeated or dropped, noise appended): it must refuse with a reason or return something
+/// consistent, never trap. Seeded (`NARRATE_FUZZ_SEED` replays a run); a trap here kills the
+/// test process, which fails the run and prints the seed above it.
+@Suite("Fuzzing the parsers of outside input")
+struct ParserFuzzTests {
+    static let rounds = 20_000
+
+    @Test("WAV headers of partial takes, as recovery reads them")
+    func wavHeaders() {
+        var random = SeededGenerator(default: 0x5741_5645)
+        print("figure: WAV header fuzz, seed \(random.seed)")
+        let seeds = [
+            RecoveryFiles.header(channels: 1, rate: 44_100, bits: 16, list: false), RecoveryFiles.header(channels: 2, rate: 48_000, bits: 24, list: true),
+        ]
+        var refused = 0
+        for _ in 0..<Self.rounds {
+            let bytes = random.mutate(seeds.randomElement(using: &random)!) + RecoveryFiles.noise(Int.random(in: 0...256, using: &random), &random)
+            do {
+                let layout = try WAVLayout.parse(bytes, name: "fuzz.wav")
+                #expect(layout.dataOffset <= bytes.count && layout.blockAlign > 0)
+                let frames = layout.frames(inFileOfSize: bytes.count)
+                #expect(frames >= 0 && frames * layout.blockAlign <= bytes.count - layout.dataOffset)
+                _ = layout.repair(frames: frames)
+            } catch {
+                refused += 1
+                #expect(error.kind == .fileCorrupt && !error.message.isEmpty)
+            }
+        }
+        print("figure: \(Self.rounds) damaged WAV headers: \(refused) refused with a reason, \(Self.rounds - refused) parsed consistently")
+    }
+
+    @Test("config.toml")
+    func configFile() {
+        var random = SeededGenerator(default: 0x544F_4D4C)
+        let valid = Array("""
+            # Daily Post volunteers
+            narrator = "Ann Lee"
+            publication = "Daily Post"
+            device = "default"
+            profile = "org"
+            destination = "archive"
+
+            [profiles.org]
+            base = "podcast"
+            format = "mp3"
+            bitrate = 96
+            loudness = -18.5
+
+            [destinations.archive]
+            url = "s3://radio/narrations"
+            endpoint = "https://s3.example.org"
+            region = "eu-1"
+            path_style = true
+            """.utf8)
+        var refused = 0
+        for _ in 0..<Self.rounds {
+            let text = String(decoding: random.mutate(valid), as: UTF8.self)
+            do {
+                let settings = try Settings(parsing: text, file: "config.toml")
+                _ = try? settings.deliveryProfile(named: settings.profile)
+                if let destination = settings.destination { _ = try? settings.destination(named: destination) }
+            } catch {
+                refused += 1
+                #expect(error.message.contains("config.toml") || error.message.hasPrefix("There is no "), "\(error.message)")
+            }
+        }
+        print("figure: \(Self.rounds) damaged config files (seed \(random.seed)): \(refused) refused naming the file or the fix")
+    }
+
+    @Test("S3's XML error bodies and listings")
+    func s3Answers() {
+        var random = SeededGenerator(default: 0x5333_584D)
+        let bodies = [
+            #"<?xml version="1.0" encoding="UTF-8"?><Error><Code>SignatureDoesNotMatch</Code><Message>The request signature we calculated does not match &amp; so on</Message><RequestId>4442587FB7D0A2F9</RequestId></Error>"#,
+            #"<ListPartsResult><UploadId>abc</UploadId><Part><PartNumber>1</PartNumber><ETag>&quot;a1&quot;</ETag><Size>8388608</Size></Part><Part><PartNumber>2</PartNumber><ETag>&#34;b2&#x22;</ETag></Part></ListPartsResult>"#,
+            #"<InitiateMultipartUploadResult><Bucket>b</Bucket><Key>k é</Key><UploadId>VXBsb2FkIElE</UploadId></InitiateMultipartUploadResult>"#,
+        ].map { Array($0.utf8) }
+        for _ in 0..<Self.rounds {
+            let text = String(decoding: random.mutate(bodies.randomElement(using: &random)!), as: UTF8.self)
+            let document = S3XML(text)
+            for part in document.elements(named: "Part") {
+                _ = part.value(of: "PartNumber")
+                _ = part.value(of: "ETag")
+            }
+            for name in ["Code", "Message", "UploadId", "Key"] {
+                if let value = document.value(of: name) { #expect(value.count <= text.count) }
+            }
+        }
+        print("figure: \(Self.rounds) damaged S3 answers (seed \(random.seed)) read without a trap")
+    }
+
+    @Test("ID3 tags read back from MP3 files")
+    func id3Tags() {
+        var random = SeededGenerator(default: 0x4944_3300)
+        var tag = ID3Tag()
+        tag.addText("TIT2", "Hafen & Haus 港口 café")
+        tag.addComment("Narrated by Zoë.")
+        tag.addUserText(description: "NARRATE_ARTICLE_ID", value: "ab12cd34")
+        let tags = ExportTags(title: "t", narrator: "", publication: "", date: "", comment: "", articleID: "ab12cd34")
+        tag.addChapters(ExportPlan(format: .speech, chunkFrames: [44_100, 22_050, 1_000], tags: tags).chapters, rate: 44_100)
+        let valid = tag.bytes
+        var refused = 0
+        for _ in 0..<Self.rounds {
+            let bytes = random.mutate(valid)
+            do {
+                let read = try ID3TagReader(bytes)
+                #expect(read.size <= bytes.count)
+                _ = read.text("TIT2")
+                _ = read.userText("NARRATE_ARTICLE_ID")
+                #expect(read.chapters.count <= 3 + read.frames.count)
+            } catch {
+                refused += 1
+                #expect(error.kind == .fileCorrupt)
+            }
+        }
+        print("figure: \(Self.rounds) damaged ID3 tags (seed \(random.seed)): \(refused) refused with a reason")
+    }
+
+    @Test("credentials files and the terminal's key sequences")
+    func credentialsAndKeys() {
+        var random = SeededGenerator(default: 0x4B45_5953)
+        let credentials = Array("[default]\naws_access_key_id = AKIA\naws_secret_access_key = s3cr3t\n\n[profile radio]\naws_access_key_id=x\n# note\n".utf8)
+        let keys: [UInt8] = [0x1B, 0x5B, 0x41, 0x1B, 0x5B, 0x36, 0x7E, 0x1B, 0x4F, 0x48, 0xE6, 0xB8, 0xAF, 0x0D, 0x20, 0x7F, 0x03]
+        for _ in 0..<Self.rounds {
+            let file = CredentialsFile(parsing: String(decoding: random.mutate(credentials), as: UTF8.self))
+            #expect(file.profiles.keys.allSatisfy { !$0.contains("\n") })
+            var decoder = KeyDecoder()
+            for byte in random.mutate(keys) { _ = decoder.feed(byte) }
+            _ = decoder.flush()
+        }
+        print("figure: \(Self.rounds) damaged credentials files and key sequences (seed \(random.seed)) read without a trap")
+    }
+}
