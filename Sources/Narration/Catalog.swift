@@ -90,7 +90,14 @@ public final class Catalog: Sendable {
         }
         var totals: [ArticleID: (chunks: Int, frames: FrameCount)] = [:]
         for row in rows {
-            totals[ArticleID(row["articleId"])] = (row["count"], row["frames"] ?? 0)
+            // Read through DatabaseValue: GRDB's typed subscripts trap on a value of another type.
+            let frames = row["frames"] as DatabaseValue
+            guard let id = String.fromDatabaseValue(row["articleId"]), let count = Int.fromDatabaseValue(row["count"]),
+                  let total = frames.isNull ? 0 : Int.fromDatabaseValue(frames), (0...ChunkRow.maximumFrames).contains(total)
+            else {
+                throw NarrationError(.catalogCorrupt, "The catalog \(path) holds chunk lengths no recording has. \(Self.damagedFix)")
+            }
+            totals[ArticleID(id)] = (count, total)
         }
         return totals
     }
@@ -144,6 +151,10 @@ public final class Catalog: Sendable {
     func order(of article: ArticleID, _ db: Database) throws -> ChunkOrder {
         let ids = try String.fetchAll(
             db, sql: "SELECT id FROM chunk WHERE articleId = ? ORDER BY position", arguments: [article.rawValue])
+        // Ids name files: one that is not ours (a "../" above all) must never reach a path.
+        if let strange = ids.first(where: { !Identifier.isWellFormed($0) }) {
+            throw NarrationError(.catalogCorrupt, "The catalog holds a chunk whose id \"\(Self.quoted(strange))\" narrate never makes. \(Self.damagedFix)")
+        }
         return ChunkOrder(ids.map(ChunkID.init))
     }
 
@@ -172,6 +183,9 @@ public final class Catalog: Sendable {
     /// Takes that were started and never committed, with where they were meant to go.
     func pendingTakes() throws(NarrationError) -> [(chunk: ChunkID, article: ArticleID, target: TakeTarget)] {
         let rows = try read { db in try PendingTakeRow.fetchAll(db) }
+        for row in rows where !Identifier.isWellFormed(row.chunkId) || !Identifier.isWellFormed(row.articleId) {
+            throw NarrationError(.catalogCorrupt, "The catalog holds an unfinished take whose id \"\(Self.quoted(row.chunkId))\" narrate never makes. \(Catalog.damagedFix)")
+        }
         return rows.map { (ChunkID($0.chunkId), ArticleID($0.articleId), TakeTarget(stored: $0.placement, target: $0.targetChunkId)) }
     }
 
@@ -269,16 +283,30 @@ public final class Catalog: Sendable {
     }
 
     /// Our own errors pass through; SQLite's become sentences about the catalog.
+    /// What to do about a damaged catalog, ending every sentence that reports one.
+    static let damagedFix = "No recording was changed; move the catalog aside to start a new one, the chunk files stay under the articles folder."
+
+    /// `text` for an error sentence: on one line, at most `limit` characters.
+    static func quoted(_ text: String, limit: Int = 40) -> String {
+        let line = text.map { $0.isNewline || $0 == "\t" ? " " : $0 }
+        return line.count > limit ? String(line.prefix(limit - 1)) + "…" : String(line)
+    }
+
     static func translate(_ error: any Error, path: String) -> NarrationError {
         if let error = error as? NarrationError { return error }
         guard let databaseError = error as? DatabaseError else {
-            return NarrationError(.fileSystem, "The catalog \(path) could not be used: \(error).")
+            // A stored value of the wrong type: GRDB describes it, then dumps the whole row.
+            let description = String(describing: error)
+            let what = description.components(separatedBy: ", column index:").first ?? description
+            return NarrationError(
+                .catalogCorrupt,
+                "The catalog \(path) holds a value narrate never writes (\(quoted(what, limit: 120))). \(damagedFix)")
         }
         switch databaseError.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
             return NarrationError(
                 .catalogCorrupt,
-                "The catalog \(path) is damaged (\(databaseError.message ?? "not a database")). No recording was changed; move the catalog aside to start a new one, the chunk files stay under the articles folder.")
+                "The catalog \(path) is damaged (\(databaseError.message ?? "not a database")). \(damagedFix)")
         case .SQLITE_FULL:
             return NarrationError(.diskFull, "The disk holding the catalog \(path) is full. Free some space and try again.")
         case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_IOERR:

@@ -30,8 +30,11 @@ struct ArticleRow: Codable, FetchableRecord, PersistableRecord {
     /// The article; a stored value the tool would not have written makes the catalog corrupt.
     func article() throws(NarrationError) -> Article {
         let format = AudioFormat(sampleRate: sampleRate, channels: channels, bitsPerSample: bitsPerSample)
+        guard Identifier.isWellFormed(id) else {
+            throw NarrationError(.catalogCorrupt, "The catalog holds an article whose id \"\(Catalog.quoted(id))\" narrate never makes. \(Catalog.damagedFix)")
+        }
         guard (try? format.validate()) != nil, let state = ArticleState(rawValue: state) else {
-            throw NarrationError(.catalogCorrupt, "The catalog's entry for article \(id) holds values narrate never writes (format \(format), state \"\(state)\").")
+            throw NarrationError(.catalogCorrupt, "The catalog's entry for article \(id) holds values narrate never writes (format \(format), state \"\(state)\"). \(Catalog.damagedFix)")
         }
         return Article(
             id: ArticleID(id), title: title, publication: publication, narrator: narrator,
@@ -51,6 +54,10 @@ struct ChunkRow: Codable, FetchableRecord, PersistableRecord {
     var recovered: Bool
     var recordedAt: Date
 
+    /// More frames than any recording holds (a year at 48 kHz is 1.5 × 10¹²); a bound that keeps
+    /// every sum and every conversion to milliseconds far from overflowing.
+    static let maximumFrames = 1 << 44
+
     init(_ chunk: Chunk, position: Int) {
         id = chunk.id.rawValue
         articleId = chunk.articleID.rawValue
@@ -64,8 +71,17 @@ struct ChunkRow: Codable, FetchableRecord, PersistableRecord {
     }
 
     func chunk(format: AudioFormat) throws(NarrationError) -> Chunk {
-        guard frames >= 0, overruns >= 0 else {
-            throw NarrationError(.catalogCorrupt, "The catalog's entry for chunk \(id) holds a negative length or overrun count.")
+        // The id names the chunk's file: anything else (a "../" above all) must never reach a path.
+        guard Identifier.isWellFormed(id), Identifier.isWellFormed(articleId) else {
+            throw NarrationError(.catalogCorrupt, "The catalog holds a chunk whose id \"\(Catalog.quoted(id))\" narrate never makes. \(Catalog.damagedFix)")
+        }
+        guard (0...Self.maximumFrames).contains(frames), overruns >= 0 else {
+            throw NarrationError(.catalogCorrupt, "The catalog's entry for chunk \(id) holds a length or overrun count no recording has. \(Catalog.damagedFix)")
+        }
+        // A recorded level lies between silence and full scale; anything else was not written by narrate.
+        let levels = Decibels.silence.value...0.001
+        guard levels.contains(peakDBFS), levels.contains(rmsDBFS) else {
+            throw NarrationError(.catalogCorrupt, "The catalog's entry for chunk \(id) holds levels no recording has (peak \(Decibels(peakDBFS).formatted), RMS \(Decibels(rmsDBFS).formatted) dBFS). \(Catalog.damagedFix)")
         }
         return Chunk(
             id: ChunkID(id), articleID: ArticleID(articleId), frames: frames, format: format,

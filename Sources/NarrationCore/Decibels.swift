@@ -31,7 +31,12 @@ public struct Decibels: Hashable, Sendable, Comparable, CustomStringConvertible 
 
 extension String {
     /// `value` with exactly one decimal, without Foundation's locale-dependent formatting.
+    /// Values no measurement makes (beyond ±10¹⁵, infinite, NaN) read as "inf", "-inf" or "nan".
     init(format1 value: Double) {
+        guard value.isFinite, abs(value) < 1e15 else {
+            self = value.isNaN ? "nan" : value < 0 ? "-inf" : "inf"
+            return
+        }
         let tenths = (value * 10).rounded()
         let sign = tenths < 0 ? "-" : ""
         let magnitude = Int(abs(tenths))

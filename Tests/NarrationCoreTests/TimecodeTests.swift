@@ -40,3 +40,14 @@ struct AudioFormatTests {
         #expect(throws: Never.self) { try AudioFormat(sampleRate: 48_000, channels: 2, bitsPerSample: 24).validate() }
     }
 }
+
+@Suite("Levels no measurement makes")
+struct ImpossibleLevelTests {
+    @Test("a level beyond any measurement reads as inf, never traps (found by fuzzing the catalog)")
+    func hugeLevels() {
+        #expect(Decibels(1e308).formatted == "inf")
+        #expect(Decibels(.infinity).formatted == "inf")
+        #expect(Decibels(.nan).formatted == "nan")
+        #expect(Decibels(-6.04).formatted == "-6.0")
+    }
+}
