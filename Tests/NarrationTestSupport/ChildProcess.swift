@@ -38,8 +38,20 @@ public final class ChildProcess: @unchecked Sendable {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // Test threads (Dispatch's above all) block most signals, and a child inherits the mask:
+        // give it an empty mask and default handlers, so that SIGTERM and its own timers work.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var child: pid_t = 0
-        let result = posix_spawnp(&child, executable, &actions, nil, argv, envp)
+        let result = posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
         if pipeEnds[1] >= 0 { close(pipeEnds[1]) }
         guard result == 0 else {
             if pipeEnds[0] >= 0 { close(pipeEnds[0]) }
