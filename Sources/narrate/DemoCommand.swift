@@ -32,7 +32,7 @@ extension Narrate {
             let report: Narration.Demo.Report
             do throws(NarrationError) {
                 let folder = try workFolder()
-                let demo = Narration.Demo(folder: folder, paragraphs: DemoSpeech.demoParagraphs)
+                let demo = Narration.Demo(folder: folder, paragraphs: DemoSpeech.paragraphs)
                 let bar = ProgressBar(label: "Queueing")
                 report = try demo.run { step in
                     if case .queueing(let done, let total) = step { bar.update(done: done, total: total) }

@@ -1,5 +1,4 @@
 import Narration
-import NarrationCore
 
 /// The speech the demo's virtual microphone speaks: three paragraphs, built into the binary so
 /// the demo runs anywhere narrate does, with no speech synthesiser installed.
@@ -9,13 +8,9 @@ import NarrationCore
 ///
 ///     espeak-ng -s 160 -w paragraph-1.wav "…" && sox paragraph-1.wav -r 44100 -C -1 paragraph-1.ogg gain -3
 enum DemoSpeech {
-    static let paragraphs: [(text: String, audio: [UInt8])] = [
-        ("This is the narrate demo. A volunteer reads an article aloud, one paragraph at a time.", PackageResources.paragraph_1_ogg),
-        ("Each time they press record and then stop, the paragraph becomes one chunk of the article.", PackageResources.paragraph_2_ogg),
-        ("When the article is done, narrate joins the chunks into one tagged file for listeners.", PackageResources.paragraph_3_ogg),
+    static let paragraphs = [
+        Demo.Paragraph(text: "This is the narrate demo. A volunteer reads an article aloud, one paragraph at a time.", audio: PackageResources.paragraph_1_ogg),
+        Demo.Paragraph(text: "Each time they press record and then stop, the paragraph becomes one chunk of the article.", audio: PackageResources.paragraph_2_ogg),
+        Demo.Paragraph(text: "When the article is done, narrate joins the chunks into one tagged file for listeners.", audio: PackageResources.paragraph_3_ogg),
     ]
-
-    static var demoParagraphs: [Demo.Paragraph] {
-        paragraphs.map { Demo.Paragraph(text: $0.text, audio: $0.audio) }
-    }
 }

@@ -1,10 +1,9 @@
 import NarrationCore
-import NarrationTestSupport
 
-/// WAV headers as the recorder writes them, for damaging.
-enum RecoveryFiles {
+/// WAV headers as the recorder writes them: for the recovery parser's tests and for damaging.
+public enum WAVHeaders {
     /// A canonical PCM header, optionally with a LIST chunk before the data.
-    static func header(channels: Int, rate: Int, bits: Int, declaredData: UInt32 = 0, list: Bool) -> [UInt8] {
+    public static func canonical(channels: Int = 1, rate: Int = 44_100, bits: Int = 16, declaredData: UInt32 = 0, list: Bool = false) -> [UInt8] {
         func le32(_ value: Int) -> [UInt8] { WAVRepair.littleEndian(UInt32(truncatingIfNeeded: value)) }
         func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
         let align = channels * bits / 8
@@ -13,9 +12,5 @@ enum RecoveryFiles {
         if list { bytes += Array("LIST".utf8) + le32(5) + Array("INFOx".utf8) + [0] }
         bytes += Array("data".utf8) + WAVRepair.littleEndian(declaredData)
         return bytes
-    }
-
-    static func noise(_ count: Int, _ random: inout SeededGenerator) -> [UInt8] {
-        (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
     }
 }
