@@ -106,7 +106,8 @@ public struct Demo: Sendable {
         }
 
         progress(.playing)
-        report.playedFrames = try play(article, library: library, definitions: definitions, speakerFile: speakerFile, chunks: report.chunks)
+        // Each chunk was checked equal to its paragraph, so the paragraphs joined are what must be heard.
+        report.playedFrames = try play(article, library: library, definitions: definitions, speakerFile: speakerFile, expected: speech.flatMap { $0 })
 
         let queued = try library.queue(article, profile: Self.profile) { progress(.queueing(done: $0, total: $1)) }
         report.article = try library.article(article.id.rawValue)
@@ -160,19 +161,15 @@ public struct Demo: Sendable {
         return Report.RecordedChunk(index: index, chunk: chunk, file: outcome.file, text: text)
     }
 
-    /// Plays every chunk to the speaker and checks it received exactly their samples, in order.
+    /// Plays every chunk to the speaker and checks it received exactly `expected`, in order.
     private func play(
-        _ article: Article, library: NarrationLibrary, definitions: ALSADefinitions, speakerFile: URL, chunks: [Report.RecordedChunk]
+        _ article: Article, library: NarrationLibrary, definitions: ALSADefinitions, speakerFile: URL, expected: [Int16]
     ) throws(NarrationError) -> FrameCount {
         let plan = try library.playbackPlan(of: article, from: nil, to: nil, skipMissing: false)
         let player = try library.preparePlayback(of: article, plan: plan, device: speakerName, speed: 1, volume: 1, definitions: definitions)
         player.play()
         let status = player.wait()
         if case .failed(let error) = status.state { throw error }
-        var expected: [Int16] = []
-        for chunk in chunks {
-            expected += try SoundFileReader(path: chunk.file.path).readAll().map { Int16(truncatingIfNeeded: $0 >> 16) }
-        }
         let played = try FileSystem.contents(of: speakerFile)
         guard played == [UInt8](Self.littleEndian16(expected)) else {
             throw NarrationError(.fileCorrupt, "The virtual speaker received \(played.count / 2) samples that differ from the chunks' \(expected.count).")
@@ -183,15 +180,13 @@ public struct Demo: Sendable {
     /// Decodes the queued MP3 (its length must equal the chunks'), measures it against the
     /// profile and reads its ID3 tag back.
     private func check(_ file: URL, article: Article, chunks: [Report.RecordedChunk], into report: inout Report) throws(NarrationError) {
-        let decoded = try SoundFileReader(path: file.path)
-        report.decodedFrames = decoded.frames
-        decoded.close()
+        let measured = try Analyzer.measure(file: file)
+        report.measurements = measured
+        report.decodedFrames = measured.frames
         let recorded = chunks.reduce(0) { $0 + $1.chunk.frames }
         guard report.decodedFrames == recorded else {
             throw NarrationError(.fileCorrupt, "The demo's MP3 decodes to \(report.decodedFrames) frames; the chunks hold \(recorded).")
         }
-        let measured = try Analyzer.measure(file: file)
-        report.measurements = measured
         report.verdict = Self.profile.verdict(on: measured).sentence
         let tags = try ID3TagReader(FileSystem.contents(of: file))
         report.tags = tags

@@ -11,6 +11,15 @@ import Testing
 struct KillNineTests {
     static let kills = 25
 
+    /// Each chunk's length by its id, from `chunks --json`.
+    static func framesByID(_ chunks: [[String: Any]]) -> [String: Int] {
+        var frames: [String: Int] = [:]
+        for chunk in chunks {
+            if let id = chunk["id"] as? String, let count = chunk["frames"] as? Int { frames[id] = count }
+        }
+        return frames
+    }
+
     @Test("50 kills: every take is recovered but for at most 250 ms, no chunk is lost or changed, and chunks works after each", arguments: [0x4B49_4C4C, 0x4B49_4C4D] as [UInt64])
     func randomKills(seed: UInt64) throws {
         var random = SeededGenerator(default: seed)
@@ -50,10 +59,11 @@ struct KillNineTests {
             #expect(next.stderr.split(separator: "\n").count <= 1, "\(context): \(next.stderr)")
             let after = try #require(try next.json() as? [[String: Any]], "\(context)")
             // Nothing recorded before is lost or changed, wherever the new take went.
-            let framesBefore = Dictionary(uniqueKeysWithValues: before.map { ($0["id"] as! String, $0["frames"] as! Int) })
-            let framesAfter = Dictionary(uniqueKeysWithValues: after.map { ($0["id"] as! String, $0["frames"] as! Int) })
+            let framesBefore = Self.framesByID(before)
+            let framesAfter = Self.framesByID(after)
+            #expect(framesAfter.count == after.count, "\(context): a chunk without an id or length")
             for (id, frames) in framesBefore { #expect(framesAfter[id] == frames, "\(context): chunk \(id) changed or went") }
-            let added = after.filter { framesBefore[$0["id"] as! String] == nil }
+            let added = after.filter { ($0["id"] as? String).map { framesBefore[$0] == nil } ?? false }
             #expect(added.count <= 1, "\(context)")
 
             guard let firstFrame else { continue }  // killed before audio flowed: nothing was captured
