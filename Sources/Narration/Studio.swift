@@ -147,9 +147,12 @@ public final class Studio {
             if status.state.isOver {
                 finishPlaying(player.wait())
             } else {
+                // Times are the article's, as chunk numbers are: where this chunk starts in the
+                // article plus how far into it, out of the whole article.
+                let before = entries.prefix { $0.index < status.chunk }.reduce(0) { $0 + $1.chunk.frames }
                 state.activity = .playing(
-                    chunk: status.chunk, of: entries.count, position: player.format.seconds(status.position),
-                    total: player.format.seconds(status.total), paused: status.state == .paused)
+                    chunk: status.chunk, of: entries.count, position: player.format.seconds(before + status.positionInChunk),
+                    total: player.format.seconds(entries.reduce(0) { $0 + $1.chunk.frames }), paused: status.state == .paused)
                 if let position = entries.firstIndex(where: { $0.index == status.chunk }) { state.selection = position }
             }
         }

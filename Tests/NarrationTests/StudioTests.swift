@@ -120,6 +120,30 @@ struct StudioTests {
         guard case .newArticle = session.state.panel else { Issue.record("any key goes on to a new article"); return }
     }
 
+    @Test("playing from chunk 2 shows the article's time: chunk 1's length plus the way into chunk 2, out of the whole article")
+    func playingShowsArticleTime() async throws {
+        let session = try Session()
+        session.type("Times")
+        session.press(.enter, .enter, .enter)
+        await session.recordTake(seconds: 0.5)
+        await session.recordTake(seconds: 0.5)
+        let lengths = session.state.chunks.map(\.duration)
+        #expect(lengths.count == 2 && session.state.selection == 1)
+
+        session.press(.character(" "))
+        await session.run(10) { if case .playing(_, _, let position, _, _) = $0.activity { position > lengths[0] } else { false } }
+        session.press(.character(" "))
+        await session.run(5) { if case .playing(_, _, _, _, let paused) = $0.activity { paused } else { true } }
+        guard case .playing(let chunk, let count, let position, let total, let paused) = session.state.activity else {
+            Issue.record("not playing: \(session.state.activity)")
+            return
+        }
+        #expect(chunk == ChunkIndex(2) && count == 2 && paused)
+        #expect(position > lengths[0] && position <= lengths[0] + lengths[1], "\(position) s: chunk 2 starts at \(lengths[0]) s")
+        #expect(abs(total - (lengths[0] + lengths[1])) < 0.001, "\(total) s of \(lengths) s")
+        session.press(.escape)
+    }
+
     @Test("leaving while recording stops and keeps the take")
     func leaveWhileRecording() async throws {
         let session = try Session()
