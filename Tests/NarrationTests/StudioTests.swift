@@ -36,6 +36,12 @@ struct StudioTests {
             for character in text { press(.character(character)) }
         }
 
+        /// Fills in the new-article form with `title` and the prefilled publication and narrator.
+        func startArticle(_ title: String) {
+            type(title)
+            press(.enter, .enter, .enter)
+        }
+
         /// Ticks 50 times a second for `seconds`, or until `done` holds. Sleeps without holding
         /// a thread of the concurrency pool: submit's upload needs one, and tests share a few.
         func run(_ seconds: Double, until done: (StudioState) -> Bool = { _ in false }) async {
@@ -64,8 +70,7 @@ struct StudioTests {
         let session = try Session()
         guard case .newArticle(let form) = session.state.panel else { Issue.record("no form without an article"); return }
         #expect(form.publication == "Daily Post" && form.narrator == "Ann Reader")
-        session.type("Studio 港口")
-        session.press(.enter, .enter, .enter)
+        session.startArticle("Studio 港口")
         #expect(session.state.header?.title == "Studio 港口")
         #expect(session.state.notice?.text == "Started \"Studio 港口\". Press r to record the first chunk.")
 
@@ -123,8 +128,7 @@ struct StudioTests {
     @Test("playing from chunk 2 shows the article's time: chunk 1's length plus the way into chunk 2, out of the whole article")
     func playingShowsArticleTime() async throws {
         let session = try Session()
-        session.type("Times")
-        session.press(.enter, .enter, .enter)
+        session.startArticle("Times")
         await session.recordTake(seconds: 0.5)
         await session.recordTake(seconds: 0.5)
         let lengths = session.state.chunks.map(\.duration)
@@ -147,8 +151,7 @@ struct StudioTests {
     @Test("leaving while recording stops and keeps the take")
     func leaveWhileRecording() async throws {
         let session = try Session()
-        session.type("Leaving")
-        session.press(.enter, .enter, .enter)
+        session.startArticle("Leaving")
         session.press(.character("r"))
         await session.run(0.5)
         session.press(.interrupt)
@@ -161,8 +164,7 @@ struct StudioTests {
     @Test("a microphone pulled mid-take: recording stops by itself, keeps what came before and says so")
     func unpluggedMicrophone() async throws {
         let session = try Session()
-        session.type("Unplugged")
-        session.press(.enter, .enter, .enter)
+        session.startArticle("Unplugged")
         session.press(.character("r"))
         await session.run(0.6)
         #expect(FileManager.default.createFile(atPath: session.fixture.devices.unplugFile.path, contents: nil))
@@ -179,8 +181,7 @@ struct StudioTests {
     @Test("an export that fails (a chunk file is gone) queues nothing, says why, and keeps the article open")
     func failedQueue() async throws {
         let session = try Session()
-        session.type("Broken")
-        session.press(.enter, .enter, .enter)
+        session.startArticle("Broken")
         await session.recordTake(seconds: 0.3)
         await session.recordTake(seconds: 0.3)
         let article = try session.fixture.library.article(nil)
@@ -201,8 +202,7 @@ struct StudioTests {
     @Test("submit: without a destination it says how to set one; with a folder it delivers and says where")
     func submit() async throws {
         let nowhere = try Session()
-        nowhere.type("Nowhere")
-        nowhere.press(.enter, .enter, .enter)
+        nowhere.startArticle("Nowhere")
         nowhere.press(.character("s"))
         let empty = try nowhere.fixture.library.article(nil)
         #expect(nowhere.state.notice == .init(NarrationError.emptyArticle(empty, nothingTo: "submit").message, isProblem: true))
@@ -214,8 +214,7 @@ struct StudioTests {
 
         let share = TemporaryFolder("narrate-share")
         let session = try Session(destination: .folder(share.url.path))
-        session.type("Shared")
-        session.press(.enter, .enter, .enter)
+        session.startArticle("Shared")
         await session.recordTake(seconds: 0.3)
         session.press(.character("s"))
         await session.run(60) { if case .result = $0.panel { true } else { false } }
