@@ -5,39 +5,50 @@ import NarrationCore
 
 /// Operations on one take's WAV file that recovery and the recorder share.
 enum TakeFile {
-    /// Makes a partial take whole: reads its header, then rewrites the sizes so that it declares
-    /// exactly the whole frames the file holds, dropping a trailing partial frame.
-    /// - Returns: the frames the file now holds.
-    /// - Throws: `fileCorrupt` when the header is not a PCM WAV header.
-    static func repair(_ url: URL) throws(NarrationError) -> FrameCount {
+    /// What `repair` did.
+    struct Repair {
+        /// The whole frames the file now holds.
+        let frames: FrameCount
+        /// True when the header was damaged and has been written anew from the article's format.
+        let headerRebuilt: Bool
+    }
+
+    /// Makes a partial take whole: writes its header for exactly the whole frames the file
+    /// holds (see `TakeHeader`), dropping a trailing partial frame; the samples are not touched.
+    ///
+    /// A header whose fixed fields are not the recorder's (a torn write, a bad sector) is
+    /// reported as rebuilt, and its bytes are first copied to `damagedHeaderCopy` when there is
+    /// room, for whoever wants to look.
+    /// - Throws: `fileSystem` when the file cannot be read or written.
+    static func repair(_ url: URL, format: AudioFormat, damagedHeaderCopy: URL? = nil) throws(NarrationError) -> Repair {
         let descriptor = open(url.path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw NarrationError(.fileSystem, "Cannot open \(url.path): \(String(cString: strerror(errno))).")
         }
         defer { close(descriptor) }
-        var header = [UInt8](repeating: 0, count: 4096)
-        let headerBytes = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard headerBytes >= 0 else {
+        var found = [UInt8](repeating: 0, count: TakeHeader.size)
+        let foundBytes = found.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard foundBytes >= 0 else {
             throw NarrationError(.fileSystem, "Cannot read \(url.path): \(String(cString: strerror(errno))).")
         }
-        let layout = try WAVLayout.parse(Array(header[0..<headerBytes]), name: url.path)
+        found = Array(found[0..<foundBytes])
         var info = stat()
         fstat(descriptor, &info)
-        let repair = layout.repair(frames: layout.frames(inFileOfSize: Int(info.st_size)))
-        let patches = [
-            (WAVRepair.riffSizeOffset, WAVRepair.littleEndian(repair.riffSize)),
-            (repair.dataSizeOffset, WAVRepair.littleEndian(repair.dataSize)),
-        ]
-        for (offset, bytes) in patches {
-            let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, 4, off_t(offset)) }
-            guard written == 4 else {
-                throw NarrationError(.fileSystem, "Cannot repair the header of \(url.path): \(String(cString: strerror(errno))).")
-            }
+        let frames = TakeHeader.frames(inFileOfSize: Int(info.st_size), format: format)
+        let intact = TakeHeader.isIntact(found, format: format)
+        if !intact {
+            guard frames > 0 else { return Repair(frames: 0, headerRebuilt: false) }
+            if let damagedHeaderCopy { try? FileSystem.writeAtomically(Data(found), to: damagedHeaderCopy) }
         }
-        guard ftruncate(descriptor, off_t(repair.fileLength)) == 0, fsync(descriptor) == 0 else {
+        let header = TakeHeader.bytes(for: format, frames: frames)
+        let written = header.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        guard written == header.count,
+            ftruncate(descriptor, off_t(TakeHeader.fileLength(frames: frames, format: format))) == 0,
+            fsync(descriptor) == 0
+        else {
             throw NarrationError(.fileSystem, "Cannot repair \(url.path): \(String(cString: strerror(errno))).")
         }
-        return repair.frames
+        return Repair(frames: frames, headerRebuilt: !intact)
     }
 
     /// The frame count, peak and RMS of a finished take, read back from its file.

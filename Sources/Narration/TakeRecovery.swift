@@ -5,9 +5,10 @@ import NarrationCore
 ///
 /// Every take is registered in the catalog before its partial file exists, and its article is
 /// locked while it records. A registered take whose article lock is free was abandoned: its file
-/// is repaired (header sizes from the file's real length) and committed as a recovered chunk,
-/// where the take was meant to go. A re-record is never allowed to replace the good take this
-/// way: it goes right after it instead (see `TakeTarget.forRecovery`).
+/// is repaired (header sizes from the file's real length; a damaged header written anew from the
+/// article's format) and committed as a recovered chunk, where the take was meant to go. A
+/// re-record is never allowed to replace the good take this way: it goes right after it instead
+/// (see `TakeTarget.forRecovery`).
 enum TakeRecovery {
     /// Recovers every abandoned take.
     /// - Returns: one sentence for the volunteer per take recovered or set aside.
@@ -41,12 +42,20 @@ enum TakeRecovery {
             return nil
         }
         guard let article = try? catalog.article(matching: articleID.rawValue) else { return nil }
+        let damagedHeader = root.trashURL(articleID).appendingPathComponent("\(chunkID.rawValue).damaged-header")
+        var headerNote = ""
         do {
             if source == partial {
-                guard try TakeFile.repair(partial) > 0 else {
+                try? FileSystem.createDirectory(root.trashURL(articleID))
+                let repair = try TakeFile.repair(partial, format: article.format, damagedHeaderCopy: damagedHeader)
+                guard repair.frames > 0 else {
                     try? FileManager.default.removeItem(at: partial)
                     try? catalog.abandonTake(chunkID)
                     return nil
+                }
+                if repair.headerRebuilt {
+                    let kept = FileSystem.exists(damagedHeader) ? " (the damaged one is kept as \(damagedHeader.path))" : ""
+                    headerNote = " Its header was damaged and has been rebuilt from the article's format\(kept)."
                 }
             }
             let measured = try TakeFile.measure(source)
@@ -56,7 +65,7 @@ enum TakeRecovery {
                 recordedAt: (try? FileManager.default.attributesOfItem(atPath: source.path)[.modificationDate] as? Date) ?? Date())
             let placed = try TakeCommit.commit(chunk, target: target.forRecovery, from: source, root: root, catalog: catalog)
             let note = if case .replace = target { " (a re-record of the chunk before it, which was kept)" } else { "" }
-            return "Recovered an interrupted take of \"\(article.title)\" (\(article.id)) as chunk \(placed.index)\(note): \(Timecode.precise(chunk.duration))."
+            return "Recovered an interrupted take of \"\(article.title)\" (\(article.id)) as chunk \(placed.index)\(note): \(Timecode.precise(chunk.duration)).\(headerNote)"
         } catch {
             if error.kind == .fileCorrupt {
                 let aside = root.trashURL(articleID).appendingPathComponent("\(chunkID.rawValue).damaged.wav")
