@@ -138,14 +138,13 @@ public final class Recording: @unchecked Sendable {
         var frames = writer.framesWritten
         var peak = state.total.peak
         var rms = state.total.rms
-        // The disk may be full: give back the space set aside so that the header and the commit
-        // find room.
         defer { lock = nil }  // the article is free again once the take is committed or set aside
         do {
             try writer.close()
         } catch {
+            // The header could not be finalised (the disk is full): give back the space set
+            // aside, then make the header match what is on disk.
             reserve?.release()
-            // The header could not be finalised (the disk is full): make it match what is on disk.
             do {
                 frames = try TakeFile.repair(partialURL, format: article.format).frames
             } catch {
@@ -153,6 +152,7 @@ public final class Recording: @unchecked Sendable {
                 return Outcome(chunk: nil, index: nil, file: partialURL, replaced: nil, reason: reason, deferredBecause: error)
             }
         }
+        // The disk may be full: give back the space set aside so that the commit finds room.
         reserve?.release()
         reserve = nil
         if state.writeFailure != nil, frames > 0, let measured = try? TakeFile.measure(partialURL) {

@@ -5,8 +5,8 @@ import NarrationCore
 ///
 /// Every take is registered in the catalog before its partial file exists, and its article is
 /// locked while it records. A registered take whose article lock is free was abandoned: its file
-/// is repaired (header sizes from the file's real length; a damaged header written anew from the
-/// article's format) and committed as a recovered chunk, where the take was meant to go. A
+/// gets its header written anew for the whole frames on disk (see `TakeHeader`: this also mends
+/// a damaged header) and is committed as a recovered chunk, where the take was meant to go. A
 /// re-record is never allowed to replace the good take this way: it goes right after it instead
 /// (see `TakeTarget.forRecovery`).
 enum TakeRecovery {
