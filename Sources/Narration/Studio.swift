@@ -70,6 +70,13 @@ public final class Studio {
         if !library.notices.isEmpty { state.notice = .init(library.notices.joined(separator: " ")) }
     }
 
+    /// A studio dropped without leaving (its screen failed, or its owner threw) still stops and
+    /// keeps a take being recorded, and stops playback, as leaving does.
+    deinit {
+        stopRecording()
+        stopPlaying()
+    }
+
     // MARK: Actions
 
     /// Does what a key asked.

@@ -99,6 +99,21 @@ struct CaptureDeviceTests {
         #expect(device.overruns == 0)
     }
 
+    @Test("a device dropped without close() is closed by its owner going away, and opens again at once")
+    func droppedUnclosed() throws {
+        let folder = TemporaryFolder()
+        let devices = try VirtualDevices(folder: folder.url, source: [0, 0])
+        do {
+            let dropped = try CaptureDevice(name: "usbmic", format: .speech, definitions: devices.definitions)
+            try dropped.start()
+        }
+        let device = try CaptureDevice(name: "usbmic", format: .speech, definitions: devices.definitions)
+        defer { try? device.close() }
+        let samples = try capture(device, frames: 4_410)
+        #expect(samples.count == 4_410)
+        #expect(abs(Double(samples.map { abs($0) }.max() ?? 0) / Double(Int32.max) - 0.25) < 0.01, "the emulated microphone's sine peaks at -12 dBFS")
+    }
+
     @Test("the device list includes the system's default device")
     func deviceList() throws {
         let devices = try DeviceCatalog.pcmDevices()
