@@ -55,13 +55,25 @@ struct StudioTests {
             }
         }
 
+        /// Ticks 50 times a second for `seconds`, or until `done` holds, keeping this thread:
+        /// for real-time moments a loaded run must not stretch (a take's length, a pause within a
+        /// short playback), where an awaited sleep may resume seconds late.
+        func hold(_ seconds: Double, until done: (StudioState) -> Bool = { _ in false }) {
+            let end = Date().addingTimeInterval(seconds)
+            while true {
+                studio.tick()
+                if done(studio.state) || Date() >= end { return }
+                usleep(20_000)
+            }
+        }
+
         /// Starts a take with `key`, stops it with r after at least `seconds`.
         /// - Returns: the seconds between the two presses (more than asked when the machine is busy).
         @discardableResult
-        func recordTake(_ key: KeyPress = .character("r"), seconds: Double) async -> Double {
+        func recordTake(_ key: KeyPress = .character("r"), seconds: Double) -> Double {
             let started = Date()
             press(key)
-            await run(seconds)
+            hold(seconds)
             let elapsed = Date().timeIntervalSince(started)
             press(.character("r"))
             return elapsed
@@ -77,8 +89,8 @@ struct StudioTests {
         #expect(session.state.header?.title == "Studio 港口")
         #expect(session.state.notice?.text == "Started \"Studio 港口\". Press r to record the first chunk.")
 
-        let firstTake = await session.recordTake(seconds: 0.6)
-        await session.recordTake(seconds: 0.4)
+        let firstTake = session.recordTake(seconds: 0.6)
+        session.recordTake(seconds: 0.4)
         #expect(session.state.chunks.count == 2)
         #expect(session.state.selection == 1)
         let first = try #require(session.state.chunks.first)
@@ -103,7 +115,7 @@ struct StudioTests {
         let article = try session.fixture.library.article(nil)
         let before = try session.fixture.library.chunkEntries(of: article)[0].chunk.id
         session.press(.up)
-        await session.recordTake(.character("e"), seconds: 0.3)
+        session.recordTake(.character("e"), seconds: 0.3)
         let after = try session.fixture.library.chunkEntries(of: article)
         #expect(after.count == 1 && after[0].chunk.id != before)
         #expect(session.state.notice?.text.hasPrefix("Chunk 1 re-recorded: ") == true)
@@ -134,15 +146,15 @@ struct StudioTests {
     func playingShowsArticleTime() async throws {
         let session = try Session()
         session.startArticle("Times")
-        await session.recordTake(seconds: 0.5)
-        await session.recordTake(seconds: 0.5)
+        session.recordTake(seconds: 0.5)
+        session.recordTake(seconds: 0.5)
         let lengths = session.state.chunks.map(\.duration)
         #expect(lengths.count == 2 && session.state.selection == 1)
 
         session.press(.character(" "))
-        await session.run(10) { if case .playing(_, _, let position, _, _) = $0.activity { position > lengths[0] } else { false } }
+        session.hold(10) { if case .playing(_, _, let position, _, _) = $0.activity { position > lengths[0] } else { false } }
         session.press(.character(" "))
-        await session.run(5) { if case .playing(_, _, _, _, let paused) = $0.activity { paused } else { true } }
+        session.hold(5) { if case .playing(_, _, _, _, let paused) = $0.activity { paused } else { true } }
         guard case .playing(let chunk, let count, let position, let total, let paused) = session.state.activity else {
             Issue.record("not playing: \(session.state.activity)")
             return
@@ -202,8 +214,8 @@ struct StudioTests {
     func failedQueue() async throws {
         let session = try Session()
         session.startArticle("Broken")
-        await session.recordTake(seconds: 0.3)
-        await session.recordTake(seconds: 0.3)
+        session.recordTake(seconds: 0.3)
+        session.recordTake(seconds: 0.3)
         let article = try session.fixture.library.article(nil)
         let entries = try session.fixture.library.chunkEntries(of: article)
         try FileManager.default.removeItem(at: entries[1].file)
@@ -226,7 +238,7 @@ struct StudioTests {
         nowhere.press(.character("s"))
         let empty = try nowhere.fixture.library.article(nil)
         #expect(nowhere.state.notice == .init(NarrationError.emptyArticle(empty, nothingTo: "submit").message, isProblem: true))
-        await nowhere.recordTake(seconds: 0.3)
+        nowhere.recordTake(seconds: 0.3)
         nowhere.press(.character("s"))
         #expect(nowhere.state.notice == .init(
             "No destination to submit to: set destination in config.toml (or start the studio with --to), or press q to queue and send it later.",
@@ -235,7 +247,7 @@ struct StudioTests {
         let share = TemporaryFolder("narrate-share")
         let session = try Session(destination: .folder(share.url.path))
         session.startArticle("Shared")
-        await session.recordTake(seconds: 0.3)
+        session.recordTake(seconds: 0.3)
         session.press(.character("s"))
         await session.run(60) { if case .result = $0.panel { true } else { false } }
         guard case .result(let heading, let lines) = session.state.panel else { Issue.record("no result"); return }
