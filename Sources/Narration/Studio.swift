@@ -150,7 +150,11 @@ public final class Studio {
         }
         if let player {
             let status = player.status
-            if let levels = player.takeMeterLevels() { meterUpdate(levels, peak: levels.map(\.peak).max() ?? .silence, at: now) }
+            if let levels = player.takeMeterLevels() {
+                meterUpdate(levels, peak: levels.map(\.peak).max() ?? .silence, at: now)
+            } else if status.state == .paused {
+                meterUpdate([.silent], peak: .silence, at: now)  // nothing is heard: the meter falls
+            }
             if status.state.isOver {
                 finishPlaying(player.wait())
             } else {

@@ -142,7 +142,7 @@ struct StudioTests {
         guard case .newArticle = session.state.panel else { Issue.record("any key goes on to a new article"); return }
     }
 
-    @Test("playing from chunk 2 shows the article's time: chunk 1's length plus the way into chunk 2, out of the whole article")
+    @Test("playing from chunk 2 shows the article's time: chunk 1's length plus the way into chunk 2, out of the whole article; paused, the meter falls")
     func playingShowsArticleTime() async throws {
         let session = try Session()
         session.startArticle("Times")
@@ -162,6 +162,12 @@ struct StudioTests {
         #expect(chunk == ChunkIndex(2) && count == 2 && paused)
         #expect(position > lengths[0] && position <= lengths[0] + lengths[1], "\(position) s: chunk 2 starts at \(lengths[0]) s")
         #expect(abs(total - (lengths[0] + lengths[1])) < 0.001, "\(total) s of \(lengths) s")
+        #expect(session.state.meter?.litSegments ?? 0 > 0 || session.state.meter?.heldSegment != nil, "the sine lit the meter")
+        // Paused, nothing is heard: the meter falls, and the held peak drops once its hold is over.
+        session.hold(MeterDisplay().holdSeconds + 0.3)
+        #expect(session.state.meter?.litSegments == 0)
+        #expect(session.state.meter?.heldSegment == nil)
+        #expect(session.state.peak == .silence)
         session.press(.escape)
     }
 
