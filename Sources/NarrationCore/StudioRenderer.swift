@@ -36,12 +36,14 @@ public enum StudioRenderer {
         lines.append(status(state))
         lines.append(meter(state))
         lines.append(state.warning.map { [StyledText(" ⚠ \($0)", .problem)] } ?? [])
-        let listRows = height - rowsAbove - rowsBelow
+        let notice = notice(state, width: width)
+        // A notice longer than a line (an error and its fix) takes rows from the list above it.
+        let listRows = height - rowsAbove - rowsBelow - (notice.count - 1)
         var middle = middle(state, width: width, rows: listRows + 1).prefix(listRows + 1)
         while middle.count < listRows + 1 { middle.append([]) }
         lines += middle
         lines.append([StyledText(rule(width), .dim)])
-        lines.append(notice(state))
+        lines += notice
         lines += footer(state)
         return StudioFrame(width: width, height: height, lines: lines)
     }
@@ -175,14 +177,24 @@ public enum StudioRenderer {
         return lines
     }
 
-    private static func notice(_ state: StudioState) -> [StyledText] {
+    /// The most lines a notice wraps to; the smallest screen still shows the selected chunk then.
+    static let noticeLines = 3
+
+    /// What just happened, wrapped to at most `noticeLines` lines (an error names its fix at the
+    /// end, so it must not be cut), or the delete question.
+    private static func notice(_ state: StudioState, width: Int) -> [[StyledText]] {
         if case .confirmDelete(let index) = state.panel {
             let length = state.chunks.first { $0.index == index }.map { " (\(Timecode.tenths($0.duration)))" } ?? ""
-            return [StyledText(" Delete chunk \(index)\(length)? It goes to the trash. ", .problem),
-                    StyledText("y", .key), StyledText(" yes, any other key no")]
+            return [[StyledText(" Delete chunk \(index)\(length)? It goes to the trash. ", .problem),
+                     StyledText("y", .key), StyledText(" yes, any other key no")]]
         }
-        guard let notice = state.notice else { return [] }
-        return [StyledText(" \(notice.text)", notice.isProblem ? .problem : .plain)]
+        guard let notice = state.notice else { return [[]] }
+        let style: StudioStyle = notice.isProblem ? .problem : .plain
+        var lines = notice.text.wrapped(to: width - 2)
+        if lines.count > noticeLines {  // the last line is cut with an ellipsis
+            lines = lines.prefix(noticeLines - 1) + [lines[(noticeLines - 1)...].joined(separator: " ")]
+        }
+        return lines.map { [StyledText(" \($0)", style)] }
     }
 
     private static func footer(_ state: StudioState) -> [[StyledText]] {

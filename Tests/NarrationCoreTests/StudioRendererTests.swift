@@ -71,6 +71,33 @@ struct StudioRendererTests {
         try expectSnapshot("recording-quiet", state)
     }
 
+    static var deviceProblem: StudioState {
+        var state = article
+        state.notice = .init(
+            "Cannot open audio device \"usbmic\": no such device. Run \"narrate devices\" to list devices, then start the studio with --device.",
+            isProblem: true)
+        return state
+    }
+
+    @Test("a problem longer than a line wraps above the keys, so its fix is never cut; the list gives up the rows")
+    func longProblem() throws {
+        try expectSnapshot("device-problem", Self.deviceProblem)
+        let frame = StudioRenderer.render(Self.deviceProblem, width: 80, height: 24)
+        let notice = frame.lines[20...21].map { $0.map(\.text).joined().trimmingCharacters(in: .whitespaces) }
+        #expect(notice == [
+            "Cannot open audio device \"usbmic\": no such device. Run \"narrate devices\" to",
+            "list devices, then start the studio with --device.",
+        ])
+        #expect(frame.lines[20...21].allSatisfy { $0.first?.style == .problem })
+        // At 40×14 it takes three lines, the last cut with an ellipsis, and the selected row stays.
+        let small = StudioRenderer.render(Self.deviceProblem, width: 40, height: 14)
+        #expect(small.lines.count == 14)
+        #expect(small.lines[9...11].allSatisfy { $0.first?.style == .problem })
+        #expect(small.lines[11].map(\.text).joined().hasSuffix("…"))
+        #expect(small.lines[6].map(\.text).joined().hasPrefix("     #  length"))
+        #expect(small.lines[7].map(\.text).joined().hasPrefix("▸    3  00:00:47.2"))
+    }
+
     @Test("playing and paused: chunk n of m, position and total")
     func playingScreens() throws {
         var state = Self.article
@@ -155,7 +182,7 @@ struct StudioRendererTests {
 
     @Test("every state fits every size from 40×14 to 200×60 exactly", arguments: [40, 57, 80, 133, 200])
     func fitsEverySize(width: Int) {
-        var states = [Self.article, Self.recording, StudioState(panel: .newArticle(NewArticleForm(publication: "", narrator: "")))]
+        var states = [Self.article, Self.recording, Self.deviceProblem, StudioState(panel: .newArticle(NewArticleForm(publication: "", narrator: "")))]
         var helpState = Self.article
         helpState.panel = .help
         states.append(helpState)
