@@ -128,7 +128,7 @@ struct StudioTests {
         #expect(session.state.notice?.text == "Played to the end.")
 
         session.press(.character("q"))
-        await session.run(60) { if case .result = $0.panel { true } else { false } }
+        await session.run(180) { if case .result = $0.panel { true } else { false } }
         guard case .result(let heading, let lines) = session.state.panel else { Issue.record("no result: \(session.state)"); return }
         #expect(heading == "Queued \"Studio 港口\"")
         let outboxLine = try #require(lines.first { $0.hasPrefix("In the outbox: ") })
@@ -226,7 +226,7 @@ struct StudioTests {
         let entries = try session.fixture.library.chunkEntries(of: article)
         try FileManager.default.removeItem(at: entries[1].file)
         session.press(.character("q"))
-        await session.run(60) { !$0.isWorking }
+        await session.run(180) { !$0.isWorking }
         let notice = try #require(session.state.notice)
         #expect(notice.isProblem)
         #expect(notice.text.hasSuffix(" Nothing was queued; the chunks are as they were."))
@@ -255,7 +255,7 @@ struct StudioTests {
         session.startArticle("Shared")
         session.recordTake(seconds: 0.3)
         session.press(.character("s"))
-        await session.run(60) { if case .result = $0.panel { true } else { false } }
+        await session.run(180) { if case .result = $0.panel { true } else { false } }
         guard case .result(let heading, let lines) = session.state.panel else { Issue.record("no result"); return }
         #expect(heading == "Submitted \"Shared\"")
         let sent = try #require(lines.first { $0.hasPrefix("Sent to ") })
