@@ -2,8 +2,12 @@ public import Foundation
 import NarrationAudio
 public import NarrationCore
 
-/// The shape of a chunk's level over time: the peak of each of `count` equal stretches, read
+/// The shape of a chunk's level over time: the RMS level of each of `count` equal stretches, read
 /// from its file. What the studio's sparklines draw.
+///
+/// RMS rather than peak: speech peaks within a few dB of its loudest almost everywhere, so a
+/// profile of peaks draws a flat bar of full blocks (the chunk list's peak column already gives
+/// the loudest sample); the RMS level shows where a sentence is loud, soft or a pause.
 public enum ChunkLevels {
     /// How many stretches a profile has; a sparkline merges or repeats them to fit its width.
     public static let count = 48
@@ -15,7 +19,8 @@ public enum ChunkLevels {
         let channels = reader.format.channels
         let total = reader.frames
         guard total > 0 else { return [] }
-        var peaks = [Int64](repeating: 0, count: count)
+        var squares = [Double](repeating: 0, count: count)
+        var samples = [Int](repeating: 0, count: count)
         var block = [Int32](repeating: 0, count: 8_192 * channels)
         var position = 0
         while position < total {
@@ -26,12 +31,15 @@ public enum ChunkLevels {
             for frame in 0..<read {
                 let stretch = min(count - 1, (position + frame) * count / total)
                 for channel in 0..<channels {
-                    let magnitude = abs(Int64(block[frame * channels + channel]))
-                    if magnitude > peaks[stretch] { peaks[stretch] = magnitude }
+                    let sample = Double(block[frame * channels + channel])
+                    squares[stretch] += sample * sample
                 }
+                samples[stretch] += channels
             }
             position += read
         }
-        return peaks.map { Decibels(amplitude: Double($0) / Double(Int32.max)) }
+        return zip(squares, samples).map { squares, samples in
+            samples == 0 ? .silence : Decibels(amplitude: (squares / Double(samples)).squareRoot() / Double(Int32.max))
+        }
     }
 }

@@ -4,7 +4,7 @@ public enum Sparkline {
     /// Levels at or below this draw the lowest block; 0 dBFS draws the highest.
     public static let floor = Decibels(-60)
 
-    /// `levels` (peaks of equal stretches, in order) drawn in exactly `width` columns: stretches
+    /// `levels` (one per equal stretch, in order) drawn in exactly `width` columns: stretches
     /// are merged (loudest wins) or repeated to fit. Empty levels draw as blank.
     public static func render(_ levels: [Decibels], width: Int) -> String {
         guard width > 0 else { return "" }

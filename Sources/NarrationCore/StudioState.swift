@@ -26,7 +26,7 @@ public struct StudioState: Sendable, Equatable {
         public var index: ChunkIndex
         public var duration: Double
         public var peak: Decibels
-        /// Peaks of equal stretches of the chunk, for its sparkline; empty until measured.
+        /// RMS levels of equal stretches of the chunk, for its sparkline; empty until measured.
         public var levels: [Decibels]
         public var recovered: Bool
         /// The chunk's file is missing or unreadable.

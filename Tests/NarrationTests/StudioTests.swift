@@ -98,7 +98,8 @@ struct StudioTests {
         #expect(first.duration >= 0.5 && abs(first.duration - firstTake) < 0.3, "\(first.duration) s in \(firstTake) s")
         #expect(abs(first.peak.value - -12) < 0.1, "the emulated microphone's sine peaks at -12 dBFS")
         #expect(first.levels.count == ChunkLevels.count)
-        #expect(first.levels.allSatisfy { abs($0.value - -12) < 0.2 })
+        // The sparkline draws RMS levels: a sine's is 3 dB below its peak.
+        #expect(first.levels.allSatisfy { abs($0.value - -15.05) < 0.2 }, "\(first.levels)")
         // A loaded run may hold the second take longer than asked: the notice gives its real length.
         let second = session.state.chunks[1].duration
         #expect(session.state.notice?.text.hasPrefix("Chunk 2 recorded: \(Timecode.tenths(second)), peak -12.0 dBFS") == true, "\(String(describing: session.state.notice))")
@@ -262,5 +263,26 @@ struct StudioTests {
         #expect(sent.contains("/Daily Post/") && sent.hasSuffix(".flac and checked."))
         let delivered = FileManager.default.enumerator(atPath: share.url.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".flac") }
         #expect(delivered?.count == 1)
+    }
+
+    @Test("a chunk's level profile is the RMS level of each stretch: a loud sentence, a soft one and a pause differ")
+    func levelProfile() throws {
+        let folder = TemporaryFolder()
+        // 1 s at -6 dBFS peak, 1 s at -30 dBFS peak, 1 s of digital silence: 48 stretches of 16 each.
+        var samples = Signals.samples(Signals.sine(frequency: 441, peakDBFS: -6, seconds: 1), bitsPerSample: 16)
+        samples += Signals.samples(Signals.sine(frequency: 441, peakDBFS: -30, seconds: 1), bitsPerSample: 16)
+        samples += [Int32](repeating: 0, count: 44_100)
+        let file = folder.file("chunk.wav")
+        let writer = try SoundFileWriter(creating: file.path, format: .speech)
+        try samples.withUnsafeBufferPointer { try writer.write($0) }
+        try writer.close()
+
+        let levels = try #require(ChunkLevels.profile(of: file))
+        #expect(levels.count == ChunkLevels.count)
+        #expect(levels[0..<16].allSatisfy { abs($0.value - -9.03) < 0.05 }, "\(levels[0..<16])")
+        #expect(levels[16..<32].allSatisfy { abs($0.value - -33.03) < 0.05 }, "\(levels[16..<32])")
+        #expect(levels[32..<48].allSatisfy { $0 == .silence })
+        #expect(Sparkline.render(levels, width: 12) == "▇▇▇▇▄▄▄▄▁▁▁▁")
+        #expect(ChunkLevels.profile(of: folder.file("missing.wav")) == nil)
     }
 }
