@@ -19,8 +19,7 @@ public enum ChunkLevels {
         let channels = reader.format.channels
         let total = reader.frames
         guard total > 0 else { return [] }
-        var squares = [Double](repeating: 0, count: count)
-        var samples = [Int](repeating: 0, count: count)
+        var stretches = [LevelAccumulator](repeating: LevelAccumulator(channels: channels), count: count)
         var block = [Int32](repeating: 0, count: 8_192 * channels)
         var position = 0
         while position < total {
@@ -28,18 +27,21 @@ public enum ChunkLevels {
                 try reader.read(into: buffer, frames: 8_192)
             }) ?? 0
             guard read > 0 else { break }
-            for frame in 0..<read {
-                let stretch = min(count - 1, (position + frame) * count / total)
-                for channel in 0..<channels {
-                    let sample = Double(block[frame * channels + channel])
-                    squares[stretch] += sample * sample
+            block.withUnsafeBufferPointer { buffer in
+                // Frame f of the file belongs to stretch f * count / total; each run of the block
+                // within one stretch goes to that stretch's accumulator. Frames past the length the
+                // header gave go to the last stretch.
+                var frame = 0
+                while frame < read {
+                    let stretch = min(count - 1, (position + frame) * count / total)
+                    let nextStretchStart = ((stretch + 1) * total + count - 1) / count
+                    let end = stretch == count - 1 ? read : min(read, nextStretchStart - position)
+                    stretches[stretch].add(UnsafeBufferPointer(rebasing: buffer[(frame * channels)..<(end * channels)]))
+                    frame = end
                 }
-                samples[stretch] += channels
             }
             position += read
         }
-        return zip(squares, samples).map { squares, samples in
-            samples == 0 ? .silence : Decibels(amplitude: (squares / Double(samples)).squareRoot() / Double(Int32.max))
-        }
+        return stretches.map(\.rms)
     }
 }

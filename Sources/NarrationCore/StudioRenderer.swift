@@ -191,7 +191,7 @@ public enum StudioRenderer {
         guard let notice = state.notice else { return [[]] }
         let style: StudioStyle = notice.isProblem ? .problem : .plain
         var lines = notice.text.wrapped(to: width - 2)
-        if lines.count > noticeLines {  // the last line is cut with an ellipsis
+        if lines.count > noticeLines {  // the rest goes on the last line, which the frame cuts with "…"
             lines = lines.prefix(noticeLines - 1) + [lines[(noticeLines - 1)...].joined(separator: " ")]
         }
         return lines.map { [StyledText(" \($0)", style)] }
