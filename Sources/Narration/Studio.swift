@@ -71,10 +71,17 @@ public final class Studio {
     }
 
     /// A studio dropped without leaving (its screen failed, or its owner threw) still stops and
-    /// keeps a take being recorded, and stops playback, as leaving does.
+    /// keeps a take being recorded, and stops playback, as leaving does; nobody sees its state
+    /// any more, so the list is not reloaded and the take's sparkline is not read.
     deinit {
-        stopRecording()
-        stopPlaying()
+        if let (take, _) = recording {
+            take.requestStop()
+            _ = take.finish()
+        }
+        if let player {
+            player.stop()
+            _ = player.wait()
+        }
     }
 
     // MARK: Actions
