@@ -2,16 +2,36 @@ import Foundation
 import Glibc
 import NarrationCore
 
-/// An exclusive lock on an article while a take is recorded into it: `flock` on
-/// `articles/<id>/recording.lock`. The kernel drops it when the holder dies, however it dies,
-/// so a lock never outlives its recorder and a partial file whose lock is free is abandoned.
+/// An exclusive lock on an article while a command changes it or reads all of its chunks:
+/// `flock` on `articles/<id>/recording.lock`. The kernel drops it when the holder dies, however
+/// it dies, so a lock never outlives its holder and a partial file whose lock is free is abandoned.
+///
+/// The holder writes its process id and what it is doing into the file, so that a second command
+/// can say what keeps the article busy.
 final class ArticleLock: Sendable {
+    /// What the holder is doing with the article, for the busy message.
+    enum Purpose: String, Sendable {
+        case recording, export, queue, edit, prune, recovery
+
+        /// How the busy message names it: "…is busy: another narrate command (process 12) is recording into it."
+        var phrase: String {
+            switch self {
+            case .recording: "is recording into it"
+            case .export: "is exporting it"
+            case .queue: "is queuing it (exporting it into the outbox)"
+            case .edit: "is changing its chunks"
+            case .prune: "is removing its recordings"
+            case .recovery: "is recovering an interrupted take of it"
+            }
+        }
+    }
+
     private let descriptor: CInt
     let url: URL
 
     /// Takes the lock, or returns nil when a live process holds it.
     /// - Throws: `fileSystem` when the lock file cannot be opened.
-    static func tryAcquire(_ url: URL) throws(NarrationError) -> ArticleLock? {
+    static func tryAcquire(_ url: URL, purpose: Purpose) throws(NarrationError) -> ArticleLock? {
         let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw NarrationError(.fileSystem, "Cannot open the lock file \(url.path): \(String(cString: strerror(errno))).")
@@ -20,21 +40,29 @@ final class ArticleLock: Sendable {
             close(descriptor)
             return nil
         }
-        let pid = "\(getpid())\n"
+        let holder = "\(getpid()) \(purpose.rawValue)\n"
         ftruncate(descriptor, 0)
-        _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        _ = holder.withCString { pwrite(descriptor, $0, strlen($0), 0) }
         return ArticleLock(descriptor: descriptor, url: url)
     }
 
-    /// Takes the lock for recording into `article`.
-    /// - Throws: `articleBusy` naming the process that records into it.
-    static func acquire(for article: Article, at url: URL) throws(NarrationError) -> ArticleLock {
-        if let lock = try tryAcquire(url) { return lock }
-        let holder = (try? String(contentsOf: url, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let process = holder.map { $0.isEmpty ? "" : " (process \($0))" } ?? ""
-        throw NarrationError(
+    /// Takes the lock on `article` for `purpose`.
+    /// - Throws: `articleBusy` naming the process that holds it and what it is doing.
+    static func acquire(for article: Article, at url: URL, purpose: Purpose) throws(NarrationError) -> ArticleLock {
+        if let lock = try tryAcquire(url, purpose: purpose) { return lock }
+        throw busy(article, holder: try? String(contentsOf: url, encoding: .utf8))
+    }
+
+    /// "Article … is busy: another narrate command (process N) is exporting it. …", from the lock
+    /// file's text ("PID PURPOSE"); an older narrate wrote the process id alone, meaning a recording.
+    static func busy(_ article: Article, holder text: String?) -> NarrationError {
+        let words = (text ?? "").split(whereSeparator: \.isWhitespace)
+        let process = words.first.flatMap { Int32($0) }.map { " (process \($0))" } ?? ""
+        let purpose = words.dropFirst().first.flatMap { Purpose(rawValue: String($0)) } ?? .recording
+        let remedy = purpose == .recording ? "Stop that recording first." : "Wait for it to finish, then try again."
+        return NarrationError(
             .articleBusy,
-            "Article \"\(article.title)\" (\(article.id)) is being recorded by another narrate command\(process). Stop that recording first.")
+            "Article \"\(article.title)\" (\(article.id)) is busy: another narrate command\(process) \(purpose.phrase). \(remedy)")
     }
 
     private init(descriptor: CInt, url: URL) {

@@ -130,7 +130,7 @@ extension NarrationLibrary {
     public func export(
         _ article: Article, to destination: URL, settings: ExportSettings, progress: (FrameCount, FrameCount) -> Void = { _, _ in }
     ) throws(NarrationError) -> ExportResult {
-        let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id))
+        let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .export)
         defer { withExtendedLifetime(lock) {} }
         if settings.format == .mp3 { try settings.mp3.validate(for: article.format) }
         let entries = try chunkEntries(of: article)

@@ -77,7 +77,7 @@ public final class NarrationLibrary: Sendable {
     /// - Throws: `chunkIndexOutOfRange`, `articleBusy` while the article is being recorded.
     @discardableResult
     public func deleteChunk(at index: ChunkIndex, of article: Article) throws(NarrationError) -> Chunk {
-        let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id))
+        let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .edit)
         defer { withExtendedLifetime(lock) {} }
         let root = self.root
         return try catalog.deleteChunk(at: index, of: article) { id in
@@ -96,7 +96,7 @@ public final class NarrationLibrary: Sendable {
         into article: Article, placement: ChunkPlacement, device name: String, duration: Double?,
         definitions: ALSADefinitions? = nil
     ) throws(NarrationError) -> Recording {
-        let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id))
+        let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .recording)
         let target = try TakeTarget(placement, in: try catalog.order(of: article.id))
         let device = try CaptureDevice(name: name, format: article.format, definitions: definitions)
         let chunkID = ChunkID.random()

@@ -33,7 +33,7 @@ extension NarrationLibrary {
             throw .usage(
                 "Article \"\(article.title)\" (\(article.id)) has no confirmed delivery: \(reason). Prune removes recordings only after one; run \"narrate submit\" first.")
         }
-        let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id))
+        let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .prune)
         defer { withExtendedLifetime(lock) {} }
         let entries = try chunkEntries(of: article)
         if let later = entries.first(where: { $0.chunk.recordedAt > delivered.queuedAt }) {

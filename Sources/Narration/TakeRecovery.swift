@@ -16,7 +16,7 @@ enum TakeRecovery {
         guard let pending = try? catalog.pendingTakes(), !pending.isEmpty else { return [] }
         var notices: [String] = []
         for take in pending {
-            guard let lock = try? ArticleLock.tryAcquire(root.lockURL(take.article)) else {
+            guard let lock = try? ArticleLock.tryAcquire(root.lockURL(take.article), purpose: .recovery) else {
                 continue  // a live recorder holds the article: the take is not abandoned
             }
             if let notice = recover(take.chunk, of: take.article, target: take.target, root: root, catalog: catalog) {

@@ -102,7 +102,7 @@ struct BadInputTests {
         _ = first.waitForStderrLine { $0.contains("\"started\"") }
         let second = try fixture.narrate.run("record", "--device", "vmic", "--duration", "1")
         #expect(second.status == 1)
-        #expect(second.stderr.hasPrefix("Article \"Kept safe\" (\(id)) is being recorded by another narrate command (process \(first.pid))."))
+        #expect(second.stderr.hasPrefix("Article \"Kept safe\" (\(id)) is busy: another narrate command (process \(first.pid)) is recording into it. Stop that recording first."))
         #expect(try fixture.narrate.run("delete-chunk", "1").status == 1)
         first.signal(SIGINT)
         let ended = first.wait()

@@ -98,7 +98,7 @@ struct RecordingTests {
             try fixture.record(article, seconds: 0.1)
         } throws: { error in
             (error as? NarrationError)?.kind == .articleBusy
-                && (error as? NarrationError)?.message.hasPrefix("Article \"Busy\" (\(article.id)) is being recorded by another narrate command (process ") == true
+                && (error as? NarrationError)?.message.hasPrefix("Article \"Busy\" (\(article.id)) is busy: another narrate command (process ") == true
         }
         try first.start()
         #expect(first.finish().chunk?.frames == 8_820)
