@@ -11,7 +11,7 @@ import NarrationCore
 final class ArticleLock: Sendable {
     /// What the holder is doing with the article, for the busy message.
     enum Purpose: String, Sendable {
-        case recording, export, queue, edit, prune, recovery
+        case recording, export, queue, edit, prune, recovery, delivery
 
         /// How the busy message names it: "…is busy: another narrate command (process 12) is recording into it."
         var phrase: String {
@@ -22,6 +22,7 @@ final class ArticleLock: Sendable {
             case .edit: "is changing its chunks"
             case .prune: "is removing its recordings"
             case .recovery: "is recovering an interrupted take of it"
+            case .delivery: "is sending it"
             }
         }
     }

@@ -197,10 +197,11 @@ public final class Catalog: Sendable {
     /// Puts a finished take into the article where `target` says, in one transaction whose last
     /// step is `moveFiles(replacedChunk)` (rename the partial file, move a replaced take to the
     /// trash). If that throws, nothing changes.
-    /// - Returns: the take's index and the chunk it replaced, if any.
+    /// The article's export, if it had one, is withdrawn in the same transaction.
+    /// - Returns: the take's index, the chunk it replaced, if any, and the export withdrawn.
     func commitTake(
         _ chunk: Chunk, target: TakeTarget, moveFiles: @escaping @Sendable (ChunkID?) throws -> Void
-    ) throws(NarrationError) -> (index: ChunkIndex, replaced: ChunkID?) {
+    ) throws(NarrationError) -> (index: ChunkIndex, replaced: ChunkID?, withdrawn: WithdrawnExport?) {
         try write { db in
             var order = try self.order(of: chunk.articleID, db)
             let placed = try order.place(chunk.id, target.placement(in: order))
@@ -210,18 +211,20 @@ public final class Catalog: Sendable {
             try ChunkRow(chunk, position: placed.index.position).insert(db)
             try self.store(order, db)
             _ = try PendingTakeRow.deleteOne(db, key: chunk.id.rawValue)
+            let withdrawn = try self.withdrawExport(of: chunk.articleID, db)
             try moveFiles(placed.replaced)
-            return (placed.index, placed.replaced)
+            return (placed.index, placed.replaced, withdrawn)
         }
     }
 
     /// Removes the chunk at `index` from the order in one transaction whose last step is
-    /// `moveFile(id)` (moving its file to the trash).
-    /// - Returns: the removed chunk.
+    /// `moveFile(id)` (moving its file to the trash). The article's export, if it had one, is
+    /// withdrawn in the same transaction.
+    /// - Returns: the removed chunk and the export withdrawn.
     func deleteChunk(
         at index: ChunkIndex, of article: Article, moveFile: @escaping @Sendable (ChunkID) throws -> Void
-    ) throws(NarrationError) -> Chunk {
-        let row = try write { db -> ChunkRow in
+    ) throws(NarrationError) -> (chunk: Chunk, withdrawn: WithdrawnExport?) {
+        let (row, withdrawn) = try write { db -> (ChunkRow, WithdrawnExport?) in
             var order = try self.order(of: article.id, db)
             let removed = try order.remove(at: index)
             guard let row = try ChunkRow.fetchOne(db, key: removed.rawValue) else {
@@ -229,56 +232,20 @@ public final class Catalog: Sendable {
             }
             try row.delete(db)
             try self.store(order, db)
+            let withdrawn = try self.withdrawExport(of: article.id, db)
             try moveFile(removed)
-            return row
+            return (row, withdrawn)
         }
-        return try row.chunk(format: article.format)
-    }
-
-    // MARK: Outbox
-
-    func addToOutbox(_ row: OutboxRow, articleState: ArticleState, clearCurrent: Bool) throws(NarrationError) {
-        try write { db in
-            try row.insert(db)
-            try db.execute(sql: "UPDATE article SET state = ? WHERE id = ?", arguments: [articleState.rawValue, row.articleId])
-            if clearCurrent {
-                try db.execute(sql: "DELETE FROM setting WHERE key = ? AND value = ?", arguments: [Self.currentArticleKey, row.articleId])
-            }
-        }
-    }
-
-    func outboxRow(id: String) throws(NarrationError) -> OutboxRow? {
-        try read { db in try OutboxRow.fetchOne(db, key: id) }
-    }
-
-    func outbox() throws(NarrationError) -> [OutboxRow] {
-        try read { db in try OutboxRow.order(Column("queuedAt")).fetchAll(db) }
-    }
-
-    func updateOutbox(_ row: OutboxRow, articleState: ArticleState? = nil) throws(NarrationError) {
-        try write { db in
-            try row.update(db)
-            if let articleState {
-                try db.execute(sql: "UPDATE article SET state = ? WHERE id = ?", arguments: [articleState.rawValue, row.articleId])
-            }
-        }
-    }
-
-    /// Forgets an article's chunks and marks it pruned, in one transaction.
-    func forgetChunks(of article: ArticleID) throws(NarrationError) {
-        try write { db in
-            try db.execute(sql: "DELETE FROM chunk WHERE articleId = ?", arguments: [article.rawValue])
-            try db.execute(sql: "UPDATE article SET state = ? WHERE id = ?", arguments: [ArticleState.pruned.rawValue, article.rawValue])
-        }
+        return (try row.chunk(format: article.format), withdrawn)
     }
 
     // MARK: Access
 
-    private func read<T>(_ body: @escaping (Database) throws -> T) throws(NarrationError) -> T {
+    func read<T>(_ body: @escaping (Database) throws -> T) throws(NarrationError) -> T {
         do { return try database.read(body) } catch { throw Self.translate(error, path: path) }
     }
 
-    private func write<T>(_ body: @escaping (Database) throws -> T) throws(NarrationError) -> T {
+    func write<T>(_ body: @escaping (Database) throws -> T) throws(NarrationError) -> T {
         do { return try database.write(body) } catch { throw Self.translate(error, path: path) }
     }
 

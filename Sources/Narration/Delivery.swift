@@ -33,6 +33,48 @@ extension NarrationLibrary {
         }
     }
 
+    /// The export `submit` sends: the article's current export when it was made from the article
+    /// as it is now and with `profile` (any profile when nil), else a new one in `profile`
+    /// (else `fallback`), which retires the old.
+    /// - Returns: the job, and whether it was exported now.
+    public func exportForDelivery(
+        _ article: Article, profile: DeliveryProfile?, fallback: DeliveryProfile,
+        progress: (FrameCount, FrameCount) -> Void = { _, _ in }
+    ) throws(NarrationError) -> (job: OutboxJob, exported: Bool) {
+        if let current = try currentJob(of: article.id), profile == nil || profile?.name == current.profile,
+            current.fingerprint == (try catalog.fingerprint(of: article.id)) {
+            return (current, false)
+        }
+        return (try queue(article, profile: profile ?? fallback, progress: progress).job, true)
+    }
+
+    /// The job as the catalog has it now, checked to be the article's export and made from the
+    /// article as it is now; a job made from an older version is retired, never sent.
+    /// - Throws: `exportWithdrawn` saying why nothing was sent.
+    func currentForSending(_ job: OutboxJob) throws(NarrationError) -> OutboxJob {
+        let job = try stored(job)
+        let title = (try? catalog.article(matching: job.articleID.rawValue).title) ?? job.file.lastPathComponent
+        guard job.isCurrent else {
+            throw Self.withdrawn(title: title, reason: job.retiredReason ?? .removed)
+        }
+        guard let fingerprint = job.fingerprint, fingerprint == (try catalog.fingerprint(of: job.articleID)) else {
+            if let before = try catalog.retireJob(job.id, reason: .edited) { discardFiles(of: [before]) }
+            throw Self.withdrawn(title: title, reason: .edited)
+        }
+        return job
+    }
+
+    /// Why a job is not sent, and what to do.
+    static func withdrawn(title: String, reason: OutboxJob.RetirementReason) -> NarrationError {
+        let why = switch reason {
+        case .edited: "\"\(title)\" changed after this export was made, so the export was withdrawn"
+        case .requeued: "\"\(title)\" was queued again, so this older export was withdrawn"
+        case .removed: "This export of \"\(title)\" was removed from the outbox"
+        case .older: "This export of \"\(title)\" was made by an older narrate and cannot be checked against the chunks"
+        }
+        return NarrationError(.exportWithdrawn, "\(why); nothing was sent. Queue or submit the article again to send it as it is now.")
+    }
+
     /// A destination made ready to deliver to.
     public enum PreparedDestination: Sendable {
         case folder(URL)

@@ -47,6 +47,8 @@ enum Exporter {
         progress: (FrameCount) -> Void
     ) throws(NarrationError) -> ExportResult {
         let folder = destination.deletingLastPathComponent()
+        FileSystem.removeAbandonedPartials(in: folder)
+        try FileSystem.clearTemporary(beside: destination)
         let temporary = FileSystem.temporaryURL(beside: destination)
         var gain = gain
         do throws(NarrationError) {
@@ -132,6 +134,13 @@ extension NarrationLibrary {
     ) throws(NarrationError) -> ExportResult {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .export)
         defer { withExtendedLifetime(lock) {} }
+        return try exportLocked(article, to: destination, settings: settings, progress: progress)
+    }
+
+    /// `export` for a caller that already holds the article's lock (queue).
+    func exportLocked(
+        _ article: Article, to destination: URL, settings: ExportSettings, progress: (FrameCount, FrameCount) -> Void
+    ) throws(NarrationError) -> ExportResult {
         if settings.format == .mp3 { try settings.mp3.validate(for: article.format) }
         let entries = try chunkEntries(of: article)
         guard !entries.isEmpty else {

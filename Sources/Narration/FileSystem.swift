@@ -60,18 +60,78 @@ enum FileSystem {
         }
     }
 
-    /// A hidden, unique file beside `url` in the same folder, for writing and then renaming into place.
+    /// The suffix of every temporary file narrate writes beside a file it is making.
+    static let partialSuffix = ".narrate-partial"
+
+    /// The hidden temporary file beside `url` in the same folder, for writing and then renaming
+    /// into place: `.<name>.narrate-partial`. The name is predictable, so that whoever finds one
+    /// that nobody writes any more (its writer was killed) can tell it is ours and remove it.
+    /// Its writer holds an exclusive `flock` on it while it writes (see `lockPartial`).
     static func temporaryURL(beside url: URL) -> URL {
-        url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(Identifier.random()).partial")
+        url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent)\(partialSuffix)")
+    }
+
+    /// Takes the writer's lock on a temporary file just created by its owner.
+    /// - Returns: false when another process holds it (a concurrent writer of the same file).
+    static func lockPartial(_ descriptor: CInt) -> Bool {
+        flock(descriptor, LOCK_EX | LOCK_NB) == 0
+    }
+
+    /// Removes the temporary file meant for `url` if a killed writer left it.
+    /// - Throws: `fileSystem` when a live process is writing it.
+    static func clearTemporary(beside url: URL) throws(NarrationError) {
+        let temporary = temporaryURL(beside: url)
+        guard exists(temporary) else { return }
+        guard removeIfAbandoned(temporary) else {
+            throw NarrationError(
+                .fileSystem, "Another narrate command is writing \(url.path) right now; wait for it to finish, then try again.")
+        }
+    }
+
+    /// Removes every temporary file of ours in `folder` whose writer is gone (nobody holds its
+    /// lock); leaves those being written. - Returns: how many were removed.
+    @discardableResult
+    static func removeAbandonedPartials(in folder: URL) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        return names.filter { $0.hasPrefix(".") && $0.hasSuffix(partialSuffix) }
+            .filter { removeIfAbandoned(folder.appendingPathComponent($0)) }.count
+    }
+
+    /// Unlinks `url` while holding its lock, if nobody else holds it. - Returns: whether it is gone.
+    private static func removeIfAbandoned(_ url: URL) -> Bool {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return errno == ENOENT }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
+        return unlink(url.path) == 0 || errno == ENOENT
+    }
+
+    /// Removes a folder and everything in it; a folder already gone is fine.
+    static func removeTree(_ url: URL) throws(NarrationError) {
+        guard exists(url) else { return }
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch {
+            throw NarrationError(.fileSystem, "Cannot remove \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes a file; one already gone is fine.
+    static func remove(_ url: URL) throws(NarrationError) {
+        guard unlink(url.path) == 0 || errno == ENOENT else {
+            throw NarrationError(.fileSystem, "Cannot remove \(url.path): \(String(cString: strerror(errno))).")
+        }
     }
 
     /// Writes `data` to `url` atomically: a temporary file in the same folder, fsync, rename.
     static func writeAtomically(_ data: Data, to url: URL) throws(NarrationError) {
+        try clearTemporary(beside: url)
         let temporary = temporaryURL(beside: url)
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw NarrationError(.fileSystem, "Cannot create \(temporary.path): \(String(cString: strerror(errno))).")
         }
+        _ = lockPartial(descriptor)
         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         let failure: CInt? = written == data.count ? (fsync(descriptor) == 0 ? nil : errno) : (written < 0 ? errno : ENOSPC)
         close(descriptor)
@@ -87,13 +147,20 @@ enum FileSystem {
     }
 
     /// Copies a file atomically (temporary file beside the target, fsync, rename), block by block.
-    static func copyAtomically(_ source: URL, to target: URL) throws(NarrationError) {
+    /// - Parameter verify: checks the copy, fully on disk, before it is renamed into place; a copy
+    ///   that fails it is removed and never appears at `target`.
+    static func copyAtomically(
+        _ source: URL, to target: URL, verify: (URL) throws(NarrationError) -> Void = { _ in }
+    ) throws(NarrationError) {
+        try clearTemporary(beside: target)
         let temporary = temporaryURL(beside: target)
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw NarrationError(.fileSystem, "Cannot read \(source.path): \(String(cString: strerror(errno))).") }
         defer { close(input) }
         let output = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw NarrationError(.fileSystem, "Cannot write to \(target.deletingLastPathComponent().path): \(String(cString: strerror(errno))).") }
+        _ = lockPartial(output)
+        defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var failure: CInt?
         while failure == nil {
@@ -108,7 +175,14 @@ enum FileSystem {
             }
         }
         if failure == nil, fsync(output) != 0 { failure = errno }
-        close(output)
+        if failure == nil {
+            do throws(NarrationError) {
+                try verify(temporary)
+            } catch {
+                unlink(temporary.path)
+                throw error
+            }
+        }
         if failure == nil, rename(temporary.path, target.path) != 0 { failure = errno }
         if let failure {
             unlink(temporary.path)

@@ -18,6 +18,7 @@ public final class NarrationLibrary: Sendable {
         self.root = root
         self.catalog = try Catalog(path: root.catalogURL.path)
         self.notices = TakeRecovery.run(root: root, catalog: catalog)
+        OutboxSweep.run(root: root, catalog: catalog)
     }
 
     // MARK: Articles
@@ -72,18 +73,21 @@ public final class NarrationLibrary: Sendable {
         }
     }
 
-    /// Removes the chunk at `index` from the article; its file goes to the article's trash.
-    /// - Returns: the removed chunk.
+    /// Removes the chunk at `index` from the article; its file goes to the article's trash. The
+    /// article's export, if it had one, is withdrawn (see `WithdrawnExport`).
+    /// - Returns: the removed chunk and the export withdrawn.
     /// - Throws: `chunkIndexOutOfRange`, `articleBusy` while the article is being recorded.
     @discardableResult
-    public func deleteChunk(at index: ChunkIndex, of article: Article) throws(NarrationError) -> Chunk {
+    public func deleteChunk(at index: ChunkIndex, of article: Article) throws(NarrationError) -> (chunk: Chunk, withdrawn: WithdrawnExport?) {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .edit)
         defer { withExtendedLifetime(lock) {} }
         let root = self.root
-        return try catalog.deleteChunk(at: index, of: article) { id in
+        let deleted = try catalog.deleteChunk(at: index, of: article) { id in
             let file = root.chunkURL(id, of: article.id)
             if FileSystem.exists(file) { try FileSystem.move(file, to: root.trashedChunkURL(id, of: article.id)) }
         }
+        if deleted.withdrawn != nil { OutboxSweep.run(root: root, catalog: catalog) }
+        return deleted
     }
 
     // MARK: Recording

@@ -20,11 +20,14 @@ extension NarrationLibrary {
     /// `PREFIX/<publication>/<date>/<title>-<id>.<ext>` (one PUT, or a multipart upload of 8 MiB
     /// parts that resumes where an interrupted attempt stopped), checked by HEAD (size, ETag and
     /// our SHA-256 in its metadata), then the JSON sidecar beside it, checked the same way.
-    /// Keys depend only on the export, so a retry overwrites and never duplicates.
+    /// Keys come from the job's catalog row, so a retry overwrites and never duplicates; the
+    /// article's earlier object under another key is deleted once the new one is verified, so
+    /// the bucket holds one object (and sidecar) per article.
     ///
-    /// The attempt is recorded before anything is sent, and the upload id as soon as it exists,
-    /// so a crash or a dropped connection loses no more than the part in flight. A failure leaves
-    /// the job queued with its error.
+    /// The job is claimed first and checked against the article as it is now (see the folder
+    /// delivery). The attempt and its key are recorded before anything is sent, and the upload id
+    /// as soon as it exists, so a crash or a dropped connection loses no more than the part in
+    /// flight. A failure leaves the job queued with its error.
     /// - Parameters:
     ///   - progress: bytes sent and bytes to send, from the HTTP client's threads.
     ///   - now: the clock requests are signed with.
@@ -34,42 +37,72 @@ extension NarrationLibrary {
         _ job: OutboxJob, to storage: S3Destination, credentials: S3Credentials,
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws(NarrationError) -> ObjectStorageDelivery {
-        var job = try stored(job)
+        let title = (try? catalog.article(matching: job.articleID.rawValue).title) ?? job.file.lastPathComponent
+        let claim = try DeliveryClaim.acquire(job.articleID, root: root, title: title)
+        defer { withExtendedLifetime(claim) {} }
+        var job = try currentForSending(job)
         let isRetry = job.attempts > 0
+        let stateBefore = job.state
+        let key = storage.key(for: job.deliveryPath)
         job.target = .s3(storage)
         job.attempts += 1
-        try catalog.updateOutbox(job.row)
+        job.remotePath = "s3://\(storage.bucket)/\(key)"
+        job.lastError = nil
+        try catalog.updateOutbox(job.row)  // the attempt and where it writes, before the first byte
         let client = S3Client(destination: storage, credentials: credentials, now: now)
         do throws(NarrationError) {
-            let delivery = try await upload(&job, with: client, isRetry: isRetry, progress: progress)
+            try await removePendingCopies(at: storage, with: client)
+            let delivery = try await upload(&job, key: key, title: title, with: client, isRetry: isRetry, progress: progress)
             await client.shutdown()
             return delivery
         } catch {
             await client.shutdown()
+            job.state = stateBefore
             job.lastError = error.message
             try? catalog.updateOutbox(job.row)
             throw error
         }
     }
 
+    /// Deletes the objects that attempts of retired jobs may have left at `storage`.
+    private func removePendingCopies(at storage: S3Destination, with client: S3Client) async throws(NarrationError) {
+        for row in try catalog.pendingRemovals(at: storage.description) {
+            let prefix = "s3://\(storage.bucket)/"
+            if let path = row.remotePath, path.hasPrefix(prefix) {
+                let key = String(path.dropFirst(prefix.count))
+                if !(try isDeliveredFile(key, at: storage.description, article: row.articleId)) {
+                    try await Self.deleteObject(key, ifSHA256: row.sha256, with: client)
+                }
+            }
+            try catalog.clearPendingRemoval(row.id)
+        }
+    }
+
+    /// Deletes an object and its sidecar if the object is still the one with that SHA-256
+    /// (never another delivery's object that took its key).
+    static func deleteObject(_ key: String, ifSHA256 sha256: String, with client: S3Client) async throws(NarrationError) {
+        guard try await client.headObject(key: key)?.metadata["sha256"] == sha256 else { return }
+        try await client.deleteObject(key: key)
+        try await client.deleteObject(key: sidecarKey(for: key))
+    }
+
+    static func sidecarKey(for key: String) -> String {
+        String(key.dropLast(URL(fileURLWithPath: key).pathExtension.count)) + "json"
+    }
+
     private func upload(
-        _ job: inout OutboxJob, with client: S3Client, isRetry: Bool, progress: @escaping @Sendable (Int, Int) -> Void
+        _ job: inout OutboxJob, key: String, title: String, with client: S3Client, isRetry: Bool,
+        progress: @escaping @Sendable (Int, Int) -> Void
     ) async throws(NarrationError) -> ObjectStorageDelivery {
         let storage = client.destination
         let plan = UploadPlan(bytes: FileSystem.size(job.file))
         let (sha256, partMD5s) = try Checksum.digests(of: job.file, plan: plan)
-        guard sha256 == job.sha256, plan.bytes == job.bytes else {
-            throw NarrationError(
-                .fileCorrupt,
-                "\(job.file.path) changed since it was queued (its SHA-256 no longer matches), so it was not delivered. Queue the article again.")
-        }
-        let sidecar = try readSidecar(job.sidecarFile)
+        guard sha256 == job.sha256, plan.bytes == job.bytes else { throw Self.changedSinceQueued(job.file) }
         let sidecarData = try Checksum.read(0..<FileSystem.size(job.sidecarFile), of: job.sidecarFile)
-        let key = storage.key(for: sidecar.deliveryPath)
-        let sidecarKey = String(key.dropLast(URL(fileURLWithPath: key).pathExtension.count)) + "json"
+        let sidecarKey = Self.sidecarKey(for: key)
         let expectedETag = plan.isMultipart ? S3Client.multipartETag(partMD5s: partMD5s) : Checksum.hex(partMD5s[0])
         let metadata = ["sha256": job.sha256, "article-id": job.articleID.rawValue]
-        let contentType = ExportFormat(rawValue: sidecar.format)?.mimeType ?? "application/octet-stream"
+        let contentType = ExportFormat(rawValue: job.file.pathExtension.lowercased())?.mimeType ?? "application/octet-stream"
         let sent = ByteCounter(total: plan.bytes + sidecarData.count, report: progress)
 
         func holdsThisFile(_ head: S3ObjectHead?) -> Bool {
@@ -105,9 +138,21 @@ extension NarrationLibrary {
         job.state = .delivered
         job.deliveredAt = Date()
         job.lastError = nil
-        job.remotePath = "s3://\(storage.bucket)/\(key)"
         job.upload = nil
-        try catalog.updateOutbox(job.row, articleState: .submitted)
+        let delivery = DeliveryRow(
+            articleId: job.articleID.rawValue, destination: storage.description, jobId: job.id, audioLocation: key,
+            sidecarLocation: sidecarKey, sha256: job.sha256, bytes: job.bytes, deliveredAt: job.deliveredAt ?? Date(),
+            endpoint: storage.endpoint, region: storage.region, pathStyle: storage.pathStyle, credentialsFile: storage.credentialsFile,
+            credentialsProfile: storage.credentialsProfile)
+        switch try catalog.recordDelivery(job.row, delivery) {
+        case .recorded(let replaced):
+            if let replaced { try? await Self.deleteObject(replaced.audioLocation, ifSHA256: replaced.sha256, with: client) }
+        case .stale(let row):
+            // The article changed while the file was sent: what was sent must not stay.
+            if (try? await Self.deleteObject(key, ifSHA256: job.sha256, with: client)) != nil { try? catalog.clearPendingRemoval(job.id) }
+            discardFiles(of: [row])
+            throw Self.withdrawn(title: title, reason: OutboxJob.RetirementReason(rawValue: row.retiredReason ?? "") ?? .edited)
+        }
         return ObjectStorageDelivery(job: job, key: key, bytesSent: sent.bytesSent, partsReused: partsReused, alreadyStored: alreadyStored)
     }
 
@@ -154,7 +199,7 @@ extension NarrationLibrary {
         return held.count
     }
 
-    private static func changedWhileSending(_ file: URL) -> NarrationError {
+    static func changedWhileSending(_ file: URL) -> NarrationError {
         NarrationError(.fileCorrupt, "\(file.path) changed while it was being sent, so the delivery stopped. Queue the article again.")
     }
 

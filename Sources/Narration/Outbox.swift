@@ -1,161 +1,126 @@
 public import Foundation
-import Glibc
 public import NarrationCore
 
-/// A file in the outbox: exported, checksummed, and either waiting for delivery or delivered.
-public struct OutboxJob: Sendable, Equatable {
-    public enum State: String, Sendable { case queued, delivered }
-
-    public let id: String
-    public let articleID: ArticleID
-    public let file: URL
-    public let sidecarFile: URL
-    public let sha256: String
-    public let bytes: Int
-    public let profile: String
-    public let queuedAt: Date
-    public var state: State
-    public var attempts: Int
-    public var lastError: String?
-    public var deliveredAt: Date?
-    public var remotePath: String?
-    /// Where the last attempt went, with what it needs to go there again.
-    public var target: Destination?
-    /// A multipart upload begun and not yet completed: its id and the key it writes.
-    var upload: (id: String, key: String)?
-
-    /// The last destination, as the volunteer wrote it: a folder or s3://BUCKET/PREFIX.
-    public var destination: String? { target?.description }
-
-    init(_ row: OutboxRow) {
-        id = row.id
-        articleID = ArticleID(row.articleId)
-        file = URL(fileURLWithPath: row.file)
-        sidecarFile = URL(fileURLWithPath: row.sidecar)
-        sha256 = row.sha256
-        bytes = row.bytes
-        profile = row.profile
-        queuedAt = row.queuedAt
-        state = State(rawValue: row.state) ?? .queued
-        attempts = row.attempts
-        lastError = row.lastError
-        deliveredAt = row.deliveredAt
-        remotePath = row.remotePath
-        if let destination = row.destination {
-            if destination.hasPrefix("s3://") {
-                target = (try? S3Destination(
-                    url: destination, endpoint: row.endpoint, region: row.region, pathStyle: row.pathStyle ?? false,
-                    credentialsFile: row.credentialsFile, credentialsProfile: row.credentialsProfile)).map(Destination.s3)
-            } else {
-                target = .folder(destination)
-            }
-        }
-        if let id = row.uploadId, let key = row.uploadKey { upload = (id, key) }
-    }
-
-    public static func == (lhs: OutboxJob, rhs: OutboxJob) -> Bool { lhs.row == rhs.row }
-
-    var row: OutboxRow {
-        var storage: S3Destination?
-        if case .s3(let destination) = target { storage = destination }
-        return OutboxRow(
-            id: id, articleId: articleID.rawValue, file: file.path, sidecar: sidecarFile.path, sha256: sha256, bytes: bytes,
-            profile: profile, queuedAt: queuedAt, state: state.rawValue, destination: target?.description, attempts: attempts,
-            lastError: lastError, deliveredAt: deliveredAt, remotePath: remotePath, endpoint: storage?.endpoint, region: storage?.region,
-            pathStyle: storage?.pathStyle, credentialsFile: storage?.credentialsFile, credentialsProfile: storage?.credentialsProfile,
-            uploadId: upload?.id, uploadKey: upload?.key)
-    }
-}
-
 extension NarrationLibrary {
-    /// `outbox/` under the data root: what `queue` exported and `submit` delivers.
+    /// `outbox/` under the data root: one folder per job, `<job id>/`, holding the export and its
+    /// sidecar.
     public var outboxURL: URL { root.url.appendingPathComponent("outbox", isDirectory: true) }
 
     /// Exports the article with `profile` into the outbox, writes its JSON sidecar (with the
-    /// file's SHA-256), marks the article queued and clears the current article, ready for the
-    /// next one. The chunks are kept.
+    /// file's SHA-256), makes it the article's one current export (retiring an earlier one, whose
+    /// files leave the outbox), marks the article queued and clears the current article, ready
+    /// for the next one. The chunks are kept.
+    ///
+    /// The job is in the catalog before its folder exists and the article stays locked until it
+    /// is queued, so a failed or killed queue leaves nothing in the outbox that the catalog does
+    /// not know (the next command removes a killed queue's folder).
     public func queue(
         _ article: Article, profile: DeliveryProfile, progress: (FrameCount, FrameCount) -> Void = { _, _ in }
     ) throws(NarrationError) -> (job: OutboxJob, sidecar: Sidecar) {
-        try FileSystem.createDirectory(outboxURL)
-        let exportStarted = Date()  // every chunk recorded before this is in the export (prune relies on it)
-        let name = Sidecar.fileName(title: article.title, articleID: article.id.rawValue, format: profile.format)
-        let audio = outboxURL.appendingPathComponent(name)
-        let result = try export(article, to: audio, settings: ExportSettings(profile: profile), progress: progress)
+        let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .queue)
+        defer { withExtendedLifetime(lock) {} }
+        let article = try catalog.article(matching: article.id.rawValue)  // as it is now, under the lock
         let entries = try chunkEntries(of: article)
-        var chunkList: [Sidecar.ChunkEntry] = []
-        for (index, chapter) in result.plan.chapters.enumerated() {
-            chunkList.append(Sidecar.ChunkEntry(
-                index: index + 1, start: article.format.seconds(chapter.startFrame),
-                duration: article.format.seconds(chapter.endFrame - chapter.startFrame)))
-        }
-        let sidecar = Sidecar(
-            articleId: article.id.rawValue, title: article.title, publication: article.publication, narrator: article.narrator,
-            date: result.plan.tags.date, duration: article.format.seconds(result.frames), file: name, format: profile.format.rawValue,
-            profile: profile.name, bytes: result.bytes, sha256: try Checksum.sha256(of: audio), chunks: chunkList,
-            recordingSeconds: article.format.seconds(entries.reduce(0) { $0 + $1.chunk.frames }),
-            queuedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))  // whole seconds, as ISO 8601 stores it
+        guard !entries.isEmpty else { throw .emptyArticle(article, nothingTo: "queue") }
+        try FileSystem.createDirectory(outboxURL)
+        let exportStarted = Date()  // every chunk recorded before this is in the export
+        let id = Identifier.random(length: 10)
+        let name = Sidecar.fileName(title: article.title, articleID: article.id.rawValue, format: profile.format)
+        let folder = outboxURL.appendingPathComponent(id, isDirectory: true)
+        let audio = folder.appendingPathComponent(name)
         let sidecarURL = audio.deletingPathExtension().appendingPathExtension("json")
-        try FileSystem.writeAtomically(Self.encode(sidecar), to: sidecarURL)
-        let job = OutboxJob(OutboxRow(
-            id: Identifier.random(length: 10), articleId: article.id.rawValue, file: audio.path, sidecar: sidecarURL.path,
-            sha256: sidecar.sha256, bytes: sidecar.bytes, profile: profile.name, queuedAt: exportStarted, state: "queued",
-            destination: nil, attempts: 0, lastError: nil, deliveredAt: nil, remotePath: nil))
-        try catalog.addToOutbox(job.row, articleState: .queued, clearCurrent: true)
-        return (job, sidecar)
-    }
-
-    /// Every job in the outbox, oldest first.
-    public func outboxJobs() throws(NarrationError) -> [OutboxJob] {
-        try catalog.outbox().map(OutboxJob.init)
-    }
-
-    /// Delivers a job to a folder (a mounted share, say): both files copied atomically to
-    /// `<publication>/<date>/` beneath it, the copy's checksum verified, the delivery recorded.
-    /// A failure leaves the job queued with its error and attempt count.
-    /// - Throws: `fileCorrupt` if the outbox file changed since it was queued; `fileSystem`,
-    ///   `diskFull` for the destination.
-    @discardableResult
-    public func deliver(_ job: OutboxJob, toFolder folder: URL) throws(NarrationError) -> OutboxJob {
-        var job = try stored(job)
-        job.target = .folder(folder.path)
-        job.attempts += 1
+        let date = tags(for: article, entries: entries).date
+        var row = OutboxRow(
+            id: id, articleId: article.id.rawValue, file: audio.path, sidecar: sidecarURL.path, sha256: "", bytes: 0,
+            profile: profile.name, queuedAt: exportStarted, state: OutboxJob.State.exporting.rawValue, destination: nil, attempts: 0,
+            lastError: nil, deliveredAt: nil, remotePath: nil, fileName: name,
+            deliveryPath: Sidecar.deliveryPath(publication: article.publication, date: date, file: name),
+            fingerprint: try catalog.fingerprint(of: article.id))
+        try catalog.addExportingJob(row)
         do throws(NarrationError) {
-            let current = try Checksum.sha256(of: job.file)
-            guard current == job.sha256 else {
-                throw NarrationError(
-                    .fileCorrupt,
-                    "\(job.file.path) changed since it was queued (its SHA-256 no longer matches), so it was not delivered. Queue the article again.")
+            try FileSystem.createDirectory(folder)
+            let result = try exportLocked(article, to: audio, settings: ExportSettings(profile: profile), progress: progress)
+            var chunkList: [Sidecar.ChunkEntry] = []
+            for (index, chapter) in result.plan.chapters.enumerated() {
+                chunkList.append(Sidecar.ChunkEntry(
+                    index: index + 1, start: article.format.seconds(chapter.startFrame),
+                    duration: article.format.seconds(chapter.endFrame - chapter.startFrame)))
             }
-            let sidecar = try readSidecar(job.sidecarFile)
-            let target = folder.appendingPathComponent(sidecar.deliveryPath)
-            try FileSystem.createDirectory(target.deletingLastPathComponent())
-            try FileSystem.copyAtomically(job.file, to: target)
-            try FileSystem.copyAtomically(job.sidecarFile, to: target.deletingPathExtension().appendingPathExtension("json"))
-            guard try Checksum.sha256(of: target) == job.sha256 else {
-                unlink(target.path)
-                throw NarrationError(.fileCorrupt, "The copy at \(target.path) does not match the outbox file; it was removed. Try again.")
-            }
-            job.state = .delivered
-            job.deliveredAt = Date()
-            job.lastError = nil
-            job.remotePath = target.path
-            try catalog.updateOutbox(job.row, articleState: .submitted)
-            return job
+            let sidecar = Sidecar(
+                articleId: article.id.rawValue, title: article.title, publication: article.publication, narrator: article.narrator,
+                date: result.plan.tags.date, duration: article.format.seconds(result.frames), file: name, format: profile.format.rawValue,
+                profile: profile.name, bytes: result.bytes, sha256: try Checksum.sha256(of: audio), chunks: chunkList,
+                recordingSeconds: article.format.seconds(entries.reduce(0) { $0 + $1.chunk.frames }),
+                queuedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))  // whole seconds, as ISO 8601 stores it
+            try FileSystem.writeAtomically(Self.encode(sidecar), to: sidecarURL)
+            row.sha256 = sidecar.sha256
+            row.bytes = sidecar.bytes
+            row.state = OutboxJob.State.queued.rawValue
+            let retired = try catalog.finishQueuing(row, clearCurrent: true)
+            discardFiles(of: retired)
+            return (try OutboxJob(row, outbox: outboxURL), sidecar)
         } catch {
-            job.lastError = error.message
-            try? catalog.updateOutbox(job.row)
+            try? FileSystem.removeTree(folder)
+            try? catalog.deleteJob(id)
             throw error
         }
     }
 
-    /// The job as the catalog has it now (attempts, upload under way), which may be newer than
-    /// the caller's copy.
+    /// Every job in the outbox, oldest first, retired ones included.
+    public func outboxJobs() throws(NarrationError) -> [OutboxJob] {
+        try catalog.outbox().map { (row) throws(NarrationError) in try OutboxJob(row, outbox: outboxURL) }
+    }
+
+    /// The article's current export (queued or delivered), if it has one.
+    public func currentJob(of article: ArticleID) throws(NarrationError) -> OutboxJob? {
+        try outboxJobs().last { $0.articleID == article && $0.isCurrent }
+    }
+
+    /// The job `text` names: its id, or the only id that starts with it.
+    /// - Throws: `usage` when none or several match.
+    public func job(matching text: String) throws(NarrationError) -> OutboxJob {
+        let lowered = text.lowercased()
+        let jobs = try outboxJobs()
+        if let exact = jobs.first(where: { $0.id == lowered }) { return exact }
+        let matches = jobs.filter { $0.id.hasPrefix(lowered) }
+        guard Identifier.isWellFormed(lowered), matches.count == 1, let only = matches.first else {
+            throw .usage(
+                matches.count > 1
+                    ? "\"\(text)\" matches \(matches.count) outbox jobs (\(matches.map(\.id).joined(separator: ", "))); give more of the id."
+                    : "No outbox job has the id \"\(text)\". Run \"narrate outbox list --all\" to see them.")
+        }
+        return only
+    }
+
+    /// Drops a job from the outbox: it is retired (never sent), its files are removed, and its
+    /// article, if this was its export, is open again. What a destination already holds stays.
+    /// - Throws: `articleBusy` while the job is being sent.
+    @discardableResult
+    public func removeJob(_ job: OutboxJob) throws(NarrationError) -> OutboxJob {
+        let title = (try? catalog.article(matching: job.articleID.rawValue).title) ?? job.file.lastPathComponent
+        let claim = try DeliveryClaim.acquire(job.articleID, root: root, title: title)
+        defer { withExtendedLifetime(claim) {} }
+        guard let before = try catalog.retireJob(job.id, reason: .removed) else { return job }
+        if before.fileName != nil { try FileSystem.removeTree(outboxURL.appendingPathComponent(before.id, isDirectory: true)) }
+        return try stored(job)
+    }
+
+    /// Removes the outbox folders of retired jobs that nobody is sending.
+    func discardFiles(of retired: [OutboxRow]) {
+        for row in retired where row.fileName != nil {
+            guard let claim = DeliveryClaim.tryAcquire(ArticleID(row.articleId), root: root) else { continue }
+            try? FileSystem.removeTree(outboxURL.appendingPathComponent(row.id, isDirectory: true))
+            withExtendedLifetime(claim) {}
+        }
+    }
+
+    /// The job as the catalog has it now (state, attempts, upload under way), which may be newer
+    /// than the caller's copy.
     func stored(_ job: OutboxJob) throws(NarrationError) -> OutboxJob {
         guard let row = try catalog.outboxRow(id: job.id) else {
-            throw NarrationError(.fileSystem, "\(job.file.lastPathComponent) is no longer in the outbox; queue the article again.")
+            throw NarrationError(.exportWithdrawn, "\(job.file.lastPathComponent) is no longer in the outbox; queue the article again.")
         }
-        return OutboxJob(row)
+        return try OutboxJob(row, outbox: outboxURL)
     }
 
     static func encode(_ sidecar: Sidecar) -> Data {
@@ -171,13 +136,5 @@ extension JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return decoder
-    }
-}
-
-func readSidecar(_ url: URL) throws(NarrationError) -> Sidecar {
-    do {
-        return try JSONDecoder.narrate.decode(Sidecar.self, from: Data(contentsOf: url))
-    } catch {
-        throw NarrationError(.fileCorrupt, "The sidecar \(url.path) could not be read (\(error)); queue the article again.")
     }
 }

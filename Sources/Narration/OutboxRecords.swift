@@ -2,22 +2,30 @@ import Foundation
 import GRDB
 import NarrationCore
 
-/// A file waiting in (or delivered from) the outbox.
+/// An export in the outbox, as the catalog keeps it: what was exported (the article's fingerprint
+/// at the time), where its files are, where it goes, and how its delivery is going.
+///
+/// The job's files live in `outbox/<id>/` and its remote path is `deliveryPath`: both come from
+/// this row, never from the contents of a file (a sidecar can be edited by anyone).
 struct OutboxRow: Codable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "outbox"
     var id: String
     var articleId: String
+    /// The audio file's absolute path when it was queued (kept for older narrate versions; the
+    /// path used is `outbox/<id>/<fileName>`).
     var file: String
     var sidecar: String
     var sha256: String
     var bytes: Int
     var profile: String
     var queuedAt: Date
+    /// `exporting`, `queued`, `delivered` or `retired` (see `OutboxJob.State`).
     var state: String
     var destination: String?
     var attempts: Int
     var lastError: String?
     var deliveredAt: Date?
+    /// Where the last delivery went; while `state` is queued, where the attempt under way writes.
     var remotePath: String?
     // Object storage: how to reach it again on `outbox push`, and the multipart upload under way.
     var endpoint: String?
@@ -27,6 +35,38 @@ struct OutboxRow: Codable, Equatable, FetchableRecord, PersistableRecord {
     var credentialsProfile: String?
     var uploadId: String?
     var uploadKey: String?
+    // Since v4: the job's own names, and what it was made from.
+    /// The audio file's name inside `outbox/<id>/`; nil for a job of an older narrate.
+    var fileName: String?
+    /// `<publication>/<date>/<file>` below the destination.
+    var deliveryPath: String?
+    /// `ArticleFingerprint` of the article when it was queued.
+    var fingerprint: String?
+    /// Why a retired job was retired (`RetirementReason`).
+    var retiredReason: String?
+    /// A delivery attempt may have left a copy at `remotePath` that no delivery record covers:
+    /// the next delivery to `destination` removes it.
+    var pendingRemoval: Bool?
+}
+
+/// One article's current file at one destination: what a newer delivery replaces.
+struct DeliveryRow: Codable, Equatable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "delivery"
+    var articleId: String
+    /// The destination as written: a folder's path or `s3://BUCKET/PREFIX`.
+    var destination: String
+    var jobId: String
+    /// The audio's place there: a path (folder) or a key (object storage); the sidecar's beside it.
+    var audioLocation: String
+    var sidecarLocation: String
+    var sha256: String
+    var bytes: Int
+    var deliveredAt: Date
+    var endpoint: String?
+    var region: String?
+    var pathStyle: Bool?
+    var credentialsFile: String?
+    var credentialsProfile: String?
 }
 
 extension Catalog {
@@ -59,6 +99,38 @@ extension Catalog {
                 table.add(column: "uploadId", .text)
                 table.add(column: "uploadKey", .text)
             }
+        }
+        // One article, one current export: jobs know what they were made from and own their
+        // names; deliveries are kept per destination. Jobs of older versions shared one sidecar
+        // per article and cannot be checked against the chunks, so they are retired, and their
+        // articles reopened when they had not been delivered yet.
+        migrator.registerMigration("v4-article-life") { db in
+            try db.alter(table: "outbox") { table in
+                table.add(column: "fileName", .text)
+                table.add(column: "deliveryPath", .text)
+                table.add(column: "fingerprint", .text)
+                table.add(column: "retiredReason", .text)
+                table.add(column: "pendingRemoval", .boolean)
+            }
+            try db.create(table: "delivery") { table in
+                table.column("articleId", .text).notNull().references("article", onDelete: .cascade)
+                table.column("destination", .text).notNull()
+                table.column("jobId", .text).notNull()
+                table.column("audioLocation", .text).notNull()
+                table.column("sidecarLocation", .text).notNull()
+                table.column("sha256", .text).notNull()
+                table.column("bytes", .integer).notNull()
+                table.column("deliveredAt", .datetime).notNull()
+                table.column("endpoint", .text)
+                table.column("region", .text)
+                table.column("pathStyle", .boolean)
+                table.column("credentialsFile", .text)
+                table.column("credentialsProfile", .text)
+                table.primaryKey(["articleId", "destination"])
+            }
+            try db.execute(sql: "UPDATE article SET state = 'open' WHERE state = 'queued'")
+            try db.execute(sql: "UPDATE article SET state = 'delivered' WHERE state = 'submitted'")
+            try db.execute(sql: "UPDATE outbox SET state = 'retired', retiredReason = 'older' WHERE state != 'retired'")
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import NarrationCore
 
 /// What pruning an article removed.
@@ -7,54 +7,130 @@ public struct PruneResult: Sendable, Equatable {
     public let chunks: Int
     /// Bytes of chunk files and trashed takes removed.
     public let bytes: Int
-    /// Where the delivered file went.
+    /// Where the delivered file was found and checked.
     public let deliveredTo: String
 }
 
 extension NarrationLibrary {
-    /// Articles whose export has a confirmed delivery and whose recordings are still here.
+    /// Articles whose current export is delivered and whose recordings are still here.
     public func prunableArticles() throws(NarrationError) -> [Article] {
         let delivered = Set(try outboxJobs().filter { $0.state == .delivered }.map(\.articleID))
-        return try catalog.articles().filter { delivered.contains($0.id) && $0.state == .submitted }
+        return try catalog.articles().filter { delivered.contains($0.id) && $0.state == .delivered }
     }
 
-    /// Removes an article's chunk files and trashed takes, only once its export has been
-    /// delivered and confirmed, and only if nothing was recorded after that export. The article,
-    /// its outbox file and its delivery record stay.
-    /// - Parameter dryRun: measure what would go, remove nothing.
-    /// - Throws: `usage` saying why the article may not be pruned; `articleBusy` while it records.
-    public func prune(_ article: Article, dryRun: Bool = false) throws(NarrationError) -> PruneResult {
-        let jobs = try outboxJobs().filter { $0.articleID == article.id }
-        guard let delivered = jobs.last(where: { $0.state == .delivered }), let deliveredAt = delivered.deliveredAt else {
-            let reason =
-                if let waiting = jobs.last {
-                    "its export is still in the outbox (\(waiting.attempts) attempt\(waiting.attempts == 1 ? "" : "s")\(waiting.lastError.map { ", last error: \($0)" } ?? ""))"
-                } else { "it has not been queued yet" }
+    /// Removes an article's chunk files and trashed takes, only when its current export was
+    /// delivered, is made from the chunks as they are now, and is found at a destination with
+    /// the right size and SHA-256 now (a folder's file is read back; an object's size, ETag and
+    /// SHA-256 metadata are checked). The article, its outbox file and its delivery record stay.
+    /// - Parameter dryRun: check and measure what would go, remove nothing.
+    /// - Throws: `usage` saying why the article may not be pruned; `fileCorrupt` or a storage
+    ///   error when the delivered file cannot be confirmed; `articleBusy` while it records or is sent.
+    public func prune(
+        _ article: Article, dryRun: Bool = false, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws(NarrationError) -> PruneResult {
+        guard let job = try currentJob(of: article.id), job.state == .delivered else {
+            let reason: String
+            if let waiting = try currentJob(of: article.id) {
+                reason = "its export is still in the outbox (\(waiting.attempts) attempt\(waiting.attempts == 1 ? "" : "s")\(waiting.lastError.map { ", last error: \($0)" } ?? ""))"
+            } else if try outboxJobs().contains(where: { $0.articleID == article.id }) {
+                reason = "it changed after its last export, which was withdrawn"
+            } else {
+                reason = "it has not been queued yet"
+            }
             throw .usage(
-                "Article \"\(article.title)\" (\(article.id)) has no confirmed delivery: \(reason). Prune removes recordings only after one; run \"narrate submit\" first.")
+                "Article \"\(article.title)\" (\(article.id)) has no confirmed delivery of its chunks as they are: \(reason). Prune removes recordings only after one; run \"narrate submit\" first.")
         }
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .prune)
         defer { withExtendedLifetime(lock) {} }
-        let entries = try chunkEntries(of: article)
-        if let later = entries.first(where: { $0.chunk.recordedAt > delivered.queuedAt }) {
-            throw .usage(
-                "Chunk \(later.index.number) of \"\(article.title)\" was recorded after the delivered export, so it is in no delivered file. Submit the article again, then prune.")
+        let claim = try DeliveryClaim.acquire(article.id, root: root, title: article.title)
+        defer { withExtendedLifetime(claim) {} }
+        let fingerprint = try catalog.fingerprint(of: article.id)
+        guard job.fingerprint == fingerprint else {
+            throw .usage("\"\(article.title)\" changed after its delivered export, so that export holds other chunks. Submit the article again, then prune.")
         }
+        let deliveries = try catalog.deliveries(of: article.id).filter { $0.jobId == job.id }
+        var confirmed: DeliveryRow?
+        var failures: [String] = []
+        for delivery in deliveries {
+            do throws(NarrationError) {
+                try await verify(delivery, localFile: job.file, environment: environment)
+                confirmed = delivery
+                break
+            } catch {
+                failures.append(error.message)
+            }
+        }
+        guard let confirmed else {
+            throw NarrationError(
+                .fileCorrupt,
+                "The delivery of \"\(article.title)\" could not be confirmed, so no recording was removed: \(failures.first ?? "no destination is on record"). Submit the article again, then prune.")
+        }
+        let entries = try chunkEntries(of: article)
         let folders = [root.chunksURL(article.id), root.trashURL(article.id)]
         let bytes = folders.reduce(0) { $0 + Self.size(ofFolder: $1) }
-        let result = PruneResult(
-            article: article.id, chunks: entries.count, bytes: bytes,
-            deliveredTo: delivered.remotePath ?? delivered.destination ?? "\(deliveredAt)")
+        let place: String
+        if case .s3(let storage)? = Self.destination(of: confirmed) {
+            place = "s3://\(storage.bucket)/\(confirmed.audioLocation)"
+        } else {
+            place = confirmed.audioLocation
+        }
+        let result = PruneResult(article: article.id, chunks: entries.count, bytes: bytes, deliveredTo: place)
         guard !dryRun else { return result }
-        try catalog.forgetChunks(of: article.id)
+        guard try catalog.forgetChunks(of: article.id, ifStill: fingerprint) else {
+            throw .usage("\"\(article.title)\" changed while its delivery was being checked. Submit the article again, then prune.")
+        }
         for folder in folders {
-            do {
-                if FileSystem.exists(folder) { try FileManager.default.removeItem(at: folder) }
+            do throws(NarrationError) {
+                try FileSystem.removeTree(folder)
             } catch {
-                throw NarrationError(.fileSystem, "The catalog no longer lists the chunks, but \(folder.path) could not be removed (\(error)); remove it by hand.")
+                throw NarrationError(.fileSystem, "The catalog no longer lists the chunks, but \(folder.path) could not be removed (\(error.message)); remove it by hand.")
             }
         }
         return result
+    }
+
+    /// Checks that a destination holds the delivered file: size and SHA-256.
+    private func verify(_ delivery: DeliveryRow, localFile: URL, environment: [String: String]) async throws(NarrationError) {
+        switch Self.destination(of: delivery) {
+        case .folder?:
+            let file = URL(fileURLWithPath: delivery.audioLocation)
+            guard FileSystem.exists(file) else {
+                throw NarrationError(.chunkFileMissing, "the delivered file \(file.path) is not there any more")
+            }
+            guard FileSystem.size(file) == delivery.bytes, try Checksum.sha256(of: file) == delivery.sha256 else {
+                throw NarrationError(.fileCorrupt, "the delivered file \(file.path) holds other bytes than were delivered")
+            }
+        case .s3(let storage)?:
+            let credentials = try CredentialSource.credentials(for: storage, environment: environment)
+            let client = S3Client(destination: storage, credentials: credentials)
+            let answer: Result<S3ObjectHead?, NarrationError>
+            do throws(NarrationError) {
+                answer = .success(try await client.headObject(key: delivery.audioLocation))
+            } catch {
+                answer = .failure(error)
+            }
+            await client.shutdown()
+            guard let head = try answer.get() else {
+                throw NarrationError(.chunkFileMissing, "s3://\(storage.bucket)/\(delivery.audioLocation) is not there any more")
+            }
+            var matches = head.bytes == delivery.bytes && head.metadata["sha256"] == delivery.sha256
+            if matches, FileSystem.exists(localFile), try Checksum.sha256(of: localFile) == delivery.sha256 {
+                let plan = UploadPlan(bytes: delivery.bytes)
+                let partMD5s = try Checksum.digests(of: localFile, plan: plan).partMD5s
+                matches = head.etag == (plan.isMultipart ? S3Client.multipartETag(partMD5s: partMD5s) : Checksum.hex(partMD5s[0]))
+            }
+            guard matches else {
+                throw NarrationError(.fileCorrupt, "s3://\(storage.bucket)/\(delivery.audioLocation) holds other bytes than were delivered")
+            }
+        case nil:
+            throw NarrationError(.fileCorrupt, "the destination \(delivery.destination) on record cannot be read")
+        }
+    }
+
+    private static func destination(of delivery: DeliveryRow) -> Destination? {
+        OutboxJob.destination(
+            delivery.destination, endpoint: delivery.endpoint, region: delivery.region, pathStyle: delivery.pathStyle,
+            credentialsFile: delivery.credentialsFile, credentialsProfile: delivery.credentialsProfile)
     }
 
     private static func size(ofFolder url: URL) -> Int {

@@ -47,6 +47,8 @@ public final class Recording: @unchecked Sendable {
         /// Set when the take could not be committed now: it stays as a partial file that the
         /// next command adopts, and this says why.
         public let deferredBecause: NarrationError?
+        /// The article's export that the new chunk withdrew, if it had one.
+        public var withdrawn: WithdrawnExport? = nil
     }
 
     public let article: Article
@@ -168,7 +170,10 @@ public final class Recording: @unchecked Sendable {
             overruns: state.overruns, recovered: false, recordedAt: Date())
         do {
             let placed = try TakeCommit.commit(chunk, target: target, from: partialURL, root: root, catalog: catalog)
-            return Outcome(chunk: chunk, index: placed.index, file: root.chunkURL(chunkID, of: article.id), replaced: placed.replaced, reason: reason, deferredBecause: nil)
+            if placed.withdrawn != nil { OutboxSweep.run(root: root, catalog: catalog) }
+            return Outcome(
+                chunk: chunk, index: placed.index, file: root.chunkURL(chunkID, of: article.id), replaced: placed.replaced, reason: reason,
+                deferredBecause: nil, withdrawn: placed.withdrawn)
         } catch {
             return Outcome(chunk: nil, index: nil, file: partialURL, replaced: nil, reason: reason, deferredBecause: error)
         }

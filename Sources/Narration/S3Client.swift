@@ -147,6 +147,11 @@ final class S3Client: Sendable {
         _ = try await send(.DELETE, key: key, query: [("uploadId", uploadID)], accepting: [404], doing: "dropping an old upload of \(key)")
     }
 
+    /// Deletes the object at `key`; one that is not there is fine.
+    func deleteObject(key: String) async throws(NarrationError) {
+        _ = try await send(.DELETE, key: key, accepting: [404], doing: "removing \(key)")
+    }
+
     // MARK: Requests
 
     private struct Response {

@@ -300,7 +300,8 @@ public final class Studio {
             state.chunks[index.position].levels = levels[chunk.id] ?? []
             let verb = outcome.replaced != nil ? "re-recorded" : "recorded"
             let overruns = chunk.overruns == 0 ? "" : ", \(chunk.overruns) overrun\(chunk.overruns == 1 ? "" : "s") (some audio was lost)"
-            state.notice = .init("Chunk \(index) \(verb): \(Timecode.tenths(chunk.duration)), peak \(chunk.peak)\(overruns).")
+            let note = outcome.withdrawn.map { " " + WithdrawnExport.sentence($0, title: article?.title ?? "") } ?? ""
+            state.notice = .init("Chunk \(index) \(verb): \(Timecode.tenths(chunk.duration)), peak \(chunk.peak)\(overruns).\(note)")
         }
         switch outcome.reason {
         case .deviceFailed(let error), .diskFull(let error):
@@ -358,10 +359,11 @@ public final class Studio {
         guard let article, case .confirmDelete(let index) = state.panel else { return }
         state.panel = .chunks
         do throws(NarrationError) {
-            let chunk = try library.deleteChunk(at: index, of: article)
+            let (chunk, withdrawn) = try library.deleteChunk(at: index, of: article)
             levels[chunk.id] = nil
             reload()
-            state.notice = .init("Chunk \(index) deleted (\(Timecode.tenths(chunk.format.seconds(chunk.frames)))); its file is in the article's trash.")
+            let note = withdrawn.map { " " + WithdrawnExport.sentence($0, title: article.title) } ?? ""
+            state.notice = .init("Chunk \(index) deleted (\(Timecode.tenths(chunk.format.seconds(chunk.frames)))); its file is in the article's trash.\(note)")
         } catch {
             state.notice = .init(error.message, isProblem: true)
         }

@@ -8,7 +8,7 @@ enum TakeCommit {
     /// - Parameter source: the take's file now; renamed to the chunk's final name unless it has it.
     static func commit(
         _ chunk: Chunk, target: TakeTarget, from source: URL, root: DataRoot, catalog: Catalog
-    ) throws(NarrationError) -> (index: ChunkIndex, replaced: ChunkID?) {
+    ) throws(NarrationError) -> (index: ChunkIndex, replaced: ChunkID?, withdrawn: WithdrawnExport?) {
         let article = chunk.articleID
         let destination = root.chunkURL(chunk.id, of: article)
         let placed = try catalog.commitTake(chunk, target: target) { replaced in

@@ -65,7 +65,8 @@ enum TakeRecovery {
                 recordedAt: (try? FileManager.default.attributesOfItem(atPath: source.path)[.modificationDate] as? Date) ?? Date())
             let placed = try TakeCommit.commit(chunk, target: target.forRecovery, from: source, root: root, catalog: catalog)
             let note = if case .replace = target { " (a re-record of the chunk before it, which was kept)" } else { "" }
-            return "Recovered an interrupted take of \"\(article.title)\" (\(article.id)) as chunk \(placed.index)\(note): \(Timecode.precise(chunk.duration)).\(headerNote)"
+            let withdrawn = placed.withdrawn.map { " " + WithdrawnExport.sentence($0, title: article.title) } ?? ""
+            return "Recovered an interrupted take of \"\(article.title)\" (\(article.id)) as chunk \(placed.index)\(note): \(Timecode.precise(chunk.duration)).\(headerNote)\(withdrawn)"
         } catch {
             if error.kind == .fileCorrupt {
                 let aside = root.trashURL(articleID).appendingPathComponent("\(chunkID.rawValue).damaged.wav")

@@ -27,6 +27,9 @@ public final class MP3Writer: AudioSink, @unchecked Sendable {
         guard descriptor >= 0 else {
             throw NarrationError(.fileSystem, "Cannot create \(path): \(String(cString: strerror(errno))).")
         }
+        // Held while the file is written and dropped by the kernel when this process ends, so that a
+        // file left by a killed writer can be told from one being written (narrate's temporary files).
+        _ = flock(descriptor, LOCK_EX | LOCK_NB)
         self.descriptor = descriptor
         let tagBytes = tag.bytes
         tagLength = tagBytes.count

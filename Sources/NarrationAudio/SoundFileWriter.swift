@@ -29,6 +29,9 @@ public final class SoundFileWriter: @unchecked Sendable {
             throw code == ENOSPC || code == EDQUOT ? soundFileError(nil, path: path, doing: "create", errno: code)
                 : NarrationError(.fileSystem, "Cannot create \(path): \(String(cString: strerror(code))).")
         }
+        // Held while the file is written and dropped by the kernel when this process ends, so that a
+        // file left by a killed writer can be told from one being written (narrate's temporary files).
+        _ = flock(descriptor, LOCK_EX | LOCK_NB)
         var info = SF_INFO()
         info.samplerate = CInt(format.sampleRate)
         info.channels = CInt(format.channels)

@@ -24,11 +24,13 @@ public struct Article: Hashable, Sendable {
     }
 }
 
-/// Where an article is in its life: being narrated, waiting in the outbox, delivered, or
-/// delivered and its recordings removed (`narrate prune`).
+/// Where an article is in its life: being narrated (open), its current export waiting in the
+/// outbox (queued), that export delivered and checked at a destination (delivered), or
+/// delivered and its recordings removed (`narrate prune`). Any edit of the chunks makes it open
+/// again and withdraws its export.
 public enum ArticleState: String, Sendable, Codable, CaseIterable {
     case open
     case queued
-    case submitted
+    case delivered
     case pruned
 }

@@ -123,6 +123,19 @@ public enum SafeFileName {
         result = result.trimmingSpacesAndDots()
         return result.isEmpty ? "article" : result
     }
+
+    /// Whether `name` is one component of a path that stays where it is put: not empty, not
+    /// `.` or `..`, no `/`, no control character, at most 255 bytes. Names read back from the
+    /// catalog are checked with it before they reach a path.
+    public static func isSafeComponent(_ name: Substring) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && name.utf8.count <= 255
+            && !name.unicodeScalars.contains { $0 == "/" || $0.properties.generalCategory == .control }
+    }
+
+    /// Whether `path` is relative and made of safe components only (see `isSafeComponent`).
+    public static func isSafeRelativePath(_ path: String) -> Bool {
+        !path.hasPrefix("/") && path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy(isSafeComponent)
+    }
 }
 
 extension String {

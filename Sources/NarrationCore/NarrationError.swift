@@ -16,6 +16,8 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
         case deviceUnsupportedFormat
         case deviceFailed
         case articleBusy
+        /// The export was withdrawn (the article changed, or was queued again): it is never sent.
+        case exportWithdrawn
         case dataRootNotWritable
         case diskFull
         case catalogCorrupt

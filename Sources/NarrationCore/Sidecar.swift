@@ -55,9 +55,12 @@ public struct Sidecar: Codable, Sendable, Equatable {
 
     /// Where a delivery goes, the same for a folder and for object storage, so that a retry
     /// overwrites rather than duplicates: `<publication>/<date>/<title>-<article id>.<ext>`.
-    public var deliveryPath: String {
+    public var deliveryPath: String { Self.deliveryPath(publication: publication, date: date, file: file) }
+
+    /// `<publication>/<date>/<file>`, each part made safe as a file name.
+    public static func deliveryPath(publication: String, date: String, file: String) -> String {
         let publicationFolder = SafeFileName.make(publication.isEmpty ? "unknown publication" : publication, limit: 80)
-        return "\(publicationFolder)/\(date)/\(file)"
+        return "\(publicationFolder)/\(SafeFileName.make(date, limit: 40))/\(file)"
     }
 
     public static func fileName(title: String, articleID: String, format: ExportFormat) -> String {

@@ -22,10 +22,19 @@ extension Narrate {
                 return (article, removed, try library.catalog.order(of: article.id).count)
             }
             if output.json {
-                Console.printJSON(["deleted": index, "remaining": left])
+                Console.printJSON(DeletedJSON(deleted: index, remaining: left, withdrawnExport: removed.withdrawn.map { "\($0)" }))
             } else {
-                Console.print("Deleted chunk \(index) of \"\(article.title)\" (\(Timecode.precise(removed.duration))); \(left) chunk\(left == 1 ? "" : "s") left.")
+                Console.print("Deleted chunk \(index) of \"\(article.title)\" (\(Timecode.precise(removed.chunk.duration))); \(left) chunk\(left == 1 ? "" : "s") left.")
+                if let withdrawn = removed.withdrawn { Console.error(WithdrawnExport.sentence(withdrawn, title: article.title)) }
             }
         }
     }
+}
+
+/// What `delete-chunk --json` prints.
+private struct DeletedJSON: Encodable {
+    let deleted: Int
+    let remaining: Int
+    /// "queued" or "delivered": the article's export the deletion withdrew; nil if it had none.
+    let withdrawnExport: String?
 }

@@ -5,7 +5,10 @@ import Narration
 struct OutboxJobJSON: Encodable {
     let id: String
     let articleId: String
+    /// exporting, queued, delivered or retired (withdrawn).
     let state: String
+    /// Why a retired job was withdrawn: edited, requeued, removed or older.
+    let retiredReason: String?
     let file: String
     let sidecar: String
     let sha256: String
@@ -22,6 +25,7 @@ struct OutboxJobJSON: Encodable {
         id = job.id
         articleId = job.articleID.rawValue
         state = job.state.rawValue
+        retiredReason = job.retiredReason?.rawValue
         file = job.file.path
         sidecar = job.sidecarFile.path
         sha256 = job.sha256

@@ -5,14 +5,16 @@ import NarrationCore
 
 extension Narrate {
     /// `narrate prune`: free the space of delivered articles' recordings.
-    struct Prune: ParsableCommand {
+    struct Prune: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove the chunk recordings of articles whose delivery is confirmed, to free space.",
             discussion: """
-                Only an article whose exported file was delivered and checked (state "submitted" \
-                in "narrate list") can be pruned, and only if no chunk was recorded after that \
-                export. The article, its exported file in the outbox and its delivery record \
-                stay; its chunks cannot be played or re-exported afterwards.
+                Only an article whose current export was delivered (state "delivered" in \
+                "narrate list") can be pruned, only if nothing changed since that export, and \
+                only once the delivered file is found at its destination with the right size \
+                and SHA-256 (a folder's copy is read back; an object's size, ETag and SHA-256 \
+                are asked of the storage). The article, its exported file in the outbox and its \
+                delivery record stay; its chunks cannot be played or re-exported afterwards.
 
                   narrate prune --article k3v9 --dry-run   # what would go
                   narrate prune --all                      # every delivered article
@@ -35,11 +37,11 @@ extension Narrate {
             }
         }
 
-        func run() throws {
-            let results = try CommandRunner.withLibrary { (library) throws(NarrationError) -> [PruneResult] in
+        func run() async throws {
+            let results = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> [PruneResult] in
                 let articles = all ? try library.prunableArticles() : [try library.article(article)]
                 var results: [PruneResult] = []
-                for article in articles { results.append(try library.prune(article, dryRun: dryRun)) }
+                for article in articles { results.append(try await library.prune(article, dryRun: dryRun)) }
                 return results
             }
             if output.json {

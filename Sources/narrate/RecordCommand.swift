@@ -114,6 +114,9 @@ extension Narrate {
                 let overruns = chunk.overruns == 0 ? "no overruns" : "\(chunk.overruns) overrun\(chunk.overruns == 1 ? "" : "s") (some audio was lost)"
                 Console.print("Chunk \(index) \(verb): \(Timecode.precise(chunk.duration)), peak \(chunk.peak), RMS \(chunk.rms), \(overruns).")
             }
+            if let withdrawn = outcome.withdrawn, !output.json {
+                Console.error(WithdrawnExport.sentence(withdrawn, title: article.title))
+            }
             if let problem {
                 let kept = outcome.chunk.flatMap { chunk in outcome.index.map { "Recording stopped; the \(Timecode.precise(chunk.duration)) captured before that was kept as chunk \($0)." } }
                     ?? "Nothing was captured, so nothing was added."
@@ -136,6 +139,8 @@ struct RecordJSON: Encodable {
     let stopReason: String
     let replaced: String?
     let error: String?
+    /// "queued" or "delivered": the article's export this chunk withdrew; nil if it had none.
+    let withdrawnExport: String?
 
     init(_ outcome: Recording.Outcome, article: Article) {
         chunk = outcome.chunk.flatMap { chunk in
@@ -148,5 +153,6 @@ struct RecordJSON: Encodable {
         case .diskFull(let failure): (stopReason, error) = ("diskFull", failure.message)
         }
         replaced = outcome.replaced?.rawValue
+        withdrawnExport = outcome.withdrawn.map { "\($0)" }
     }
 }

@@ -7,13 +7,17 @@ extension Narrate {
     /// `narrate submit`: queue (if needed) and deliver now.
     struct Submit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Deliver the article now: queue it if it is not queued yet, then send it and its sidecar to the destination.",
+            abstract: "Deliver the article now: export it if its current export is missing, stale or in another profile, then send it and its sidecar.",
             discussion: """
                 The destination is a folder (a mounted share, say) or S3-compatible object storage \
                 (AWS S3, MinIO, Ceph, SeaweedFS, R2, B2). Both get \
                 <publication>/<date>/<title>-<id>.<ext> and the JSON sidecar beside it, checked \
-                after the transfer; the same article always goes to the same name, so sending it \
-                again overwrites rather than duplicates.
+                after the transfer. A destination holds one file per article: a newer delivery \
+                replaces the article's earlier file once it is checked.
+
+                The article's queued export is sent as it is when nothing changed since it was \
+                queued and --profile is not another profile; otherwise the article is exported \
+                again first. An export made before the last edit is never sent.
 
                 Object storage keys come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, else \
                 from ~/.aws/credentials (or credentials_file in config.toml), which must be \
@@ -53,13 +57,9 @@ extension Narrate {
             let job = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> OutboxJob in
                 let article = try library.article(target.article)
                 _ = try NarrationLibrary.prepare(resolved)  // before exporting: a missing share or key pair is said now
-                let queued = try library.outboxJobs().last { $0.articleID == article.id && $0.state == .queued }
-                let job: OutboxJob
-                if let queued {
-                    job = queued
-                } else {
-                    job = try library.queue(article, profile: try profile.resolve(settings)) { exporting.update(done: $0, total: $1) }.job
-                }
+                let requested = try profile.profile.map { (name) throws(NarrationError) in try settings.deliveryProfile(named: name) }
+                let (job, _) = try library.exportForDelivery(
+                    article, profile: requested, fallback: try profile.resolve(settings)) { exporting.update(done: $0, total: $1) }
                 exporting.finish()
                 defer { uploading.finish() }
                 return try await library.deliver(

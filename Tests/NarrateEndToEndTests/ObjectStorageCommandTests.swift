@@ -41,7 +41,7 @@ struct ObjectStorageCommandTests {
 
         let early = try narrate.run("prune", "--article", id ?? "")
         #expect(early.status == 64)
-        #expect(early.stderr.contains("has no confirmed delivery: it has not been queued yet. Prune removes recordings only after one"))
+        #expect(early.stderr.contains("has no confirmed delivery of its chunks as they are: it has not been queued yet. Prune removes recordings only after one"))
 
         let submit = try narrate.run("submit", "--to", "s3://radio/narrations", "--endpoint", server.endpoint, "--path-style")
         #expect(submit.status == 0, "\(submit.stderr)")

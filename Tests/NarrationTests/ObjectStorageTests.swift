@@ -33,11 +33,11 @@ struct ObjectStorageTests {
         let fixture = try LibraryFixture()
         let (article, job) = try queued(fixture)
         let delivery = try await fixture.library.deliver(job, to: try storage(server), credentials: Self.credentials)
-        let sidecar = try readSidecar(job.sidecarFile)
+        let sidecar = try JSONDecoder.narrate.decode(Sidecar.self, from: Data(contentsOf: job.sidecarFile))
         let key = "narrations/Daily-Post/\(sidecar.date)/Budget vote-\(article.id).flac"
         #expect(delivery.key == key)
         #expect(delivery.job.state == .delivered && delivery.job.attempts == 1 && delivery.job.remotePath == "s3://radio/\(key)")
-        #expect(try fixture.library.article(article.id.rawValue).state == .submitted)
+        #expect(try fixture.library.article(article.id.rawValue).state == .delivered)
         let objects = try server.objects(in: "radio").sorted { $0.key < $1.key }
         #expect(objects.map(\.key) == [key, String(key.dropLast(4)) + "json"])
         #expect(objects[0].contentType == "audio/flac" && objects[1].contentType == "application/json")
@@ -76,7 +76,7 @@ struct ObjectStorageTests {
         let delivery = try await fixture.library.deliver(interrupted, to: target, credentials: Self.credentials)
         #expect(delivery.partsReused >= 1)
         #expect(delivery.bytesSent <= job.bytes - UploadPlan.minimumPartSize + FileSystem.size(job.sidecarFile))
-        let sidecar = try readSidecar(job.sidecarFile)
+        let sidecar = try JSONDecoder.narrate.decode(Sidecar.self, from: Data(contentsOf: job.sidecarFile))
         let key = "narrations/Daily-Post/\(sidecar.date)/Budget vote-\(article.id).wav"
         let objects = try server.objects(in: "radio").sorted { $0.key > $1.key }
         #expect(objects.map(\.key) == [key, String(key.dropLast(3)) + "json"])

@@ -21,7 +21,7 @@ struct OutboxTests {
     func queue() throws {
         let fixture = try LibraryFixture()
         let (article, job, sidecar) = try queuedArticle(fixture)
-        #expect(job.file.path == fixture.library.outboxURL.appendingPathComponent("Budget vote-\(article.id).flac").path)
+        #expect(job.file.path == fixture.library.outboxURL.appendingPathComponent("\(job.id)/Budget vote-\(article.id).flac").path)
         #expect(try SoundFileReader(path: job.file.path).readAll() == fixture.sourceSamples(frames: 17_640) + fixture.sourceSamples(frames: 26_460))
         let onDisk = try JSONDecoder.narrate.decode(Sidecar.self, from: Data(contentsOf: job.sidecarFile))
         #expect(onDisk == sidecar)
@@ -46,7 +46,7 @@ struct OutboxTests {
         #expect(FileManager.default.fileExists(atPath: target.deletingPathExtension().appendingPathExtension("json").path))
         #expect(delivered.state == .delivered && delivered.attempts == 1)
         #expect(try fixture.library.outboxJobs().first?.state == .delivered)
-        #expect(try fixture.library.article(article.id.rawValue).state == .submitted)
+        #expect(try fixture.library.article(article.id.rawValue).state == .delivered)
         // A second delivery overwrites the same path: never a duplicate.
         try fixture.library.deliver(job, toFolder: share)
         #expect(try FileManager.default.subpathsOfDirectory(atPath: share.path).filter { $0.hasSuffix(".flac") }.count == 1)

@@ -7,40 +7,55 @@ import Testing
 
 @Suite("Prune after delivery; where S3 credentials come from")
 struct PruneAndCredentialsTests {
-    @Test("prune refuses before a confirmed delivery and after a later take; then removes chunks and trash, keeping the export")
-    func prune() throws {
+    @Test("prune refuses before a confirmed delivery and after any later edit; then removes chunks and trash, keeping the export")
+    func prune() async throws {
         let fixture = try LibraryFixture()
         let article = try fixture.library.newArticle(title: "Budget", publication: "Post", narrator: "Ann", format: .speech)
         try fixture.record(article, seconds: 0.5)
         try fixture.record(article, seconds: 0.5, placement: .replace(ChunkIndex(1)))  // the first take goes to the trash
-        #expect(throws: NarrationError(
-            .usage, "Article \"Budget\" (\(article.id)) has no confirmed delivery: it has not been queued yet. Prune removes recordings only after one; run \"narrate submit\" first.")) {
-            try fixture.library.prune(article)
+        await #expect(throws: NarrationError(
+            .usage,
+            "Article \"Budget\" (\(article.id)) has no confirmed delivery of its chunks as they are: it has not been queued yet. Prune removes recordings only after one; run \"narrate submit\" first.")) {
+            try await fixture.library.prune(article)
         }
         let job = try fixture.library.queue(article, profile: .archive).job
-        #expect { try fixture.library.prune(article) } throws: { ($0 as? NarrationError)?.message.contains("its export is still in the outbox (0 attempts)") == true }
+        await #expect { try await fixture.library.prune(article) } throws: {
+            ($0 as? NarrationError)?.message.contains("its export is still in the outbox (0 attempts)") == true
+        }
         let share = fixture.folder.file("share")
         try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
-        try fixture.library.deliver(job, toFolder: share)
+        let delivered = try fixture.library.deliver(job, toFolder: share)
 
+        // A take after the delivery withdraws it: prune refuses until the article is delivered again.
         try fixture.record(article, seconds: 0.3)
-        #expect(throws: NarrationError(
-            .usage, "Chunk 2 of \"Budget\" was recorded after the delivered export, so it is in no delivered file. Submit the article again, then prune.")) {
-            try fixture.library.prune(article)
+        await #expect(throws: NarrationError(
+            .usage,
+            "Article \"Budget\" (\(article.id)) has no confirmed delivery of its chunks as they are: it changed after its last export, which was withdrawn. Prune removes recordings only after one; run \"narrate submit\" first.")) {
+            try await fixture.library.prune(article)
         }
         _ = try fixture.library.deleteChunk(at: ChunkIndex(2), of: article)
         let trash = fixture.library.root.trashURL(article.id)
-        let expected = try FileManager.default.contentsOfDirectory(atPath: trash.path).count
-        #expect(expected == 2)  // the replaced take and the deleted one
+        #expect(try FileManager.default.contentsOfDirectory(atPath: trash.path).count == 2)  // the replaced take and the deleted one
+        let again = try fixture.library.deliver(try fixture.library.queue(article, profile: .archive).job, toFolder: share)
+        #expect(again.remotePath == delivered.remotePath)
 
-        let dryRun = try fixture.library.prune(article, dryRun: true)
-        #expect(dryRun.chunks == 1 && FileManager.default.fileExists(atPath: trash.path))
-        let result = try fixture.library.prune(article)
+        // A delivered file that was changed at the destination is not a confirmed delivery.
+        let remote = URL(fileURLWithPath: try #require(again.remotePath))
+        let original = try Data(contentsOf: remote)
+        try Data(original.reversed()).write(to: remote)
+        await #expect { try await fixture.library.prune(article) } throws: {
+            ($0 as? NarrationError)?.message == "The delivery of \"Budget\" could not be confirmed, so no recording was removed: the delivered file \(remote.path) holds other bytes than were delivered. Submit the article again, then prune."
+        }
+        try original.write(to: remote)
+
+        let dryRun = try await fixture.library.prune(article, dryRun: true)
+        #expect(dryRun.chunks == 1 && FileManager.default.fileExists(atPath: trash.path) && dryRun.deliveredTo == remote.path)
+        let result = try await fixture.library.prune(article)
         #expect(result == dryRun)
         #expect(result.bytes == 44 + 22_050 * 2 + 44 + 22_050 * 2 + 44 + 13_230 * 2)
         #expect(!FileManager.default.fileExists(atPath: trash.path) && !FileManager.default.fileExists(atPath: fixture.library.root.chunksURL(article.id).path))
         #expect(try fixture.library.chunkEntries(of: article).isEmpty && fixture.library.article(article.id.rawValue).state == .pruned)
-        #expect(FileManager.default.fileExists(atPath: job.file.path))
+        #expect(FileManager.default.fileExists(atPath: again.file.path))
         #expect(try fixture.library.prunableArticles().isEmpty)
         let pruned = try fixture.library.article(article.id.rawValue)
         #expect(throws: NarrationError(

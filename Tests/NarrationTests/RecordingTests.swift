@@ -57,7 +57,7 @@ struct RecordingTests {
         let frames = { try library.chunkEntries(of: article).map { $0.chunk.frames / 4_410 } }
         #expect(try frames() == [1, 2, 3, 4])
 
-        let removed = try library.deleteChunk(at: ChunkIndex(2), of: article)  // A C D
+        let removed = try library.deleteChunk(at: ChunkIndex(2), of: article).chunk  // A C D
         #expect(try frames() == [1, 3, 4])
         #expect(FileManager.default.fileExists(atPath: library.root.trashedChunkURL(removed.id, of: article.id).path))
 

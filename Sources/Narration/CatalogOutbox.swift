@@ -1,0 +1,200 @@
+import Foundation
+import GRDB
+public import NarrationCore
+
+/// What an edit did to the article's export: it is withdrawn, whether it was still waiting or
+/// had been delivered (a delivered file stays at its destination until a newer one replaces it).
+public enum WithdrawnExport: Sendable, Equatable {
+    case queued
+    case delivered
+
+    /// The sentence that tells the volunteer, after an edit of `title`.
+    public static func sentence(_ withdrawn: WithdrawnExport, title: String) -> String {
+        switch withdrawn {
+        case .queued:
+            "The queued export of \"\(title)\" was withdrawn, so the old version will not be sent; queue or submit the article again when it is ready."
+        case .delivered:
+            "\"\(title)\" had been delivered before this change; submit it again to replace the delivered file."
+        }
+    }
+}
+
+/// How recording a delivery ended.
+enum DeliveryRecord {
+    /// Recorded; the article's file that this one replaced at the destination, if it lay elsewhere.
+    case recorded(replaced: DeliveryRow?)
+    /// The job stopped being the article's export while it was sent: nothing was recorded.
+    case stale(OutboxRow)
+}
+
+/// The outbox and the deliveries in the catalog: one current export per article, retired when the
+/// article changes or is queued again, and one current file per article at each destination.
+extension Catalog {
+    /// Jobs that count as the article's export (queued or delivered), or are being exported.
+    static let liveStates = [OutboxJob.State.exporting, .queued, .delivered].map(\.rawValue)
+
+    // MARK: Fingerprints
+
+    /// What an export is made from, as one SHA-256: the article's tags and format and its chunks
+    /// in order with their lengths. Any edit of the chunks or the article changes it.
+    func fingerprint(of article: ArticleID, _ db: Database) throws -> String {
+        guard let row = try ArticleRow.fetchOne(db, key: article.rawValue) else { return "" }
+        var text = "\(row.title)\n\(row.publication)\n\(row.narrator)\n\(row.sampleRate) \(row.channels) \(row.bitsPerSample)\n"
+        for chunk in try Row.fetchAll(db, sql: "SELECT id, frames FROM chunk WHERE articleId = ? ORDER BY position", arguments: [article.rawValue]) {
+            text += "\(String.fromDatabaseValue(chunk["id"]) ?? "?") \(Int.fromDatabaseValue(chunk["frames"]) ?? -1)\n"
+        }
+        return Checksum.sha256(Data(text.utf8))
+    }
+
+    func fingerprint(of article: ArticleID) throws(NarrationError) -> String {
+        try read { db in try self.fingerprint(of: article, db) }
+    }
+
+    // MARK: The article's export
+
+    /// Retires the article's current export, inside an edit's transaction, and opens the article.
+    /// An attempt under way may have left a copy at its destination: it is marked for removal.
+    func withdrawExport(of article: ArticleID, _ db: Database) throws -> WithdrawnExport? {
+        let retired = try retireCurrentJobs(of: article, reason: .edited, db)
+        try db.execute(
+            sql: "UPDATE article SET state = ? WHERE id = ? AND state != ?",
+            arguments: [ArticleState.open.rawValue, article.rawValue, ArticleState.open.rawValue])
+        if retired.contains(where: { $0.state == OutboxJob.State.delivered.rawValue }) { return .delivered }
+        return retired.isEmpty ? nil : .queued
+    }
+
+    /// Retires every queued or delivered job of the article; returns them as they were.
+    private func retireCurrentJobs(of article: ArticleID, reason: OutboxJob.RetirementReason, except keep: String? = nil, _ db: Database) throws -> [OutboxRow] {
+        let rows = try OutboxRow.filter(Column("articleId") == article.rawValue)
+            .filter([OutboxJob.State.queued.rawValue, OutboxJob.State.delivered.rawValue].contains(Column("state")))
+            .fetchAll(db).filter { $0.id != keep }
+        for var row in rows {
+            try retire(&row, reason: reason, db)
+        }
+        return rows
+    }
+
+    private func retire(_ row: inout OutboxRow, reason: OutboxJob.RetirementReason, _ db: Database) throws {
+        // A queued job with a remote path was being sent: a copy may be there that no delivery covers.
+        let mayHaveLeftACopy = row.state == OutboxJob.State.queued.rawValue && row.remotePath != nil
+        row.state = OutboxJob.State.retired.rawValue
+        row.retiredReason = reason.rawValue
+        if mayHaveLeftACopy { row.pendingRemoval = true }
+        try row.update(db)
+    }
+
+    /// Adds a job being exported; its files are made after this, so the outbox never holds a
+    /// folder that the catalog does not know.
+    func addExportingJob(_ row: OutboxRow) throws(NarrationError) {
+        try write { db in try row.insert(db) }
+    }
+
+    /// Forgets a job whose export failed.
+    func deleteJob(_ id: String) throws(NarrationError) {
+        try write { db in _ = try OutboxRow.deleteOne(db, key: id) }
+    }
+
+    /// Makes an exported job the article's export: queued, the earlier export retired, the
+    /// article queued and (if asked) no longer the current article.
+    /// - Returns: the jobs retired.
+    func finishQueuing(_ row: OutboxRow, clearCurrent: Bool) throws(NarrationError) -> [OutboxRow] {
+        try write { db in
+            let retired = try self.retireCurrentJobs(of: ArticleID(row.articleId), reason: .requeued, except: row.id, db)
+            try row.update(db)
+            try db.execute(sql: "UPDATE article SET state = ? WHERE id = ?", arguments: [ArticleState.queued.rawValue, row.articleId])
+            if clearCurrent {
+                try db.execute(sql: "DELETE FROM setting WHERE key = ? AND value = ?", arguments: [Self.currentArticleKey, row.articleId])
+            }
+            return retired
+        }
+    }
+
+    /// Retires one job (`outbox remove`, or a job found stale when it was about to be sent). The
+    /// article is open again if it was its export.
+    /// - Returns: the job as it was, or nil if there is none.
+    func retireJob(_ id: String, reason: OutboxJob.RetirementReason) throws(NarrationError) -> OutboxRow? {
+        try write { db in
+            guard var row = try OutboxRow.fetchOne(db, key: id) else { return nil }
+            let before = row
+            guard row.state != OutboxJob.State.retired.rawValue else { return before }
+            try self.retire(&row, reason: reason, db)
+            try db.execute(
+                sql: "UPDATE article SET state = ? WHERE id = ? AND state IN (?, ?)",
+                arguments: [ArticleState.open.rawValue, row.articleId, ArticleState.queued.rawValue, ArticleState.delivered.rawValue])
+            return before
+        }
+    }
+
+    func outboxRow(id: String) throws(NarrationError) -> OutboxRow? {
+        try read { db in try OutboxRow.fetchOne(db, key: id) }
+    }
+
+    /// Every job, oldest first.
+    func outbox() throws(NarrationError) -> [OutboxRow] {
+        try read { db in try OutboxRow.order(Column("queuedAt"), Column("id")).fetchAll(db) }
+    }
+
+    /// Stores what an attempt changed (attempts, error, destination, upload under way), unless
+    /// the job changed state meanwhile (retired by an edit, say): an attempt never undoes that.
+    func updateOutbox(_ row: OutboxRow) throws(NarrationError) {
+        try write { db in
+            guard let stored = try OutboxRow.fetchOne(db, key: row.id), stored.state == row.state else { return }
+            var row = row
+            row.retiredReason = stored.retiredReason
+            row.pendingRemoval = stored.pendingRemoval
+            try row.update(db)
+        }
+    }
+
+    // MARK: Deliveries
+
+    /// Records a verified delivery, if the job is still the article's export and the article has
+    /// not changed since it was queued: the job delivered, the article delivered, and `delivery`
+    /// the article's file at its destination.
+    func recordDelivery(_ row: OutboxRow, _ delivery: DeliveryRow) throws(NarrationError) -> DeliveryRecord {
+        try write { db in
+            guard let stored = try OutboxRow.fetchOne(db, key: row.id) else { return .stale(row) }
+            let isCurrent = [OutboxJob.State.queued.rawValue, OutboxJob.State.delivered.rawValue].contains(stored.state)
+            guard isCurrent, stored.fingerprint == (try self.fingerprint(of: ArticleID(row.articleId), db)) else { return .stale(stored) }
+            try row.update(db)
+            let earlier = try DeliveryRow.fetchOne(db, key: ["articleId": delivery.articleId, "destination": delivery.destination])
+            try delivery.save(db)
+            try db.execute(
+                sql: "UPDATE article SET state = ? WHERE id = ?", arguments: [ArticleState.delivered.rawValue, row.articleId])
+            let replaced = earlier.flatMap { $0.audioLocation == delivery.audioLocation ? nil : $0 }
+            return .recorded(replaced: replaced)
+        }
+    }
+
+    /// The article's current file at each destination it was delivered to.
+    func deliveries(of article: ArticleID) throws(NarrationError) -> [DeliveryRow] {
+        try read { db in
+            try DeliveryRow.filter(Column("articleId") == article.rawValue).order(Column("deliveredAt")).fetchAll(db)
+        }
+    }
+
+    /// Jobs whose attempts may have left a copy at `destination` that must go.
+    func pendingRemovals(at destination: String) throws(NarrationError) -> [OutboxRow] {
+        try read { db in
+            try OutboxRow.filter(Column("pendingRemoval") == true && Column("destination") == destination).fetchAll(db)
+        }
+    }
+
+    func clearPendingRemoval(_ id: String) throws(NarrationError) {
+        try write { db in
+            try db.execute(sql: "UPDATE outbox SET pendingRemoval = NULL WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// Forgets an article's chunks and marks it pruned, in one transaction, if its export is
+    /// still `fingerprint` (nothing changed while its delivery was being checked).
+    /// - Returns: false, changing nothing, when the article changed.
+    func forgetChunks(of article: ArticleID, ifStill fingerprint: String) throws(NarrationError) -> Bool {
+        try write { db in
+            guard try self.fingerprint(of: article, db) == fingerprint else { return false }
+            try db.execute(sql: "DELETE FROM chunk WHERE articleId = ?", arguments: [article.rawValue])
+            try db.execute(sql: "UPDATE article SET state = ? WHERE id = ?", arguments: [ArticleState.pruned.rawValue, article.rawValue])
+            return true
+        }
+    }
+}

@@ -1,0 +1,101 @@
+public import Foundation
+import Glibc
+public import NarrationCore
+
+extension NarrationLibrary {
+    /// Delivers a job to a folder (a mounted share, say): the audio and its sidecar copied
+    /// atomically to `<publication>/<date>/` beneath it, the copy's SHA-256 checked before it is
+    /// renamed into place, the delivery recorded. The article's earlier file there, if it had
+    /// another name, is removed once the new one is in place, so the folder holds one file per
+    /// article.
+    ///
+    /// The job is claimed first (a second delivery of the same article says it is busy and sends
+    /// nothing), checked against the article as it is now (a stale job is withdrawn, never sent),
+    /// and its attempt and destination are recorded before the first byte is copied. A failure
+    /// leaves the job queued with its error and attempt count.
+    /// - Throws: `articleBusy`; `exportWithdrawn`; `fileCorrupt` if the outbox file changed since
+    ///   it was queued; `fileSystem`, `diskFull` for the destination.
+    @discardableResult
+    public func deliver(_ job: OutboxJob, toFolder folder: URL) throws(NarrationError) -> OutboxJob {
+        let title = (try? catalog.article(matching: job.articleID.rawValue).title) ?? job.file.lastPathComponent
+        let claim = try DeliveryClaim.acquire(job.articleID, root: root, title: title)
+        defer { withExtendedLifetime(claim) {} }
+        var job = try currentForSending(job)
+        let folder = folder.standardizedFileURL
+        let target = folder.appendingPathComponent(job.deliveryPath).standardizedFileURL
+        guard !job.deliveryPath.isEmpty, target.path.hasPrefix(folder.path + "/") else {
+            preconditionFailure("a job's delivery path is checked to be relative when it is read")
+        }
+        let sidecarTarget = target.deletingPathExtension().appendingPathExtension("json")
+        let stateBefore = job.state
+        job.target = .folder(folder.path)
+        job.attempts += 1
+        job.remotePath = target.path
+        job.lastError = nil
+        try catalog.updateOutbox(job.row)  // the attempt and where it writes, before the first byte
+        do throws(NarrationError) {
+            try removePendingCopies(inFolder: folder)
+            guard try Checksum.sha256(of: job.file) == job.sha256 else { throw Self.changedSinceQueued(job.file) }
+            try FileSystem.createDirectory(target.deletingLastPathComponent())
+            FileSystem.removeAbandonedPartials(in: target.deletingLastPathComponent())
+            let sha256 = job.sha256
+            try FileSystem.copyAtomically(job.file, to: target) { (copy) throws(NarrationError) in
+                guard try Checksum.sha256(of: copy) == sha256 else {
+                    throw NarrationError(.fileCorrupt, "The copy at \(target.path) did not match the outbox file, so it was not put in place. Try again.")
+                }
+            }
+            try FileSystem.copyAtomically(job.sidecarFile, to: sidecarTarget)
+            job.state = .delivered
+            job.deliveredAt = Date()
+            let delivery = DeliveryRow(
+                articleId: job.articleID.rawValue, destination: folder.path, jobId: job.id, audioLocation: target.path,
+                sidecarLocation: sidecarTarget.path, sha256: job.sha256, bytes: job.bytes, deliveredAt: job.deliveredAt ?? Date())
+            switch try catalog.recordDelivery(job.row, delivery) {
+            case .recorded(let replaced):
+                if let replaced { Self.removeCopy(at: URL(fileURLWithPath: replaced.audioLocation), ifSHA256: replaced.sha256) }
+                return job
+            case .stale(let row):
+                // The article changed while the file was copied: what was copied must not stay.
+                Self.removeCopy(at: target, ifSHA256: job.sha256)
+                try? catalog.clearPendingRemoval(job.id)
+                discardFiles(of: [row])
+                throw Self.withdrawn(title: title, reason: OutboxJob.RetirementReason(rawValue: row.retiredReason ?? "") ?? .edited)
+            }
+        } catch {
+            job.state = stateBefore
+            job.lastError = error.message
+            try? catalog.updateOutbox(job.row)
+            throw error
+        }
+    }
+
+    /// Removes from `folder` the copies that attempts of retired jobs may have left there.
+    private func removePendingCopies(inFolder folder: URL) throws(NarrationError) {
+        for row in try catalog.pendingRemovals(at: folder.path) {
+            if let path = row.remotePath, !(try isDeliveredFile(path, at: folder.path, article: row.articleId)) {
+                Self.removeCopy(at: URL(fileURLWithPath: path), ifSHA256: row.sha256)
+            }
+            try catalog.clearPendingRemoval(row.id)
+        }
+    }
+
+    /// Whether `location` is the article's current file at `destination` (then it is not a stray copy).
+    func isDeliveredFile(_ location: String, at destination: String, article: String) throws(NarrationError) -> Bool {
+        try catalog.deliveries(of: ArticleID(article)).contains { $0.destination == destination && $0.audioLocation == location }
+    }
+
+    /// Removes an audio file and its sidecar from a folder destination if the audio is still the
+    /// file with that SHA-256 (never another delivery's file that took its place).
+    static func removeCopy(at audio: URL, ifSHA256 sha256: String) {
+        guard (try? Checksum.sha256(of: audio)) == sha256 else { return }
+        unlink(audio.path)
+        unlink(audio.deletingPathExtension().appendingPathExtension("json").path)
+        FileSystem.syncDirectory(audio.deletingLastPathComponent())
+    }
+
+    static func changedSinceQueued(_ file: URL) -> NarrationError {
+        NarrationError(
+            .fileCorrupt,
+            "\(file.path) changed since it was queued (its SHA-256 no longer matches), so it was not delivered. Queue the article again.")
+    }
+}
