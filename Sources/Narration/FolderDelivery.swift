@@ -52,11 +52,15 @@ extension NarrationLibrary {
                 sidecarLocation: sidecarTarget.path, sha256: job.sha256, bytes: job.bytes, deliveredAt: job.deliveredAt ?? Date())
             switch try catalog.recordDelivery(job.row, delivery) {
             case .recorded(let replaced):
-                if let replaced { Self.removeCopy(at: URL(fileURLWithPath: replaced.audioLocation), ifSHA256: replaced.sha256) }
+                if let replaced {
+                    Self.removeCopy(
+                        at: URL(fileURLWithPath: replaced.audioLocation), ifSHA256: replaced.sha256,
+                        sidecar: replaced.sidecarLocation == delivery.sidecarLocation ? nil : URL(fileURLWithPath: replaced.sidecarLocation))
+                }
                 return job
             case .stale(let row):
                 // The article changed while the file was copied: what was copied must not stay.
-                Self.removeCopy(at: target, ifSHA256: job.sha256)
+                Self.removeCopy(at: target, ifSHA256: job.sha256, sidecar: sidecarTarget)
                 try? catalog.clearPendingRemoval(job.id)
                 discardFiles(of: [row])
                 throw Self.withdrawn(title: title, reason: OutboxJob.RetirementReason(rawValue: row.retiredReason ?? "") ?? .edited)
@@ -73,23 +77,30 @@ extension NarrationLibrary {
     private func removePendingCopies(inFolder folder: URL) throws(NarrationError) {
         for row in try catalog.pendingRemovals(at: folder.path) {
             if let path = row.remotePath, !(try isDeliveredFile(path, at: folder.path, article: row.articleId)) {
-                Self.removeCopy(at: URL(fileURLWithPath: path), ifSHA256: row.sha256)
+                let audio = URL(fileURLWithPath: path)
+                let sidecar = audio.deletingPathExtension().appendingPathExtension("json")
+                let sidecarIsDelivered = try isDeliveredFile(sidecar.path, at: folder.path, article: row.articleId, sidecar: true)
+                Self.removeCopy(at: audio, ifSHA256: row.sha256, sidecar: sidecarIsDelivered ? nil : sidecar)
             }
             try catalog.clearPendingRemoval(row.id)
         }
     }
 
-    /// Whether `location` is the article's current file at `destination` (then it is not a stray copy).
-    func isDeliveredFile(_ location: String, at destination: String, article: String) throws(NarrationError) -> Bool {
-        try catalog.deliveries(of: ArticleID(article)).contains { $0.destination == destination && $0.audioLocation == location }
+    /// Whether `location` is the article's current audio file (or, with `sidecar`, its current
+    /// sidecar) at `destination`: then it is not a stray copy.
+    func isDeliveredFile(_ location: String, at destination: String, article: String, sidecar: Bool = false) throws(NarrationError) -> Bool {
+        try catalog.deliveries(of: ArticleID(article)).contains {
+            $0.destination == destination && (sidecar ? $0.sidecarLocation : $0.audioLocation) == location
+        }
     }
 
-    /// Removes an audio file and its sidecar from a folder destination if the audio is still the
-    /// file with that SHA-256 (never another delivery's file that took its place).
-    static func removeCopy(at audio: URL, ifSHA256 sha256: String) {
+    /// Removes an audio file, and `sidecar` if given, from a folder destination if the audio is
+    /// still the file with that SHA-256 (never another delivery's file that took its place). A
+    /// sidecar that a newer delivery wrote at the same name is not given.
+    static func removeCopy(at audio: URL, ifSHA256 sha256: String, sidecar: URL?) {
         guard (try? Checksum.sha256(of: audio)) == sha256 else { return }
         unlink(audio.path)
-        unlink(audio.deletingPathExtension().appendingPathExtension("json").path)
+        if let sidecar { unlink(sidecar.path) }
         FileSystem.syncDirectory(audio.deletingLastPathComponent())
     }
 

@@ -71,19 +71,22 @@ extension NarrationLibrary {
             if let path = row.remotePath, path.hasPrefix(prefix) {
                 let key = String(path.dropFirst(prefix.count))
                 if !(try isDeliveredFile(key, at: storage.description, article: row.articleId)) {
-                    try await Self.deleteObject(key, ifSHA256: row.sha256, with: client)
+                    let sidecarIsDelivered = try isDeliveredFile(Self.sidecarKey(for: key), at: storage.description, article: row.articleId, sidecar: true)
+                    try await Self.deleteObject(key, ifSHA256: row.sha256, deletingSidecar: !sidecarIsDelivered, with: client)
                 }
             }
             try catalog.clearPendingRemoval(row.id)
         }
     }
 
-    /// Deletes an object and its sidecar if the object is still the one with that SHA-256
-    /// (never another delivery's object that took its key).
-    static func deleteObject(_ key: String, ifSHA256 sha256: String, with client: S3Client) async throws(NarrationError) {
+    /// Deletes an object, and its sidecar when asked, if the object is still the one with that
+    /// SHA-256 (never another delivery's object that took its key).
+    static func deleteObject(
+        _ key: String, ifSHA256 sha256: String, deletingSidecar: Bool, with client: S3Client
+    ) async throws(NarrationError) {
         guard try await client.headObject(key: key)?.metadata["sha256"] == sha256 else { return }
         try await client.deleteObject(key: key)
-        try await client.deleteObject(key: sidecarKey(for: key))
+        if deletingSidecar { try await client.deleteObject(key: sidecarKey(for: key)) }
     }
 
     static func sidecarKey(for key: String) -> String {
@@ -146,10 +149,15 @@ extension NarrationLibrary {
             credentialsProfile: storage.credentialsProfile)
         switch try catalog.recordDelivery(job.row, delivery) {
         case .recorded(let replaced):
-            if let replaced { try? await Self.deleteObject(replaced.audioLocation, ifSHA256: replaced.sha256, with: client) }
+            if let replaced {
+                try? await Self.deleteObject(
+                    replaced.audioLocation, ifSHA256: replaced.sha256, deletingSidecar: replaced.sidecarLocation != sidecarKey, with: client)
+            }
         case .stale(let row):
             // The article changed while the file was sent: what was sent must not stay.
-            if (try? await Self.deleteObject(key, ifSHA256: job.sha256, with: client)) != nil { try? catalog.clearPendingRemoval(job.id) }
+            if (try? await Self.deleteObject(key, ifSHA256: job.sha256, deletingSidecar: true, with: client)) != nil {
+                try? catalog.clearPendingRemoval(job.id)
+            }
             discardFiles(of: [row])
             throw Self.withdrawn(title: title, reason: OutboxJob.RetirementReason(rawValue: row.retiredReason ?? "") ?? .edited)
         }

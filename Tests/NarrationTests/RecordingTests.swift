@@ -132,3 +132,26 @@ struct RecordingTests {
         #expect(try SoundFileReader(path: entries[0].file.path).frames == chunk.frames)
     }
 }
+
+@Suite("What holds an article")
+struct ArticleLockTests {
+    @Test("an article held by an export or a queue says so, naming the process; a take's lock says recording", arguments: [
+        (ArticleLock.Purpose.export, "is exporting it. Wait for it to finish, then try again."),
+        (.queue, "is queuing it (exporting it into the outbox). Wait for it to finish, then try again."),
+        (.recording, "is recording into it. Stop that recording first."),
+    ])
+    func busyMessage(purpose: ArticleLock.Purpose, ending: String) throws {
+        let fixture = try LibraryFixture()
+        let article = try fixture.library.newArticle(title: "Held", publication: "", narrator: "", format: .speech)
+        try fixture.record(article, seconds: 0.2)
+        var held = try ArticleLock.tryAcquire(fixture.library.root.lockURL(article.id), purpose: purpose)
+        #expect(held != nil)
+        #expect(throws: NarrationError(
+            .articleBusy, "Article \"Held\" (\(article.id)) is busy: another narrate command (process \(getpid())) \(ending)")) {
+            try fixture.library.deleteChunk(at: ChunkIndex(1), of: article)
+        }
+        held = nil  // released: the edit goes through
+        let deleted = try fixture.library.deleteChunk(at: ChunkIndex(1), of: article)
+        #expect(held == nil && deleted.chunk.frames == 8_820)
+    }
+}
