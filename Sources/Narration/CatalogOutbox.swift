@@ -173,6 +173,11 @@ extension Catalog {
         }
     }
 
+    /// Every article's current file at every destination.
+    func allDeliveries() throws(NarrationError) -> [DeliveryRow] {
+        try read { db in try DeliveryRow.order(Column("deliveredAt")).fetchAll(db) }
+    }
+
     /// Jobs whose attempts may have left a copy at `destination` that must go.
     func pendingRemovals(at destination: String) throws(NarrationError) -> [OutboxRow] {
         try read { db in

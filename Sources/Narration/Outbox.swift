@@ -76,6 +76,33 @@ extension NarrationLibrary {
         try outboxJobs().last { $0.articleID == article && $0.isCurrent }
     }
 
+    /// What a destination holds of an article: its one current file there.
+    public struct Delivery: Sendable, Equatable {
+        /// The destination as written: a folder or s3://BUCKET/PREFIX.
+        public let destination: String
+        /// The file's path, or `s3://bucket/key`.
+        public let location: String
+        public let deliveredAt: Date
+        /// Whether it is the article's current export (nothing changed since it was delivered).
+        public let isCurrent: Bool
+    }
+
+    /// Every article's deliveries, one per destination, oldest first.
+    public func deliveries() throws(NarrationError) -> [ArticleID: [Delivery]] {
+        let current = Set(try outboxJobs().filter(\.isCurrent).map(\.id))
+        var deliveries: [ArticleID: [Delivery]] = [:]
+        for row in try catalog.allDeliveries() {
+            var location = row.audioLocation
+            if case .s3(let storage)? = OutboxJob.destination(
+                row.destination, endpoint: row.endpoint, region: row.region, pathStyle: row.pathStyle, credentialsFile: nil, credentialsProfile: nil) {
+                location = "s3://\(storage.bucket)/\(row.audioLocation)"
+            }
+            deliveries[ArticleID(row.articleId), default: []].append(
+                Delivery(destination: row.destination, location: location, deliveredAt: row.deliveredAt, isCurrent: current.contains(row.jobId)))
+        }
+        return deliveries
+    }
+
     /// The job `text` names: its id, or the only id that starts with it.
     /// - Throws: `usage` when none or several match.
     public func job(matching text: String) throws(NarrationError) -> OutboxJob {

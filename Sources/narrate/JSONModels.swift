@@ -16,6 +16,8 @@ struct ArticleJSON: Encodable {
     let chunks: Int?
     let duration: Double?
     let current: Bool?
+    /// The article's file at each destination it was delivered to (`narrate list`).
+    var deliveries: [DeliveryJSON]?
 
     init(_ article: Article, chunks: Int? = nil, frames: FrameCount? = nil, current: Bool? = nil) {
         id = article.id.rawValue
@@ -30,6 +32,22 @@ struct ArticleJSON: Encodable {
         self.chunks = chunks
         duration = frames.map { article.format.seconds($0) }
         self.current = current
+    }
+}
+
+/// An article's file at one destination.
+struct DeliveryJSON: Encodable {
+    let destination: String
+    let location: String
+    let deliveredAt: Date
+    /// False once the article changed after this delivery: the file holds an older version.
+    let current: Bool
+
+    init(_ delivery: NarrationLibrary.Delivery) {
+        destination = delivery.destination
+        location = delivery.location
+        deliveredAt = delivery.deliveredAt
+        current = delivery.isCurrent
     }
 }
 

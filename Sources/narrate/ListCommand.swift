@@ -5,17 +5,26 @@ import NarrationCore
 extension Narrate {
     /// `narrate list`: the articles, newest first, the current one marked.
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the articles, newest first; * marks the current one.")
+        static let configuration = CommandConfiguration(
+            abstract: "List the articles, newest first; * marks the current one.",
+            discussion: """
+                Each article's state: open (being narrated), queued (its export waits in the \
+                outbox), delivered (that export was delivered and checked), pruned (delivered, \
+                its recordings removed). Any change to its chunks makes it open again. --json \
+                adds, per destination, the file the article has there.
+                """)
 
         @OptionGroup var output: JSONOption
 
         func run() throws {
-            let (articles, totals, current) = try CommandRunner.withLibrary { library throws(NarrationError) in
-                (try library.catalog.articles(), try library.catalog.chunkTotals(), try library.catalog.currentArticle()?.id)
+            let (articles, totals, current, deliveries) = try CommandRunner.withLibrary { library throws(NarrationError) in
+                (try library.catalog.articles(), try library.catalog.chunkTotals(), try library.catalog.currentArticle()?.id, try library.deliveries())
             }
             if output.json {
                 Console.printJSON(articles.map {
-                    ArticleJSON($0, chunks: totals[$0.id]?.chunks ?? 0, frames: totals[$0.id]?.frames ?? 0, current: $0.id == current)
+                    var json = ArticleJSON($0, chunks: totals[$0.id]?.chunks ?? 0, frames: totals[$0.id]?.frames ?? 0, current: $0.id == current)
+                    json.deliveries = deliveries[$0.id, default: []].map(DeliveryJSON.init)
+                    return json
                 })
                 return
             }

@@ -123,6 +123,14 @@ struct ArticleLifeTests {
         #expect(try SoundFileReader(path: try library.deliveredAudio(article).path).readAll() == library.chunkSamples(article))
         #expect(try library.state(article) == "delivered")
         #expect(try library.shareFiles().count == 2)
+        let listed = try #require(try library.run("list", "--json").json() as? [[String: Any]])
+        let deliveries = try #require(listed.first?["deliveries"] as? [[String: Any]])
+        #expect(deliveries.count == 1 && deliveries.first?["destination"] as? String == library.share.path)
+        #expect(deliveries.first?["location"] as? String == (try library.deliveredAudio(article).path) && deliveries.first?["current"] as? Bool == true)
+        // A change after delivery: the delivered file is now an older version, and the article is open.
+        try library.record(0.1, "--article", article)
+        let after = try #require(try library.run("list", "--json").json() as? [[String: Any]])
+        #expect((after.first?["deliveries"] as? [[String: Any]])?.first?["current"] as? Bool == false && after.first?["state"] as? String == "open")
     }
 
     @Test("queued twice in two formats: one current job; the destination holds one file and one sidecar per article; push leaves nothing stuck")
