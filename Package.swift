@@ -99,7 +99,10 @@ let package = Package(
         ),
         .testTarget(
             name: "NarrationTests",
-            dependencies: ["Narration", "NarrationAudio", "NarrationCore", "NarrationTestSupport"],
+            dependencies: [
+                "Narration", "NarrationAudio", "NarrationCore", "NarrationTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),  // to make a catalog as an older narrate did
+            ],
             swiftSettings: strictness
         ),
         // Runs the built `narrate` binary: exit codes, stderr sentences, signals, crashes.

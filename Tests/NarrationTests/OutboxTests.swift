@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import GRDB
 @testable import Narration
 import NarrationAudio
 import NarrationCore
@@ -97,5 +98,38 @@ struct OutboxTests {
         #expect(sidecar.title == article.title)
         let probe = try Signals.run("ffprobe", ["-v", "error", "-show_entries", "format_tags=title", "-of", "default=nw=1:nk=1", job.file.path])
         #expect(probe.trimmingCharacters(in: .newlines) == article.title)
+    }
+}
+
+@Suite("A catalog made by an older narrate")
+struct OutboxMigrationTests {
+    @Test("its queued exports are withdrawn and their articles reopened; delivered ones stay delivered; chunks are untouched")
+    func olderOutbox() throws {
+        let folder = TemporaryFolder("narrate-migration")
+        let path = folder.file("catalog.sqlite").path
+        let old = try DatabaseQueue(path: path)
+        try Catalog.migrator.migrate(old, upTo: "v3-object-storage")
+        try old.write { db in
+            for (id, state) in [("aaaaaaaa", "queued"), ("bbbbbbbb", "submitted")] {
+                try db.execute(
+                    sql: "INSERT INTO article VALUES (?, ?, 'Post', 'Ann', 44100, 1, 16, ?, ?)", arguments: [id, "Article \(id)", Date(), state])
+                try db.execute(
+                    sql: "INSERT INTO chunk VALUES (?, ?, 0, 4410, -6, -20, 0, 0, ?)", arguments: ["c" + id, id, Date()])
+                try db.execute(
+                    sql: """
+                        INSERT INTO outbox (id, articleId, file, sidecar, sha256, bytes, profile, queuedAt, state, attempts)
+                        VALUES (?, ?, '/x/outbox/A.flac', '/x/outbox/A.json', 'ff', 10, 'archive', ?, ?, 0)
+                        """,
+                    arguments: ["j" + id, id, Date(), state == "queued" ? "queued" : "delivered"])
+            }
+        }
+        try old.close()
+
+        let catalog = try Catalog(path: path)
+        let states = Dictionary(uniqueKeysWithValues: try catalog.articles().map { ($0.id.rawValue, $0.state) })
+        #expect(states == ["aaaaaaaa": .open, "bbbbbbbb": .delivered])
+        let jobs = try catalog.outbox()
+        #expect(jobs.count == 2 && jobs.allSatisfy { $0.state == "retired" && $0.retiredReason == "older" })
+        #expect(try catalog.articles().map { try catalog.chunks(of: $0).count } == [1, 1])
     }
 }
