@@ -17,19 +17,7 @@ struct ArticleLifeTests {
 
         init(credentials: Bool = false) throws {
             fixture = try EndToEndFixture()
-            let config = fixture.folder.file("config/narrate")
-            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-            try """
-                publication = "Daily Post"
-
-                [profiles.wav]
-                base = "archive"
-                format = "wav"
-                """.write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
-            var environment = fixture.devices.environment
-            environment["XDG_CONFIG_HOME"] = fixture.folder.file("config").path
-            if credentials { environment.merge(ObjectStorageServer.credentialsEnvironment) { $1 } }
-            narrate = Narrate(home: fixture.narrate.home, environment: environment)
+            narrate = try fixture.narrateWithWAVProfile(credentials: credentials)
             share = fixture.folder.file("share")
             try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
         }

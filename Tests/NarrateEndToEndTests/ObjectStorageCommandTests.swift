@@ -9,19 +9,7 @@ struct ObjectStorageCommandTests {
     /// A fixture whose narrate has the server's key pair, and whose config.toml has a WAV profile.
     private func fixture(source: [UInt8]? = nil, credentials: Bool = true) throws -> (EndToEndFixture, Narrate) {
         let fixture = try EndToEndFixture(source: source)
-        let config = fixture.folder.file("config/narrate")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try """
-            publication = "Daily Post"
-
-            [profiles.wav]
-            base = "archive"
-            format = "wav"
-            """.write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
-        var environment = fixture.devices.environment
-        environment["XDG_CONFIG_HOME"] = fixture.folder.file("config").path
-        if credentials { environment.merge(ObjectStorageServer.credentialsEnvironment) { $1 } }
-        return (fixture, Narrate(home: fixture.narrate.home, environment: environment))
+        return (fixture, try fixture.narrateWithWAVProfile(credentials: credentials))
     }
 
     private func outbox(_ narrate: Narrate) throws -> [[String: Any]] {

@@ -13,6 +13,25 @@ public struct EndToEndFixture {
         narrate = Narrate(home: folder.url.appendingPathComponent("home"), environment: devices.environment.merging(environment) { $1 })
     }
 
+    /// A `narrate` on this fixture's data root and devices whose config.toml names the publication
+    /// "Daily Post" and a lossless `wav` profile (archive's mastering, WAV), with the test S3
+    /// server's key pair when `credentials`.
+    public func narrateWithWAVProfile(credentials: Bool) throws -> Narrate {
+        let config = folder.file("config/narrate")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try """
+            publication = "Daily Post"
+
+            [profiles.wav]
+            base = "archive"
+            format = "wav"
+            """.write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        var environment = devices.environment
+        environment["XDG_CONFIG_HOME"] = folder.file("config").path
+        if credentials { environment.merge(ObjectStorageServer.credentialsEnvironment) { $1 } }
+        return Narrate(home: narrate.home, environment: environment)
+    }
+
     /// `narrate new TITLE --json`, returning the article id.
     public func newArticle(_ title: String = "An article", _ extra: String...) throws -> String {
         let result = try narrate.run(["new", title, "--json"] + extra)
