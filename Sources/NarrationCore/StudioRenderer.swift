@@ -35,7 +35,7 @@ public enum StudioRenderer {
         lines.append([StyledText(rule(width), .dim)])
         lines.append(status(state))
         lines.append(meter(state))
-        lines.append(state.warning.map { [StyledText(" ⚠ \($0)", .problem)] } ?? [])
+        lines.append(state.warning.map { [StyledText(" ⚠ \(shown($0))", .problem)] } ?? [])
         let notice = notice(state, width: width)
         // A notice longer than a line (an error and its fix) takes rows from the list above it.
         let listRows = height - rowsAbove - rowsBelow - (notice.count - 1)
@@ -45,8 +45,16 @@ public enum StudioRenderer {
         lines.append([StyledText(rule(width), .dim)])
         lines += notice
         lines += footer(state)
-        return StudioFrame(width: width, height: height, lines: lines)
+        // Text is escaped where it enters (below); this pass makes sure no control character
+        // reaches the terminal through a part that forgot.
+        let safe = lines.map { line in line.map { StyledText(shown($0.text), $0.style) } }
+        return StudioFrame(width: width, height: height, lines: safe)
     }
+
+    /// Text from the volunteer, a file or a server as the screen shows it: every control
+    /// character (ESC, BEL, CR, C1 …) written as `\u{1B}` and the like (`TerminalText`), so a
+    /// title cannot clear the screen, move the cursor or rename the window.
+    static func shown(_ text: String) -> String { TerminalText.escaped(text) }
 
     // MARK: Parts
 
@@ -58,10 +66,10 @@ public enum StudioRenderer {
             return [[StyledText(" narrate studio", .heading)], [StyledText(hint, .dim)]]
         }
         let chunks = header.chunkCount == 1 ? "1 chunk" : "\(header.chunkCount) chunks"
-        let publication = header.publication.isEmpty ? "no publication" : header.publication
-        let narrator = header.narrator.isEmpty ? "no narrator" : "read by \(header.narrator)"
+        let publication = header.publication.isEmpty ? "no publication" : shown(header.publication)
+        let narrator = header.narrator.isEmpty ? "no narrator" : "read by \(shown(header.narrator))"
         return [
-            [StyledText(" \(header.title)", .heading)],
+            [StyledText(" \(shown(header.title))", .heading)],
             [StyledText(" \(publication) · \(narrator) · \(header.state.rawValue) · \(Timecode.clock(header.duration)) · \(chunks)")],
         ]
     }
@@ -84,7 +92,7 @@ public enum StudioRenderer {
             let clamped = min(1, max(0, fraction))
             let filled = Int((clamped * 30).rounded(.down))
             return [
-                StyledText(" \(stage) ", .heading),
+                StyledText(" \(shown(stage)) ", .heading),
                 StyledText(String(repeating: "█", count: filled) + String(repeating: "░", count: 30 - filled)),
                 StyledText(" \(Int((clamped * 100).rounded(.down))) %"),
             ]
@@ -113,7 +121,7 @@ public enum StudioRenderer {
         case .help:
             return help
         case .result(let heading, let lines):
-            return [[StyledText(" \(heading)", .heading)], []] + lines.flatMap { $0.wrapped(to: width - 4).map { [StyledText("   \($0)")] } }
+            return [[StyledText(" \(shown(heading))", .heading)], []] + lines.flatMap { shown($0).wrapped(to: width - 4).map { [StyledText("   \($0)")] } }
         case .newArticle(let form):
             return newArticle(form)
         }
@@ -168,12 +176,12 @@ public enum StudioRenderer {
             let focused = form.focus == field
             lines.append([
                 StyledText("\(focused ? " ▸ " : "   ")\(field.label.fitted(to: 13))", focused ? .key : .plain),
-                StyledText(form[field] + (focused ? "▏" : ""), focused ? .selected : .plain),
+                StyledText(shown(form[field]) + (focused ? "▏" : ""), focused ? .selected : .plain),
             ])
         }
         lines.append([])
         lines.append([StyledText("   Tab or ↓ next field · Enter on Narrator starts the article · Esc leave", .dim)])
-        if let problem = form.problem { lines.append([StyledText("   \(problem)", .problem)]) }
+        if let problem = form.problem { lines.append([StyledText("   \(shown(problem))", .problem)]) }
         return lines
     }
 
@@ -190,7 +198,7 @@ public enum StudioRenderer {
         }
         guard let notice = state.notice else { return [[]] }
         let style: StudioStyle = notice.isProblem ? .problem : .plain
-        var lines = notice.text.wrapped(to: width - 2)
+        var lines = shown(notice.text).wrapped(to: width - 2)
         if lines.count > noticeLines {  // the rest goes on the last line, which the frame cuts with "…"
             lines = lines.prefix(noticeLines - 1) + [lines[(noticeLines - 1)...].joined(separator: " ")]
         }

@@ -42,17 +42,25 @@ enum CommandRunner {
 }
 
 /// Writing to the terminal: results on stdout, everything else on stderr.
+///
+/// Lines carry text from volunteers and files (titles, paths, a server's words), so every control
+/// character in them is shown as `\u{1B}` and the like (`TerminalText`) instead of reaching the
+/// terminal: only the newline that ends a line (or separates the lines of one message) passes, and
+/// in `status` the carriage return that starts a redrawn line, `ESC[K` and the colour sequences
+/// the live displays draw with. JSON is escaped by its encoder.
 enum Console {
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalText.escaped(line, keeping: ["\n"]) + "\n").utf8))
     }
 
+    /// Text for a status line that redraws itself: a leading `\r`, a trailing `\n`, `ESC[K` and
+    /// colours pass, other controls are escaped (`TerminalText.escapedStatus`).
     static func status(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        FileHandle.standardError.write(Data(TerminalText.escapedStatus(text).utf8))
     }
 
     static func print(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        FileHandle.standardOutput.write(Data((TerminalText.escaped(line, keeping: ["\n"]) + "\n").utf8))
     }
 
     /// Encodes `value` as pretty, key-sorted JSON on stdout.

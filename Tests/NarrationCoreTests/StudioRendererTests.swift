@@ -194,4 +194,23 @@ struct StudioRendererTests {
             }
         }
     }
+
+    @Test("a title, publication, warning and notice holding ESC[2J, OSC and C1 controls reach the screen escaped: no control character but the line breaks")
+    func controlCharacters() {
+        var state = Self.recording
+        let hostile = "\u{1B}[2J\u{1B}]0;pwned\u{07}Budget\u{9B}2J\r\u{0}"
+        state.header?.title = hostile
+        state.header?.publication = "Daily\u{1B}[31m Post"
+        state.warning = "Quiet\u{85} input"
+        state.notice = .init("Could not read \(hostile).", isProblem: true)
+        let frame = StudioRenderer.render(state, width: 80, height: 24)
+        let controls = frame.text.unicodeScalars.filter { $0 != "\n" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }
+        #expect(controls.isEmpty)
+        let shown = "\\u{1B}[2J\\u{1B}]0;pwned\\u{07}Budget\\u{9B}2J\\u{0D}\\u{00}"
+        #expect(frame.lines[0].map(\.text).joined().hasPrefix(" \(shown)"))
+        #expect(frame.lines[1].map(\.text).joined().hasPrefix(" Daily\\u{1B}[31m Post · read by Ann Reader"))
+        #expect(frame.text.contains("Quiet\\u{85} input"))
+        #expect(frame.text.contains("Could not read \(shown)."))
+        #expect(frame.lines.allSatisfy { $0.map(\.text).joined().terminalColumns == 80 })
+    }
 }
