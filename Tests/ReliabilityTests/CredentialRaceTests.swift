@@ -60,6 +60,6 @@ struct CredentialRaceTests {
         #expect(other.isEmpty, "calls that neither gave keys A nor refused the readable file: \(other.prefix(5))")
         #expect(gotA + refused == calls)
         #expect(gotA > 0 && refused > 0, "the swap must have been seen both ways (A \(gotA), refused \(refused))")
-        print("figure: credentials read \(calls) times while a link swapped \(swaps.load(ordering: .relaxed)) times: \(gotA) gave the private file's keys, \(refused) refused the group-readable file, 0 leaked its keys")
+        print("figure: credentials read \(calls) times while a link swapped \(swaps.load(ordering: .relaxed)) times: \(gotA) gave the private file's keys, \(refused) refused the group-readable file, \(other.count) leaked its keys or failed otherwise")
     }
 }
