@@ -31,9 +31,22 @@ final class ArticleLock: Sendable {
     let url: URL
 
     /// Takes the lock, or returns nil when a live process holds it.
+    ///
+    /// On a data root that cannot be written (read-only commands on a disk remounted read-only,
+    /// or a lock file of another user) the lock file cannot be opened for writing: an existing
+    /// one is opened for reading, which `flock` locks just the same, without the holder's line;
+    /// with none on a read-only file system there is nothing to lock against (nothing can record
+    /// there), and the lock holds no file.
     /// - Throws: `fileSystem` when the lock file cannot be opened.
     static func tryAcquire(_ url: URL, purpose: Purpose) throws(NarrationError) -> ArticleLock? {
-        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var writable = true
+        if descriptor < 0, errno == EROFS || errno == EACCES {
+            let refusal = errno
+            writable = false
+            descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+            if descriptor < 0, errno == ENOENT, refusal == EROFS { return ArticleLock(descriptor: -1, url: url) }
+        }
         guard descriptor >= 0 else {
             throw NarrationError(.fileSystem, "Cannot open the lock file \(url.path): \(String(cString: strerror(errno))).")
         }
@@ -41,9 +54,11 @@ final class ArticleLock: Sendable {
             close(descriptor)
             return nil
         }
-        let holder = "\(getpid()) \(purpose.rawValue)\n"
-        ftruncate(descriptor, 0)
-        _ = holder.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        if writable {
+            let holder = "\(getpid()) \(purpose.rawValue)\n"
+            ftruncate(descriptor, 0)
+            _ = holder.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        }
         return ArticleLock(descriptor: descriptor, url: url)
     }
 
@@ -72,6 +87,7 @@ final class ArticleLock: Sendable {
     }
 
     deinit {
+        guard descriptor >= 0 else { return }
         flock(descriptor, LOCK_UN)
         close(descriptor)
     }

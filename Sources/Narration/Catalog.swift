@@ -26,6 +26,37 @@ public final class Catalog: Sendable {
         }
     }
 
+    /// Opens the catalog at `path` for reading only, for a data root that cannot be written: no
+    /// migration runs and nothing is ever written (SQLite opens the file read-only).
+    /// - Throws: `dataRootNotWritable` when there is no catalog yet, or when it was written by an
+    ///   older narrate and must be brought up to date first, which needs writing;
+    ///   `catalogCorrupt` when the file is not a usable catalog.
+    public init(readingOnly path: String) throws(NarrationError) {
+        self.path = path
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw NarrationError(
+                .dataRootNotWritable,
+                "The data folder \(folder) is read-only and holds no catalog yet, so there is nothing to read; make it writable to start recording.")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        configuration.foreignKeysEnabled = true
+        let current: Bool
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            current = try database.read { db in try Self.migrator.hasCompletedMigrations(db) }
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+        guard current else {
+            throw NarrationError(
+                .dataRootNotWritable,
+                "The catalog \(path) was written by an older narrate and must be brought up to date before this one can read it, which needs writing: make \(folder) writable and run narrate list once.")
+        }
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in

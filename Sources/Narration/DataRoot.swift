@@ -10,20 +10,40 @@ public import NarrationCore
 /// `articles/<article-id>/trash/` for replaced and deleted takes; `articles/<article-id>/recording.lock`.
 public struct DataRoot: Sendable {
     public let url: URL
+    /// Whether `prepare()` may create the root's missing parent folders: true for the default
+    /// places (`$XDG_DATA_HOME`, `~/.local/share`, which a new account may not have yet), false
+    /// for a folder named on purpose, whose missing parent means a mistake or a share not mounted.
+    public let createsParents: Bool
 
-    public init(url: URL) { self.url = url }
+    public init(url: URL, createsParents: Bool = false) {
+        self.url = url
+        self.createsParents = createsParents
+    }
 
-    /// The data root the environment names.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> DataRoot {
-        if let home = environment["NARRATE_HOME"], !home.isEmpty {
-            return DataRoot(url: URL(fileURLWithPath: home, isDirectory: true))
+    /// The data root the environment names: `$NARRATE_HOME`, else `$XDG_DATA_HOME/narrate` (a
+    /// relative `XDG_DATA_HOME` is ignored, as the XDG specification says), else
+    /// `~/.local/share/narrate`.
+    /// - Throws: `dataRootNotWritable` when `NARRATE_HOME` is a relative path, which would name
+    ///   a different folder in every working directory.
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(NarrationError) -> DataRoot {
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
+        if let root = environment["NARRATE_HOME"], !root.isEmpty {
+            guard root.hasPrefix("/") else {
+                throw NarrationError(
+                    .dataRootNotWritable,
+                    "NARRATE_HOME is the relative path \(root); set it to a full path such as \(URL(fileURLWithPath: home).appendingPathComponent("narrations").path).")
+            }
+            return DataRoot(url: URL(fileURLWithPath: root, isDirectory: true))
         }
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
-            return DataRoot(url: URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("narrate", isDirectory: true))
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return DataRoot(
+                url: URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("narrate", isDirectory: true), createsParents: true)
         }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return DataRoot(url: URL(fileURLWithPath: home, isDirectory: true)
-            .appendingPathComponent(".local/share/narrate", isDirectory: true))
+        return DataRoot(
+            url: URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share/narrate", isDirectory: true),
+            createsParents: true)
     }
 
     public var catalogURL: URL { url.appendingPathComponent("catalog.sqlite") }
@@ -46,23 +66,63 @@ public struct DataRoot: Sendable {
         trashURL(article).appendingPathComponent("\(chunk.rawValue).wav")
     }
 
-    /// Creates the root and its `articles` folder if needed, and proves that it can be written.
-    /// - Throws: `dataRootNotWritable` naming the folder, the system's reason, and the way out.
-    public func prepare() throws(NarrationError) {
-        let failure: CInt? = {
-            if let failure = FileSystem.makeDirectories(articlesURL) { return failure }
-            let probe = url.appendingPathComponent(".write-probe-\(getpid())")
-            let descriptor = open(probe.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else { return errno }
-            close(descriptor)
-            unlink(probe.path)
-            return nil
-        }()
-        if let failure {
+    /// Whether commands may change the data root, or only read it.
+    public enum Access: Sendable, Equatable {
+        case readWrite
+        /// The root exists but cannot be written (a disk remounted read-only, a folder of
+        /// another user): the catalog and the chunks can still be read.
+        case readOnly
+    }
+
+    /// Makes sure the root is a folder narrate can use, and says whether it can be written.
+    ///
+    /// A missing root is created with one `mkdir` (its missing parents too for the default
+    /// places, see `createsParents`), and so is its `articles` folder. Whether the root can be
+    /// written is asked of the kernel (`access(W_OK)`, which reports a read-only mount as
+    /// EROFS); nothing is written to find out, so nothing is left behind by a kill.
+    /// - Parameter allowingReadOnly: return `.readOnly` for a root that exists but cannot be
+    ///   written, instead of throwing.
+    /// - Throws: `dataRootNotWritable` naming the folder, the reason and the way out: its parent
+    ///   does not exist, it is not a folder, it cannot be created or written.
+    @discardableResult
+    public func prepare(allowingReadOnly: Bool = false) throws(NarrationError) -> Access {
+        let path = url.path
+        var info = stat()
+        if stat(path, &info) != 0 {
+            guard errno == ENOENT else { throw unusable(errno) }
+            if createsParents {
+                if let failure = FileSystem.makeDirectories(url) { throw unusable(failure) }
+            } else {
+                let parent = url.deletingLastPathComponent()
+                var parentInfo = stat()
+                // A parent that is a file makes the root's own stat fail with ENOTDIR, above.
+                guard stat(parent.path, &parentInfo) == 0 else {
+                    throw errno == ENOENT
+                        ? NarrationError(
+                            .dataRootNotWritable,
+                            "The data folder \(path) cannot be used: its parent \(parent.path) does not exist (is the share mounted?).")
+                        : unusable(errno)
+                }
+                guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw unusable(errno) }
+            }
+        } else if info.st_mode & S_IFMT != S_IFDIR {
             throw NarrationError(
-                .dataRootNotWritable,
-                "Cannot write to the data folder \(url.path) (\(String(cString: strerror(failure)))). Make it writable or set NARRATE_HOME to a folder you can write.")
+                .dataRootNotWritable, "The data folder \(path) is a file, not a folder. Move it aside or set NARRATE_HOME to a folder you can write.")
         }
+        guard access(path, W_OK) == 0 else {
+            let reason = errno
+            guard allowingReadOnly, reason == EROFS || reason == EACCES || reason == EPERM else { throw unusable(reason) }
+            return .readOnly
+        }
+        guard mkdir(articlesURL.path, 0o755) == 0 || errno == EEXIST else { throw unusable(errno) }
+        return .readWrite
+    }
+
+    /// "Cannot write to the data folder …", for a failure with `errno` `code`.
+    private func unusable(_ code: CInt) -> NarrationError {
+        NarrationError(
+            .dataRootNotWritable,
+            "Cannot write to the data folder \(url.path) (\(String(cString: strerror(code)))). Make it writable or set NARRATE_HOME to a folder you can write.")
     }
 
     /// Creates an article's folders.

@@ -5,20 +5,40 @@ public import NarrationCore
 /// The volunteer's recordings: the data root, its catalog, and the operations every command uses.
 ///
 /// Opening a library adopts takes abandoned by a crashed recorder; `notices` says what was adopted.
+/// A library opened read-only (a data root that cannot be written, for a command that only reads)
+/// adopts nothing and changes nothing; its notice says so.
 public final class NarrationLibrary: Sendable {
     public let root: DataRoot
     public let catalog: Catalog
-    /// Sentences about takes recovered while opening, for the volunteer.
+    /// Sentences for the volunteer about the opening: takes recovered, or a read-only data root.
     public let notices: [String]
+    /// Whether the data root could not be written when the library was opened, so that only
+    /// reading (list, chunks, play, export, check) works.
+    public let isReadOnly: Bool
 
     /// Opens the library at `root`, creating it if new, and recovers abandoned takes.
+    /// - Parameter allowingReadOnly: for commands that only read: a root that exists but cannot
+    ///   be written is opened read-only (the catalog read-only, no recovery) instead of refused.
     /// - Throws: `dataRootNotWritable`, `catalogCorrupt`.
-    public init(root: DataRoot) throws(NarrationError) {
-        try root.prepare()
+    public init(root: DataRoot, allowingReadOnly: Bool = false) throws(NarrationError) {
+        let access = try root.prepare(allowingReadOnly: allowingReadOnly)
         self.root = root
-        self.catalog = try Catalog(path: root.catalogURL.path)
-        self.notices = TakeRecovery.run(root: root, catalog: catalog)
-        OutboxSweep.run(root: root, catalog: catalog)
+        switch access {
+        case .readWrite:
+            self.catalog = try Catalog(path: root.catalogURL.path)
+            self.notices = TakeRecovery.run(root: root, catalog: catalog)
+            self.isReadOnly = false
+            OutboxSweep.run(root: root, catalog: catalog)
+        case .readOnly:
+            self.catalog = try Catalog(readingOnly: root.catalogURL.path)
+            self.notices = [Self.readOnlyNotice(root)]
+            self.isReadOnly = true
+        }
+    }
+
+    /// What a read-only library means for the volunteer, said once when it is opened.
+    static func readOnlyNotice(_ root: DataRoot) -> String {
+        "The data folder \(root.url.path) is read-only: narrate can list, play, check and export, but not record or change anything until it is writable."
     }
 
     // MARK: Articles
@@ -65,7 +85,7 @@ public final class NarrationLibrary: Sendable {
         try catalog.chunks(of: article).enumerated().map { position, chunk in
             let file = root.chunkURL(chunk.id, of: article.id)
             var missing = !FileSystem.exists(file)
-            if missing {
+            if missing, !isReadOnly {
                 let trashed = root.trashedChunkURL(chunk.id, of: article.id)
                 if FileSystem.exists(trashed), (try? FileSystem.move(trashed, to: file)) != nil { missing = false }
             }

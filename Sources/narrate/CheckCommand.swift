@@ -35,7 +35,7 @@ extension Narrate {
 
         func run() throws {
             let bar = ProgressBar(label: "Measuring")
-            let (name, measurements) = try CommandRunner.withLibrary { (library) throws(NarrationError) -> (String, Measurements) in
+            let (name, measurements) = try CommandRunner.withLibrary(readOnly: true) { (library) throws(NarrationError) -> (String, Measurements) in
                 if let path {
                     let url = URL(fileURLWithPath: path)
                     guard FileManager.default.fileExists(atPath: url.path) else {

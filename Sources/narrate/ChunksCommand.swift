@@ -13,7 +13,7 @@ extension Narrate {
         @OptionGroup var output: JSONOption
 
         func run() throws {
-            let (article, entries) = try CommandRunner.withLibrary { library throws(NarrationError) in
+            let (article, entries) = try CommandRunner.withLibrary(readOnly: true) { library throws(NarrationError) in
                 let article = try library.article(target.article)
                 return (article, try library.chunkEntries(of: article))
             }

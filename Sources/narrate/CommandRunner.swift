@@ -17,11 +17,11 @@ enum CommandRunner {
     }
 
     /// Runs `body` with the library; errors become a line on stderr and exit status 1 (64 for usage).
-    static func withLibrary<T>(_ body: (NarrationLibrary) throws(NarrationError) -> T) throws -> T {
+    /// - Parameter readOnly: the command only reads (list, chunks, play, export, check), so a data
+    ///   folder that cannot be written is opened read-only, with one line on stderr saying so.
+    static func withLibrary<T>(readOnly: Bool = false, _ body: (NarrationLibrary) throws(NarrationError) -> T) throws -> T {
         do {
-            let library = try NarrationLibrary(root: DataRoot.fromEnvironment())
-            for notice in library.notices { Console.error(notice) }
-            return try body(library)
+            return try body(try openLibrary(readOnly: readOnly))
         } catch {
             Console.error(error.message)
             throw ExitCode(error.exitStatus)
@@ -29,15 +29,19 @@ enum CommandRunner {
     }
 
     /// `withLibrary` for work that waits on the network.
-    static func withLibrary<T>(_ body: (NarrationLibrary) async throws(NarrationError) -> T) async throws -> T {
+    static func withLibrary<T>(readOnly: Bool = false, _ body: (NarrationLibrary) async throws(NarrationError) -> T) async throws -> T {
         do {
-            let library = try NarrationLibrary(root: DataRoot.fromEnvironment())
-            for notice in library.notices { Console.error(notice) }
-            return try await body(library)
+            return try await body(try openLibrary(readOnly: readOnly))
         } catch {
             Console.error(error.message)
             throw ExitCode(error.exitStatus)
         }
+    }
+
+    private static func openLibrary(readOnly: Bool) throws(NarrationError) -> NarrationLibrary {
+        let library = try NarrationLibrary(root: try DataRoot.fromEnvironment(), allowingReadOnly: readOnly)
+        for notice in library.notices { Console.error(notice) }
+        return library
     }
 }
 

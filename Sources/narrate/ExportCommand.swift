@@ -78,7 +78,7 @@ extension Narrate {
                 format: resolvedFormat, mp3: encoding, chapters: !noChapters, mastering: chosenProfile?.mastering ?? Mastering())
             let destination = URL(fileURLWithPath: output).standardizedFileURL
             let bar = ProgressBar(label: "Exporting")
-            let result = try CommandRunner.withLibrary { (library) throws(NarrationError) -> ExportResult in
+            let result = try CommandRunner.withLibrary(readOnly: true) { (library) throws(NarrationError) -> ExportResult in
                 let article = try library.article(target.article)
                 return try library.export(article, to: destination, settings: settings) { done, total in
                     bar.update(done: done, total: total)

@@ -17,7 +17,7 @@ extension Narrate {
         @OptionGroup var output: JSONOption
 
         func run() throws {
-            let (articles, totals, current, deliveries) = try CommandRunner.withLibrary { library throws(NarrationError) in
+            let (articles, totals, current, deliveries) = try CommandRunner.withLibrary(readOnly: true) { library throws(NarrationError) in
                 (try library.catalog.articles(), try library.catalog.chunkTotals(), try library.catalog.currentArticle()?.id, try library.deliveries())
             }
             if output.json {

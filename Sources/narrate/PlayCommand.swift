@@ -53,7 +53,7 @@ extension Narrate {
 
         func run() throws {
             let device = try self.device ?? CommandRunner.settings().device
-            let (article, plan, player) = try CommandRunner.withLibrary {
+            let (article, plan, player) = try CommandRunner.withLibrary(readOnly: true) {
                 (library) throws(NarrationError) -> (Article, NarrationLibrary.PlaybackPlan, QueuePlayer) in
                 let article = try library.article(target.article)
                 let plan = try library.playbackPlan(

@@ -6,8 +6,17 @@ public final class TemporaryMount {
     public let folder = TemporaryFolder("narrate-mount")
     public var url: URL { folder.url }
 
-    public init(sizeKiB: Int, readOnly: Bool = false) throws {
-        try Signals.run("mount", ["-t", "tmpfs", "-o", "size=\(sizeKiB)k\(readOnly ? ",ro" : "")", "tmpfs", folder.url.path])
+    /// - Parameter inodes: the most files and folders the disk holds (tmpfs `nr_inodes`), for a
+    ///   disk that runs out of them before it runs out of space.
+    public init(sizeKiB: Int, readOnly: Bool = false, inodes: Int? = nil) throws {
+        let options = "size=\(sizeKiB)k" + (readOnly ? ",ro" : "") + (inodes.map { ",nr_inodes=\($0)" } ?? "")
+        try Signals.run("mount", ["-t", "tmpfs", "-o", options, "tmpfs", folder.url.path])
+    }
+
+    /// Remounts the disk read-only or writable, keeping what it holds, as the kernel does with a
+    /// disk that shows errors. Fails while a process has a file on it open for writing.
+    public func remount(readOnly: Bool) throws {
+        try Signals.run("mount", ["-o", "remount,\(readOnly ? "ro" : "rw")", folder.url.path])
     }
 
     deinit { _ = try? Signals.run("umount", ["-l", folder.url.path]) }
