@@ -1,3 +1,5 @@
+import Foundation
+import Glibc
 import NarrationAudio
 import NarrationCore
 
@@ -22,5 +24,61 @@ extension NarrationLibrary {
                 .fileCorrupt,
                 "Chunk \(entry.index)'s file \(entry.file.path) is damaged: it holds \(reader.frames) frames of \(reader.format), the catalog expects \(entry.chunk.frames) of \(format). \(fix)")
         }
+    }
+
+    /// What is wrong with `file`, a chunk's file, judged by its first 44 bytes and its size only,
+    /// so that listing 500 chunks stays fast: a take's header is fully set by its format
+    /// (`TakeHeader`), so a header with other fixed fields is another file, and a header or a size
+    /// that holds fewer frames than the catalog's is a file cut short.
+    /// - Returns: nil when the header is the article's and the file holds every frame.
+    static func fileProblem(of file: URL, chunk: Chunk) -> FileProblem? {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            return errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno)).lowercased())
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .unreadable(String(cString: strerror(errno)).lowercased()) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .unreadable("not a file") }
+        var header = [UInt8](repeating: 0, count: TakeHeader.size)
+        var count = 0
+        while count < header.count {
+            let got = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + count, $0.count - count, off_t(count)) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { return .unreadable(String(cString: strerror(errno)).lowercased()) }
+            if got == 0 { break }
+            count += got
+        }
+        header.removeLast(header.count - count)
+        return problem(header: header, fileSize: Int(info.st_size), chunk: chunk)
+    }
+
+    /// `fileProblem(of:chunk:)` for the file's first bytes (at most 44) and its size.
+    static func problem(header: [UInt8], fileSize: Int, chunk: Chunk) -> FileProblem? {
+        let format = chunk.format
+        let riff = Array("RIFF".utf8)
+        guard header.count >= TakeHeader.size else {
+            // Too short for a header: cut short if what is there starts as a WAV does.
+            return Array(header.prefix(4)) == Array(riff.prefix(min(4, header.count))) ? .truncated(frames: 0) : .unreadable("not a WAV file")
+        }
+        guard TakeHeader.isIntact(header, format: format) else {
+            guard Array(header[0..<4]) == riff, Array(header[8..<16]) == Array("WAVEfmt ".utf8) else {
+                return .unreadable("not a WAV file")
+            }
+            let found = AudioFormat(
+                sampleRate: Int(littleEndian: header, at: 24, bytes: 4), channels: Int(littleEndian: header, at: 22, bytes: 2),
+                bitsPerSample: Int(littleEndian: header, at: 34, bytes: 2))
+            return found == format ? .unreadable("a WAV header narrate does not write") : .otherFormat(found)
+        }
+        let declared = Int(littleEndian: header, at: 40, bytes: 4) / format.bytesPerFrame
+        let whole = min(declared, TakeHeader.frames(inFileOfSize: fileSize, format: format))
+        return whole < chunk.frames ? .truncated(frames: whole) : nil
+    }
+}
+
+extension Int {
+    /// The unsigned little-endian number in `bytes` bytes of `data` at `offset`.
+    fileprivate init(littleEndian data: [UInt8], at offset: Int, bytes: Int) {
+        self = (0..<bytes).reduce(0) { $0 | Int(data[offset + $1]) << (8 * $1) }
     }
 }

@@ -71,25 +71,53 @@ public final class NarrationLibrary: Sendable {
 
     // MARK: Chunks
 
-    /// A chunk as the listing shows it: its index, where its file is, and whether the file is there.
+    /// What is wrong with a chunk's file, as far as its header and size tell.
+    public enum FileProblem: Sendable, Equatable {
+        /// There is no file.
+        case missing
+        /// The file holds only `frames` whole frames of the catalog's count (cut short).
+        case truncated(frames: FrameCount)
+        /// The file is a WAV of another format than the article's (replaced by another file).
+        case otherFormat(AudioFormat)
+        /// The file cannot be read, or is not a WAV file narrate wrote; says why.
+        case unreadable(String)
+
+        /// "missing", "truncated", "otherFormat" or "unreadable": the key scripts read.
+        public var name: String {
+            switch self {
+            case .missing: "missing"
+            case .truncated: "truncated"
+            case .otherFormat: "otherFormat"
+            case .unreadable: "unreadable"
+            }
+        }
+    }
+
+    /// A chunk as the listing shows it: its index, where its file is, and what is wrong with the file.
     public struct ChunkEntry: Sendable {
         public let index: ChunkIndex
         public let chunk: Chunk
         public let file: URL
-        public let fileMissing: Bool
+        /// Nil when the file's header and length are what the catalog says.
+        public let problem: FileProblem?
+
+        public var fileMissing: Bool { problem == .missing }
     }
 
-    /// The article's chunks in order, each with its file checked. A file that an interrupted
-    /// delete left in the trash is put back.
+    /// The article's chunks in order, each with its file checked by its header and size (fast:
+    /// no audio is read). A file that an interrupted delete left in the trash is put back,
+    /// unless the library is read-only.
     public func chunkEntries(of article: Article) throws(NarrationError) -> [ChunkEntry] {
         try catalog.chunks(of: article).enumerated().map { position, chunk in
             let file = root.chunkURL(chunk.id, of: article.id)
-            var missing = !FileSystem.exists(file)
-            if missing, !isReadOnly {
+            var problem = Self.fileProblem(of: file, chunk: chunk)
+            if problem == .missing, !isReadOnly {
                 let trashed = root.trashedChunkURL(chunk.id, of: article.id)
-                if FileSystem.exists(trashed), (try? FileSystem.move(trashed, to: file)) != nil { missing = false }
+                if FileSystem.exists(trashed), (try? FileSystem.move(trashed, to: file)) != nil {
+                    problem = Self.fileProblem(of: file, chunk: chunk)
+                }
             }
-            return ChunkEntry(index: ChunkIndex(position: position), chunk: chunk, file: file, fileMissing: missing)
+            return ChunkEntry(index: ChunkIndex(position: position), chunk: chunk, file: file, problem: problem)
         }
     }
 

@@ -7,7 +7,7 @@ extension Narrate {
     struct Chunks: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the article's chunks in order, with duration, peak and RMS level.",
-            discussion: "A chunk marked \"recovered\" was adopted after an interrupted recording; one marked \"MISSING\" has lost its file (the others are unaffected).")
+            discussion: "A chunk marked \"recovered\" was adopted after an interrupted recording. One marked \"MISSING\", \"SHORT\", \"OTHER FORMAT\" or \"UNREADABLE\" has lost its file, or its file was cut short or replaced (read from each file's header and size); the others are unaffected.")
 
         @OptionGroup var target: ArticleOption
         @OptionGroup var output: JSONOption
@@ -17,11 +17,15 @@ extension Narrate {
                 let article = try library.article(target.article)
                 return (article, try library.chunkEntries(of: article))
             }
-            for entry in entries where entry.fileMissing {
-                Console.error("Chunk \(entry.index)'s file \(entry.file.path) is missing; the other chunks are usable. Delete it with \"narrate delete-chunk \(entry.index)\" or re-record it with \"narrate record --replace \(entry.index)\".")
+            for entry in entries {
+                guard let problem = entry.problem else { continue }
+                Console.error(
+                    "Chunk \(entry.index)'s file \(entry.file.path) \(what(problem, chunk: entry.chunk, article: article)); the other chunks are usable. Delete it with \"narrate delete-chunk \(entry.index)\" or re-record it with \"narrate record --replace \(entry.index)\".")
             }
             if output.json {
-                Console.printJSON(entries.map { ChunkJSON($0.chunk, index: $0.index, file: $0.file, fileMissing: $0.fileMissing) })
+                Console.printJSON(entries.map {
+                    ChunkJSON($0.chunk, index: $0.index, file: $0.file, fileMissing: $0.fileMissing, fileProblem: $0.problem?.name)
+                })
                 return
             }
             Console.print("\"\(article.title)\" (\(article.id)), \(article.format)")
@@ -34,13 +38,39 @@ extension Narrate {
                 let chunk = entry.chunk
                 var marks: [String] = []
                 if chunk.recovered { marks.append("recovered") }
-                if entry.fileMissing { marks.append("MISSING") }
+                if let problem = entry.problem { marks.append(mark(problem, chunk: chunk)) }
                 Console.print(
                     "\(pad(entry.index.number, 5))  \(Timecode.precise(chunk.duration))  \(pad(chunk.peak.formatted, 9))  \(pad(chunk.rms.formatted, 8))  \(pad(chunk.overruns, 8))\(marks.isEmpty ? "" : "  " + marks.joined(separator: ", "))")
             }
             let frames = entries.reduce(0) { $0 + $1.chunk.frames }
             Console.print("\(entries.count) chunk\(entries.count == 1 ? "" : "s"), \(Timecode.precise(article.format.seconds(frames))) in all")
         }
+
+        /// The listing's mark: "MISSING", "SHORT: 1.2 s of 3.0 s", "OTHER FORMAT: 48000 Hz, stereo, 16-bit".
+        private func mark(_ problem: NarrationLibrary.FileProblem, chunk: Chunk) -> String {
+            switch problem {
+            case .missing: "MISSING"
+            case .truncated(let frames): "SHORT: \(seconds(chunk.format.seconds(frames))) of \(seconds(chunk.duration))"
+            case .otherFormat(let format): "OTHER FORMAT: \(format)"
+            case .unreadable(let reason): "UNREADABLE: \(reason)"
+            }
+        }
+
+        /// What the stderr line says of a file with `problem`: "is missing", "is cut short: …".
+        private func what(_ problem: NarrationLibrary.FileProblem, chunk: Chunk, article: Article) -> String {
+            switch problem {
+            case .missing:
+                "is missing"
+            case .truncated(let frames):
+                "is cut short: it holds \(Timecode.precise(article.format.seconds(frames))) of the \(Timecode.precise(chunk.duration)) recorded"
+            case .otherFormat(let format):
+                "holds audio of another format (\(format); the article is \(article.format))"
+            case .unreadable(let reason):
+                "cannot be read as one of its chunks (\(reason))"
+            }
+        }
+
+        private func seconds(_ value: Double) -> String { String(format: "%.1f s", value) }
 
         private func pad(_ value: some CustomStringConvertible, _ width: Int) -> String {
             let text = value.description

@@ -66,8 +66,10 @@ struct ChunkJSON: Encodable {
     let recordedAt: Date
     let file: String
     let fileMissing: Bool
+    /// "missing", "truncated", "otherFormat", "unreadable", or null when the file is sound.
+    let fileProblem: NullWhenAbsent
 
-    init(_ chunk: Chunk, index: ChunkIndex, file: URL, fileMissing: Bool) {
+    init(_ chunk: Chunk, index: ChunkIndex, file: URL, fileMissing: Bool, fileProblem: String? = nil) {
         self.index = index.number
         id = chunk.id.rawValue
         frames = chunk.frames
@@ -82,5 +84,18 @@ struct ChunkJSON: Encodable {
         recordedAt = chunk.recordedAt
         self.file = file.path
         self.fileMissing = fileMissing
+        self.fileProblem = NullWhenAbsent(fileProblem ?? (fileMissing ? "missing" : nil))
+    }
+}
+
+/// A string that is written as JSON's null when absent, where a plain optional would leave the key out.
+struct NullWhenAbsent: Encodable {
+    let value: String?
+
+    init(_ value: String?) { self.value = value }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let value { try container.encode(value) } else { try container.encodeNil() }
     }
 }
