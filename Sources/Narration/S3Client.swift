@@ -33,14 +33,37 @@ final class S3Client: Sendable {
     private let signer: SigV4Signer
     private let http: HTTPClient
     private let now: @Sendable () -> Date
+    /// How long a request waits without a byte from the storage (`answerWait(environment:)`).
+    let answerWait: Double
 
-    /// - Parameter now: the time requests are signed with (the system clock; tests move it).
-    init(destination: S3Destination, credentials: S3Credentials, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// How long a request waits without a byte from the storage before it fails as "did not
+    /// answer" (and is retried): 15 s, counted from the moment the request has been sent, and
+    /// again after every byte of the answer; as long again while sending, if the storage takes no
+    /// byte of the request. `NARRATE_STORAGE_ANSWER_TIMEOUT` (seconds, 0.1 to 600) shortens it
+    /// for tests.
+    static func answerWait(environment: [String: String] = ProcessInfo.processInfo.environment) -> Double {
+        guard let text = environment["NARRATE_STORAGE_ANSWER_TIMEOUT"], let seconds = Double(text), (0.1...600).contains(seconds) else {
+            return 15
+        }
+        return seconds
+    }
+
+    /// - Parameters:
+    ///   - now: the time requests are signed with (the system clock; tests move it).
+    ///   - answerWait: seconds a request waits without a byte from the storage.
+    init(
+        destination: S3Destination, credentials: S3Credentials, now: @escaping @Sendable () -> Date = { Date() },
+        answerWait: Double = S3Client.answerWait()
+    ) {
         self.destination = destination
         signer = SigV4Signer(credentials: credentials, region: destination.region)
         self.now = now
-        var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10), read: .seconds(60)), decompression: .disabled)
+        self.answerWait = answerWait
+        // async-http-client's read timeout is the time without a byte of the answer, started once
+        // the request is sent; its write timeout the time without a byte of the request taken.
+        var timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .milliseconds(Int64(answerWait * 1000)))
+        timeout.write = .milliseconds(Int64(answerWait * 1000))
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: timeout, decompression: .disabled)
         configuration.httpVersion = .http1Only
         http = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
     }
@@ -207,6 +230,24 @@ final class S3Client: Sendable {
             return NarrationError(
                 .storageUnreachable,
                 "Could not reach the storage at \(destination.endpoint) (\(Self.describe(error))). Check the endpoint and the network. \(retry)")
+        }
+        let wait = String(format: "%g", answerWait)
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .readTimeout:
+                return NarrationError(
+                    .storageUnavailable,
+                    "The storage at \(destination.endpoint) did not answer in \(wait) s while \(operation); it may be overloaded or stuck. \(retry)")
+            case .writeTimeout:
+                return NarrationError(
+                    .storageUnavailable,
+                    "The storage at \(destination.endpoint) took no data for \(wait) s while \(operation); it may be overloaded or stuck. \(retry)")
+            case .deadlineExceeded:
+                return NarrationError(
+                    .storageUnavailable, "The storage at \(destination.endpoint) did not finish \(operation) in 10 minutes. \(retry)")
+            default:
+                break
+            }
         }
         return NarrationError(
             .storageUnavailable, "The connection to \(destination.endpoint) broke while \(operation) (\(Self.describe(error))). \(retry)")
