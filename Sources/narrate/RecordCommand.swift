@@ -97,6 +97,7 @@ extension Narrate {
                 usleep(recording.status.firstFrameTime == nil ? 5_000 : 50_000)
                 display.refresh()
             }
+            display.refresh()  // a take that ended before the first poll is still announced (and its "started" event sent)
             let outcome = recording.finish()
             display.finished()
             return outcome
