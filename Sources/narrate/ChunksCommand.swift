@@ -28,7 +28,7 @@ extension Narrate {
                 })
                 return
             }
-            Console.print("\"\(article.title)\" (\(article.id)), \(article.format)")
+            Console.print("\"\(article.title)\" (\(article.id)), \(article.format), \(article.state.rawValue)")
             guard !entries.isEmpty else {
                 Console.print("No chunks yet. Record one with: narrate record")
                 return

@@ -88,6 +88,7 @@ struct ArticleLifeTests {
         try library.record(0.6)
         #expect(try library.run("queue", "--profile", "wav").status == 0)
         #expect(try library.state(article) == "queued")
+        #expect(try library.run("chunks", "--article", article).stdout.hasPrefix("\"Late fix\" (\(article)), 44100 Hz, mono, 16-bit, queued\n"))
         let queuedJob = try #require(try library.jobs().first?["id"] as? String)
 
         let result: Narrate.Result
