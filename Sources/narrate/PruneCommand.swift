@@ -38,12 +38,27 @@ extension Narrate {
         }
 
         func run() async throws {
-            let results = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> [PruneResult] in
-                let articles = all ? try library.prunableArticles() : [try library.article(article)]
+            // With --all, an article whose delivery cannot be confirmed is reported and the rest go on.
+            let (results, refusals) = try await CommandRunner.withLibrary {
+                (library) async throws(NarrationError) -> ([PruneResult], [String]) in
+                guard all else { return ([try await library.prune(try library.article(article), dryRun: dryRun)], []) }
                 var results: [PruneResult] = []
-                for article in articles { results.append(try await library.prune(article, dryRun: dryRun)) }
-                return results
+                var refusals: [String] = []
+                for article in try library.prunableArticles() {
+                    do throws(NarrationError) {
+                        results.append(try await library.prune(article, dryRun: dryRun))
+                    } catch {
+                        refusals.append(error.message)
+                    }
+                }
+                return (results, refusals)
             }
+            for refusal in refusals { Console.error(refusal) }
+            report(results)
+            if !refusals.isEmpty { throw ExitCode.failure }
+        }
+
+        private func report(_ results: [PruneResult]) {
             if output.json {
                 Console.printJSON(results.map {
                     PruneJSON(articleId: $0.article.rawValue, chunks: $0.chunks, bytes: $0.bytes, deliveredTo: $0.deliveredTo, dryRun: dryRun)

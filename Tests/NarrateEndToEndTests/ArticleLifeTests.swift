@@ -286,4 +286,26 @@ struct ArticleLifeTests {
         #expect(result.count == 1 && result.first?["deliveredTo"] as? String == "s3://radio/\(audio.key)")
         #expect(try library.fixture.recordings().isEmpty && library.state(article) == "pruned")
     }
+
+    @Test("prune --all frees the articles whose delivered file is confirmed and names the one that is not, keeping its chunks")
+    func pruneAllWithOneUnconfirmed() throws {
+        let library = try Library()
+        let kept = try library.newArticle("Kept")
+        try library.record(0.3)
+        #expect(try library.run("submit", "--to", library.share.path).status == 0)
+        let freed = try library.newArticle("Freed")
+        try library.record(0.4)
+        #expect(try library.run("submit", "--to", library.share.path).status == 0)
+        let changed = try library.deliveredAudio(kept)
+        try Data("not the delivered audio".utf8).write(to: changed)
+        let keptChunks = try library.chunkSamples(kept)
+
+        let prune = try library.run("prune", "--all", "--json")
+        #expect(prune.status == 1)
+        #expect(prune.stderr == "The delivery of \"Kept\" could not be confirmed, so no recording was removed: the delivered file \(changed.path) holds other bytes than were delivered. Submit the article again, then prune.\n")
+        let pruned = try #require(try prune.json() as? [[String: Any]])
+        #expect(pruned.map { $0["articleId"] as? String } == [freed])
+        #expect(try library.state(freed) == "pruned" && library.state(kept) == "delivered")
+        #expect(try library.chunkSamples(kept) == keptChunks)
+    }
 }
