@@ -1,5 +1,5 @@
 import ArgumentParser
-import NarrationAudio
+import Narration
 import NarrationCore
 
 extension Narrate {
@@ -18,9 +18,9 @@ extension Narrate {
         }
 
         func run() throws {
-            let devices: [AudioDeviceInfo]
+            let devices: [AudioDevice]
             do {
-                devices = try DeviceCatalog.pcmDevices()
+                devices = try NarrationLibrary.audioDevices()
             } catch {
                 Console.error(error.message)
                 throw ExitCode(error.exitStatus)

@@ -38,7 +38,7 @@ final class LiveDisplay {
         announced = true
         switch mode {
         case .bar:
-            Console.status("\r\u{1B}[K● Recording \"\(recording.article.title)\" on \(recording.device.name). Speak now; press Enter or q to stop.\n")
+            Console.status("\r\u{1B}[K● Recording \"\(recording.article.title)\" on \(recording.deviceName). Speak now; press Enter or q to stop.\n")
         case .json:
             Console.printJSONLine(Event(
                 event: "started", frames: status.frames, elapsed: 0, overruns: 0, channels: nil,

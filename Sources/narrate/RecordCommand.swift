@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Narration
-import NarrationAudio
 import NarrationCore
 
 extension Narrate {

@@ -61,7 +61,8 @@ public final class QueuePlayer: @unchecked Sendable {
     public let items: [PlaybackItem]
     public let speed: Double
     public let volume: Double
-    public let device: PlaybackDevice
+    /// The playback device: the player is its one owner.
+    let device: PlaybackDevice
     /// Where each item starts in the queue, in frames; the last entry is the total.
     private let starts: [FrameCount]
 

@@ -13,7 +13,7 @@ import Synchronization
 /// Life: `NarrationLibrary.prepareRecording` opens the device, locks the article and creates the
 /// partial file; `start()` starts capture; `requestStop()` (or the duration, a failed device or a
 /// full disk) ends it; `finish()` waits, then commits the take to the article.
-public final class Recording: @unchecked Sendable {
+public final class Recording: Sendable {
     /// Why capture ended.
     public enum StopReason: Sendable, Equatable {
         case durationReached
@@ -53,7 +53,10 @@ public final class Recording: @unchecked Sendable {
 
     public let article: Article
     public let chunkID: ChunkID
-    public let device: CaptureDevice
+    /// The capture device: the recording is its one owner.
+    let device: CaptureDevice
+    /// The capture device's name, as the volunteer gave it.
+    public var deviceName: String { device.name }
     /// The exact number of frames to record, if limited.
     public let durationFrames: FrameCount?
 
@@ -61,14 +64,19 @@ public final class Recording: @unchecked Sendable {
     private let catalog: Catalog
     private let target: TakeTarget
     private let writer: SoundFileWriter
-    /// Held from preparation until `finish()` has committed (or set aside) the take.
-    private var lock: ArticleLock?
-    private var reserve: SpaceReserve?
+    /// The article's lock and the disk space set aside, held from preparation until `finish()`
+    /// has committed (or set aside) the take, and whether capture was started.
+    private let life: Mutex<Life>
     private let queue = SampleQueue()
     private let stopRequested = Atomic<Bool>(false)
     private let shared: Mutex<Shared>
     private let threads = DispatchGroup()
-    private var started = false
+
+    private struct Life {
+        var started = false
+        var lock: ArticleLock?
+        var reserve: SpaceReserve?
+    }
 
     private struct Shared {
         var frames: FrameCount = 0
@@ -84,7 +92,6 @@ public final class Recording: @unchecked Sendable {
         article: Article, chunkID: ChunkID, device: CaptureDevice, durationFrames: FrameCount?, root: DataRoot,
         catalog: Catalog, target: TakeTarget, writer: SoundFileWriter, lock: ArticleLock, reserve: SpaceReserve
     ) {
-        self.reserve = reserve
         self.article = article
         self.chunkID = chunkID
         self.device = device
@@ -93,7 +100,7 @@ public final class Recording: @unchecked Sendable {
         self.catalog = catalog
         self.target = target
         self.writer = writer
-        self.lock = lock
+        self.life = Mutex(Life(lock: lock, reserve: reserve))
         let channels = article.format.channels
         self.shared = Mutex(Shared(meterWindow: LevelAccumulator(channels: channels), total: LevelAccumulator(channels: channels)))
     }
@@ -103,8 +110,11 @@ public final class Recording: @unchecked Sendable {
 
     /// Starts capturing. Call once.
     public func start() throws(NarrationError) {
-        precondition(!started, "a recording starts once")
-        started = true
+        let first = life.withLock { life in
+            defer { life.started = true }
+            return !life.started
+        }
+        precondition(first, "a recording starts once")
         try device.start()
         spawn("narrate-capture") { self.captureLoop() }
         spawn("narrate-writer") { self.writeLoop() }
@@ -133,20 +143,20 @@ public final class Recording: @unchecked Sendable {
     /// Waits until capture has ended, then commits the take to the article (or, if that cannot
     /// be done now, leaves it for the next command to adopt and says why in the outcome).
     public func finish() -> Outcome {
-        if started { threads.wait() }
+        if life.withLock({ $0.started }) { threads.wait() }
         try? device.close()
         let state = shared.withLock { $0 }
         let reason = state.stopReason ?? .requested
         var frames = writer.framesWritten
         var peak = state.total.peak
         var rms = state.total.rms
-        defer { lock = nil }  // the article is free again once the take is committed or set aside
+        defer { life.withLock { $0.lock = nil } }  // the article is free again once the take is committed or set aside
         do {
             try writer.close()
         } catch {
             // The header could not be finalised (the disk is full): give back the space set
             // aside, then make the header match what is on disk.
-            reserve?.release()
+            giveBackReserve()
             do {
                 frames = try TakeFile.repair(partialURL, format: article.format).frames
             } catch {
@@ -155,8 +165,7 @@ public final class Recording: @unchecked Sendable {
             }
         }
         // The disk may be full: give back the space set aside so that the commit finds room.
-        reserve?.release()
-        reserve = nil
+        giveBackReserve()
         if state.writeFailure != nil, frames > 0, let measured = try? TakeFile.measure(partialURL) {
             (frames, peak, rms) = measured
         }
@@ -176,6 +185,14 @@ public final class Recording: @unchecked Sendable {
                 deferredBecause: nil, withdrawn: placed.withdrawn)
         } catch {
             return Outcome(chunk: nil, index: nil, file: partialURL, replaced: nil, reason: reason, deferredBecause: error)
+        }
+    }
+
+    /// Gives back the disk space set aside for the take, so that finishing it finds room.
+    private func giveBackReserve() {
+        life.withLock { life in
+            life.reserve?.release()
+            life.reserve = nil
         }
     }
 
