@@ -403,17 +403,19 @@ public final class Studio {
         let library = self.library
         let options = self.options
         work.start {
-            Self.queueAndSubmit(article, to: destination, library: library, options: options, work: work)
+            await Self.queueAndSubmit(article, to: destination, library: library, options: options, work: work)
         }
     }
 
     /// Exports into the outbox and checks the file, then (when `destination` is given) delivers.
     private static func queueAndSubmit(
         _ article: Article, to destination: Destination?, library: NarrationLibrary, options: Options, work: StudioWork
-    ) {
+    ) async {
         let queued: (job: OutboxJob, sidecar: Sidecar)
-        do {
-            queued = try library.queue(article, profile: options.profile) { work.update(done: $0, total: $1) }
+        do throws(NarrationError) {
+            queued = try await StudioWork.onOwnThread { () throws(NarrationError) in
+                try library.queue(article, profile: options.profile) { work.update(done: $0, total: $1) }
+            }
         } catch {
             work.finish(.notQueued("\(error.message) Nothing was queued; the chunks are as they were."))
             return
@@ -425,17 +427,15 @@ public final class Studio {
             return
         }
         work.update(stage: "Sending", done: 0, total: queued.job.bytes)
-        Task.detached {
-            do throws(NarrationError) {
-                let delivered = try await library.deliver(
-                    queued.job, to: destination, retrying: options.retry, progress: { work.update(done: $0, total: $1) })
-                lines.append("Sent to \(delivered.remotePath ?? destination.description) and checked.")
-                work.finish(.queued(heading: "Submitted \"\(article.title)\"", lines: lines))
-            } catch {
-                lines.append(error.message)
-                lines.append("It stays in the outbox; \"narrate outbox push\" sends it later.")
-                work.finish(.queued(heading: "Queued \"\(article.title)\", but not sent", lines: lines))
-            }
+        do throws(NarrationError) {
+            let delivered = try await library.deliver(
+                queued.job, to: destination, retrying: options.retry, progress: { work.update(done: $0, total: $1) })
+            lines.append("Sent to \(delivered.remotePath ?? destination.description) and checked.")
+            work.finish(.queued(heading: "Submitted \"\(article.title)\"", lines: lines))
+        } catch {
+            lines.append(error.message)
+            lines.append("It stays in the outbox; \"narrate outbox push\" sends it later.")
+            work.finish(.queued(heading: "Queued \"\(article.title)\", but not sent", lines: lines))
         }
     }
 

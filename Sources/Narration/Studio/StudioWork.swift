@@ -2,9 +2,10 @@ import Foundation
 import NarrationCore
 import Synchronization
 
-/// Queue or submit running in the background while the studio screen keeps drawing: the export
-/// on a thread of its own (it blocks in libsndfile and LAME), the upload as a task. The screen
-/// reads the stage, the progress and, at the end, the outcome.
+/// Queue or submit running in the background while the studio screen keeps drawing: one task,
+/// whose blocking parts (the export blocks in libsndfile and LAME) run on a thread of their own
+/// (`onOwnThread`) and whose upload is awaited. The screen reads the stage, the progress and, at
+/// the end, the outcome.
 final class StudioWork: Sendable {
     /// How the work ended.
     enum Outcome: Sendable {
@@ -40,10 +41,25 @@ final class StudioWork: Sendable {
         progress.withLock { $0.outcome = outcome }
     }
 
-    /// Runs `body` on a thread of its own.
-    func start(_ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
-        thread.name = "narrate-studio-work"
-        thread.start()
+    /// Runs `body` as a task of its own.
+    func start(_ body: @escaping @Sendable () async -> Void) {
+        Task.detached { await body() }
+    }
+
+    /// Runs blocking work (C libraries, the disk) on a thread of its own, never on the
+    /// concurrency pool, and returns its result to the awaiting task.
+    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws(NarrationError) -> T) async throws(NarrationError) -> T {
+        let result: Result<T, NarrationError> = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                do throws(NarrationError) {
+                    continuation.resume(returning: .success(try work()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            thread.name = "narrate-studio-work"
+            thread.start()
+        }
+        return try result.get()
     }
 }
