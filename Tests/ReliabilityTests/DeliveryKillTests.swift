@@ -277,6 +277,97 @@ struct DeliveryKillTests {
         print("figure: full destination (256 KiB tmpfs, 441 KB WAV): submit exit \(submit.status), attempts \(job["attempts"] as? Int ?? 0), \(left.count) files left on the mount; outbox push to a folder with room: delivered after \(delivered["attempts"] as? Int ?? 0) attempts")
     }
 
+    /// Each try edits the article, queues an export and kills its push to a destination folder as
+    /// soon as the copy is renamed into place (the sidecar and the catalog's record come after):
+    /// over the article's delivered file when `overDelivered`, else as the article's first file
+    /// there (a fresh folder each try). - Returns: the job whose copy stayed, the folder and the tries.
+    static func killAfterCopy(
+        _ narrate: Narrate, _ article: String, in parent: URL, overDelivered: Bool
+    ) throws -> (job: [String: Any], share: URL, tries: Int) {
+        var share = parent.appendingPathComponent("share")
+        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        var delivered: String?
+        if overDelivered {
+            let first = try narrate.run("submit", "--article", article, "--profile", "archive", "--to", share.path)
+            try #require(first.status == 0, "\(first.stderr)")
+            delivered = try #require(try jobs(narrate).first?["remotePath"] as? String)
+        }
+        var tries = 0
+        while tries < 30 {
+            tries += 1
+            if !overDelivered && tries > 1 {
+                share = parent.appendingPathComponent("share-\(tries)")
+                try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+            }
+            #expect(try narrate.run("record", "--article", article, "--device", "vmic", "--duration", "0.1").status == 0)
+            let queued = try narrate.run("queue", "--article", article, "--profile", "archive", "--json")
+            let job = try #require(try queued.json() as? [String: Any], "\(queued.stderr)")
+            let before = delivered.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.systemFileNumber] as? UInt64 }
+            let running = try narrate.start(["outbox", "push", "--to", share.path])
+            while !exited(running.pid) {
+                if let delivered {
+                    if (try? FileManager.default.attributesOfItem(atPath: delivered)[.systemFileNumber] as? UInt64) != before { break }
+                } else if files(in: share).contains(where: { $0.hasSuffix(".flac") && !URL(fileURLWithPath: $0).lastPathComponent.hasPrefix(".") }) {
+                    break
+                }
+                usleep(50)
+            }
+            running.signal(SIGKILL)
+            let killed = running.wait().status == 128 + SIGKILL
+            let now = try jobs(narrate).first { $0["id"] as? String == job["id"] as? String }
+            let copy = files(in: share).first { $0.hasSuffix(".flac") && !URL(fileURLWithPath: $0).lastPathComponent.hasPrefix(".") }
+            if killed, now?["state"] as? String == "queued", let copy, try holds(copy, job) { return (try #require(now), share, tries) }
+        }
+        throw FixtureError("the kill never landed between the copy and its record in \(tries) tries")
+    }
+
+    /// Whether `file` holds the bytes of `job`'s export.
+    static func holds(_ file: String, _ job: [String: Any]) throws -> Bool {
+        try Signals.run("sha256sum", [file]).hasPrefix(job["sha256"] as? String ?? "-")
+    }
+
+    @Test("kill -9 of a push after its copy took the place of the article's delivered file, before the delivery was recorded: once that export is withdrawn, the next delivery there, in another format, leaves one file of the article")
+    func copyOverDeliveredThenWithdrawn() throws {
+        let (fixture, narrate) = try Self.fixture(seconds: 60)
+        let article = try Self.longArticle(narrate, seconds: 60)
+        let (copy, share, tries) = try Self.killAfterCopy(narrate, article, in: fixture.folder.url, overDelivered: true)
+        #expect(try narrate.run("list").status == 0)
+
+        // The copy's export is withdrawn by an edit; the next delivery there is in another format.
+        #expect(try narrate.run("record", "--article", article, "--device", "vmic", "--duration", "0.1").status == 0)
+        let submit = try narrate.run("submit", "--article", article, "--profile", "wav", "--to", share.path)
+        #expect(submit.status == 0, "\(submit.stderr)")
+        let current = try #require(try Self.jobs(narrate).first { $0["state"] as? String == "delivered" })
+        let audio = Self.files(in: share).filter { !$0.hasSuffix(".json") }
+        let stale = try audio.filter { try Self.holds($0, copy) }
+        #expect(audio == [current["remotePath"] as? String ?? ""], "the destination holds \(audio); \(stale) hold export \(copy["id"] ?? ""), withdrawn before any delivery")
+        #expect(Self.same(try SoundFileReader(path: current["remotePath"] as? String ?? "").readAll(), try Self.chunkSamples(narrate, article)))
+        print("figure: kill -9 of outbox push between its copy over the delivered file and its record: landed on try \(tries); after the export was withdrawn and the next delivery there (WAV): \(audio.count) audio files of the article, \(stale.count) holding the withdrawn export")
+    }
+
+    @Test("kill -9 of a push after its copy was renamed into place as the article's first file there: the export then delivered to another folder and withdrawn, the next delivery to the first folder, in another format, leaves one file of the article")
+    func copyThenDeliveredElsewhere() throws {
+        let (fixture, narrate) = try Self.fixture(seconds: 60)
+        let article = try Self.longArticle(narrate, seconds: 60)
+        let other = fixture.folder.file("other")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        let (copy, share, tries) = try Self.killAfterCopy(narrate, article, in: fixture.folder.url, overDelivered: false)
+        #expect(try narrate.run("list").status == 0)
+
+        // The same export goes to another folder, then an edit withdraws it.
+        let elsewhere = try narrate.run("submit", "--article", article, "--to", other.path, "--json")
+        #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
+        #expect((try? elsewhere.json() as? [String: Any])?["id"] as? String == copy["id"] as? String, "submit sent the same export")
+        #expect(try narrate.run("record", "--article", article, "--device", "vmic", "--duration", "0.1").status == 0)
+        let submit = try narrate.run("submit", "--article", article, "--profile", "wav", "--to", share.path)
+        #expect(submit.status == 0, "\(submit.stderr)")
+        let current = try #require(try Self.jobs(narrate).first { $0["state"] as? String == "delivered" })
+        let audio = Self.files(in: share).filter { !$0.hasSuffix(".json") }
+        let stale = try audio.filter { try Self.holds($0, copy) }
+        #expect(audio == [current["remotePath"] as? String ?? ""], "the destination holds \(audio); \(stale) hold the killed push's copy of export \(copy["id"] ?? "")")
+        print("figure: kill -9 of outbox push between its copy (the article's first file there) and its record, the export then delivered elsewhere and withdrawn: landed on try \(tries); after the next delivery to the first folder (WAV): \(audio.count) audio files of the article, \(stale.count) holding the killed push's copy")
+    }
+
     /// Regular files under `folder`, hidden ones included.
     static func files(in folder: URL) -> [String] {
         var found: [String] = []
