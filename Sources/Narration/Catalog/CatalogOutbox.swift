@@ -53,7 +53,6 @@ extension Catalog {
     // MARK: The article's export
 
     /// Retires the article's current export, inside an edit's transaction, and opens the article.
-    /// An attempt under way may have left a copy at its destination: it is marked for removal.
     func withdrawExport(of article: ArticleID, _ db: Database) throws -> WithdrawnExport? {
         let retired = try retireCurrentJobs(of: article, reason: .edited, db)
         try db.execute(
@@ -75,11 +74,8 @@ extension Catalog {
     }
 
     private func retire(_ row: inout OutboxRow, reason: OutboxJob.RetirementReason, _ db: Database) throws {
-        // A queued job with a remote path was being sent: a copy may be there that no delivery covers.
-        let mayHaveLeftACopy = row.state == OutboxJob.State.queued.rawValue && row.remotePath != nil
         row.state = OutboxJob.State.retired.rawValue
         row.retiredReason = reason.rawValue
-        if mayHaveLeftACopy { row.pendingRemoval = true }
         try row.update(db)
     }
 
@@ -141,8 +137,19 @@ extension Catalog {
             guard let stored = try OutboxRow.fetchOne(db, key: row.id), stored.state == row.state else { return }
             var row = row
             row.retiredReason = stored.retiredReason
-            row.pendingRemoval = stored.pendingRemoval
             try row.update(db)
+        }
+    }
+
+    /// Stores what an attempt is about to do, before its first byte: the attempt counted and
+    /// where it writes the job's file at `destination`.
+    func beginAttempt(_ row: OutboxRow, destination: String, audioLocation: String) throws(NarrationError) {
+        try write { db in
+            guard let stored = try OutboxRow.fetchOne(db, key: row.id), stored.state == row.state else { return }
+            var row = row
+            row.retiredReason = stored.retiredReason
+            try row.update(db)
+            try AttemptRow(jobId: row.id, destination: destination, audioLocation: audioLocation, sha256: row.sha256).save(db)
         }
     }
 
@@ -157,6 +164,7 @@ extension Catalog {
             let isCurrent = [OutboxJob.State.queued.rawValue, OutboxJob.State.delivered.rawValue].contains(stored.state)
             guard isCurrent, stored.fingerprint == (try self.fingerprint(of: ArticleID(row.articleId), db)) else { return .stale(stored) }
             try row.update(db)
+            _ = try AttemptRow.deleteOne(db, key: ["jobId": row.id, "destination": delivery.destination])
             let earlier = try DeliveryRow.fetchOne(db, key: ["articleId": delivery.articleId, "destination": delivery.destination])
             try delivery.save(db)
             try db.execute(
@@ -178,17 +186,31 @@ extension Catalog {
         try read { db in try DeliveryRow.order(Column("deliveredAt")).fetchAll(db) }
     }
 
-    /// Jobs whose attempts may have left a copy at `destination` that must go.
-    func pendingRemovals(at destination: String) throws(NarrationError) -> [OutboxRow] {
+    /// Copies that attempts of retired jobs may have left at `destination` and that must go:
+    /// each with its article, and whether the article's current file there is that very file
+    /// (the same place and the same SHA-256: then it stays).
+    func strayCopies(at destination: String) throws(NarrationError) -> [(attempt: AttemptRow, article: String, isDelivered: Bool)] {
         try read { db in
-            try OutboxRow.filter(Column("pendingRemoval") == true && Column("destination") == destination).fetchAll(db)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT attempt.jobId, attempt.audioLocation, attempt.sha256, outbox.articleId,
+                        EXISTS (SELECT 1 FROM delivery WHERE delivery.articleId = outbox.articleId AND delivery.destination = attempt.destination
+                            AND delivery.audioLocation = attempt.audioLocation AND delivery.sha256 = attempt.sha256) AS isDelivered
+                    FROM attempt JOIN outbox ON outbox.id = attempt.jobId
+                    WHERE attempt.destination = ? AND outbox.state = ?
+                    """,
+                arguments: [destination, OutboxJob.State.retired.rawValue])
+            return rows.map { row in
+                (AttemptRow(jobId: row["jobId"], destination: destination, audioLocation: row["audioLocation"], sha256: row["sha256"]),
+                 row["articleId"], row["isDelivered"])
+            }
         }
     }
 
-    func clearPendingRemoval(_ id: String) throws(NarrationError) {
-        try write { db in
-            try db.execute(sql: "UPDATE outbox SET pendingRemoval = NULL WHERE id = ?", arguments: [id])
-        }
+    /// Forgets an attempt whose copy is gone (or is the delivered file).
+    func endAttempt(job: String, destination: String) throws(NarrationError) {
+        try write { db in _ = try AttemptRow.deleteOne(db, key: ["jobId": job, "destination": destination]) }
     }
 
     /// Forgets an article's chunks and marks it pruned, in one transaction, if its export is

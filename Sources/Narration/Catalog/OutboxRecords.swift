@@ -44,9 +44,20 @@ struct OutboxRow: Codable, Equatable, FetchableRecord, PersistableRecord {
     var fingerprint: String?
     /// Why a retired job was retired (`RetirementReason`).
     var retiredReason: String?
-    /// A delivery attempt may have left a copy at `remotePath` that no delivery record covers:
-    /// the next delivery to `destination` removes it.
-    var pendingRemoval: Bool?
+}
+
+/// A delivery attempt under way, or one that was killed: where it writes a job's file at a
+/// destination. Recorded before the first byte and dropped when that delivery is recorded, so
+/// that a copy a killed attempt left is found again. Once the job is retired, the next delivery
+/// to that destination removes the copy.
+struct AttemptRow: Codable, Equatable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "attempt"
+    var jobId: String
+    /// The destination as written: a folder's path or `s3://BUCKET/PREFIX`.
+    var destination: String
+    /// The audio's place there: a path (folder) or a key (object storage).
+    var audioLocation: String
+    var sha256: String
 }
 
 /// One article's current file at one destination: what a newer delivery replaces.
@@ -110,7 +121,13 @@ extension Catalog {
                 table.add(column: "deliveryPath", .text)
                 table.add(column: "fingerprint", .text)
                 table.add(column: "retiredReason", .text)
-                table.add(column: "pendingRemoval", .boolean)
+            }
+            try db.create(table: "attempt") { table in
+                table.column("jobId", .text).notNull()
+                table.column("destination", .text).notNull()
+                table.column("audioLocation", .text).notNull()
+                table.column("sha256", .text).notNull()
+                table.primaryKey(["jobId", "destination"])
             }
             try db.create(table: "delivery") { table in
                 table.column("articleId", .text).notNull().references("article", onDelete: .cascade)

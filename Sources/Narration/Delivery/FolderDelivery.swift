@@ -1,5 +1,4 @@
 public import Foundation
-import Glibc
 public import NarrationCore
 
 extension NarrationLibrary {
@@ -32,9 +31,9 @@ extension NarrationLibrary {
         job.attempts += 1
         job.remotePath = target.path
         job.lastError = nil
-        try catalog.updateOutbox(job.row)  // the attempt and where it writes, before the first byte
+        try catalog.beginAttempt(job.row, destination: folder.path, audioLocation: target.path)  // before the first byte
         do throws(NarrationError) {
-            try removePendingCopies(inFolder: folder)
+            try removeStrayCopies(inFolder: folder)
             guard try Checksum.sha256(of: job.file) == job.sha256 else { throw Self.changedSinceQueued(job.file) }
             try FileSystem.createDirectory(target.deletingLastPathComponent())
             FileSystem.removeAbandonedPartials(in: target.deletingLastPathComponent())
@@ -60,8 +59,9 @@ extension NarrationLibrary {
                 return job
             case .stale(let row):
                 // The article changed while the file was copied: what was copied must not stay.
-                Self.removeCopy(at: target, ifSHA256: job.sha256, sidecar: sidecarTarget)
-                try? catalog.clearPendingRemoval(job.id)
+                if Self.removeCopy(at: target, ifSHA256: job.sha256, sidecar: sidecarTarget) {
+                    try? catalog.endAttempt(job: job.id, destination: folder.path)
+                }
                 discardFiles(of: [row])
                 throw Self.withdrawn(title: title, reason: OutboxJob.RetirementReason(rawValue: row.retiredReason ?? "") ?? .edited)
             }
@@ -73,16 +73,17 @@ extension NarrationLibrary {
         }
     }
 
-    /// Removes from `folder` the copies that attempts of retired jobs may have left there.
-    private func removePendingCopies(inFolder folder: URL) throws(NarrationError) {
-        for row in try catalog.pendingRemovals(at: folder.path) {
-            if let path = row.remotePath, !(try isDeliveredFile(path, at: folder.path, article: row.articleId)) {
-                let audio = URL(fileURLWithPath: path)
+    /// Removes from `folder` the copies that attempts of retired jobs may have left there (a
+    /// delivery killed after its copy was in place, before it was recorded).
+    private func removeStrayCopies(inFolder folder: URL) throws(NarrationError) {
+        for (attempt, article, isDelivered) in try catalog.strayCopies(at: folder.path) {
+            if !isDelivered {
+                let audio = URL(fileURLWithPath: attempt.audioLocation)
                 let sidecar = audio.deletingPathExtension().appendingPathExtension("json")
-                let sidecarIsDelivered = try isDeliveredFile(sidecar.path, at: folder.path, article: row.articleId, sidecar: true)
-                Self.removeCopy(at: audio, ifSHA256: row.sha256, sidecar: sidecarIsDelivered ? nil : sidecar)
+                let sidecarIsDelivered = try isDeliveredFile(sidecar.path, at: folder.path, article: article, sidecar: true)
+                Self.removeCopy(at: audio, ifSHA256: attempt.sha256, sidecar: sidecarIsDelivered ? nil : sidecar)
             }
-            try catalog.clearPendingRemoval(row.id)
+            try catalog.endAttempt(job: attempt.jobId, destination: folder.path)
         }
     }
 
@@ -94,14 +95,19 @@ extension NarrationLibrary {
         }
     }
 
-    /// Removes an audio file, and `sidecar` if given, from a folder destination if the audio is
-    /// still the file with that SHA-256 (never another delivery's file that took its place). A
-    /// sidecar that a newer delivery wrote at the same name is not given.
-    static func removeCopy(at audio: URL, ifSHA256 sha256: String, sidecar: URL?) {
-        guard (try? Checksum.sha256(of: audio)) == sha256 else { return }
-        unlink(audio.path)
-        if let sidecar { unlink(sidecar.path) }
+    /// Removes an audio file from a folder destination if it is still the file with that SHA-256
+    /// (never another delivery's file that took its place), and then `sidecar`, if given, when no
+    /// audio is left at that name. A sidecar that a newer delivery wrote at the same name is not given.
+    /// - Returns: whether no copy with that SHA-256 is left there.
+    @discardableResult
+    static func removeCopy(at audio: URL, ifSHA256 sha256: String, sidecar: URL?) -> Bool {
+        if FileSystem.exists(audio) {
+            guard (try? Checksum.sha256(of: audio)) == sha256 else { return true }
+            guard (try? FileSystem.remove(audio)) != nil else { return false }
+        }
+        if let sidecar { try? FileSystem.remove(sidecar) }
         FileSystem.syncDirectory(audio.deletingLastPathComponent())
+        return true
     }
 
     static func changedSinceQueued(_ file: URL) -> NarrationError {

@@ -48,10 +48,10 @@ extension NarrationLibrary {
         job.attempts += 1
         job.remotePath = "s3://\(storage.bucket)/\(key)"
         job.lastError = nil
-        try catalog.updateOutbox(job.row)  // the attempt and where it writes, before the first byte
+        try catalog.beginAttempt(job.row, destination: storage.description, audioLocation: key)  // before the first byte
         let client = S3Client(destination: storage, credentials: credentials, now: now)
         do throws(NarrationError) {
-            try await removePendingCopies(at: storage, with: client)
+            try await removeStrayCopies(at: storage, with: client)
             let delivery = try await upload(&job, key: key, title: title, with: client, isRetry: isRetry, progress: progress)
             await client.shutdown()
             return delivery
@@ -64,28 +64,28 @@ extension NarrationLibrary {
         }
     }
 
-    /// Deletes the objects that attempts of retired jobs may have left at `storage`.
-    private func removePendingCopies(at storage: S3Destination, with client: S3Client) async throws(NarrationError) {
-        for row in try catalog.pendingRemovals(at: storage.description) {
-            let prefix = "s3://\(storage.bucket)/"
-            if let path = row.remotePath, path.hasPrefix(prefix) {
-                let key = String(path.dropFirst(prefix.count))
-                if !(try isDeliveredFile(key, at: storage.description, article: row.articleId)) {
-                    let sidecarIsDelivered = try isDeliveredFile(Self.sidecarKey(for: key), at: storage.description, article: row.articleId, sidecar: true)
-                    try await Self.deleteObject(key, ifSHA256: row.sha256, deletingSidecar: !sidecarIsDelivered, with: client)
-                }
+    /// Deletes the objects that attempts of retired jobs may have left at `storage` (a delivery
+    /// killed after its upload, before it was recorded).
+    private func removeStrayCopies(at storage: S3Destination, with client: S3Client) async throws(NarrationError) {
+        for (attempt, article, isDelivered) in try catalog.strayCopies(at: storage.description) {
+            if !isDelivered {
+                let key = attempt.audioLocation
+                let sidecarIsDelivered = try isDeliveredFile(Self.sidecarKey(for: key), at: storage.description, article: article, sidecar: true)
+                try await Self.deleteObject(key, ifSHA256: attempt.sha256, deletingSidecar: !sidecarIsDelivered, with: client)
             }
-            try catalog.clearPendingRemoval(row.id)
+            try catalog.endAttempt(job: attempt.jobId, destination: storage.description)
         }
     }
 
-    /// Deletes an object, and its sidecar when asked, if the object is still the one with that
-    /// SHA-256 (never another delivery's object that took its key).
+    /// Deletes an object if it is still the one with that SHA-256 (never another delivery's
+    /// object that took its key), and then its sidecar, when asked, if no object is left at that key.
     static func deleteObject(
         _ key: String, ifSHA256 sha256: String, deletingSidecar: Bool, with client: S3Client
     ) async throws(NarrationError) {
-        guard try await client.headObject(key: key)?.metadata["sha256"] == sha256 else { return }
-        try await client.deleteObject(key: key)
+        if let head = try await client.headObject(key: key) {
+            guard head.metadata["sha256"] == sha256 else { return }
+            try await client.deleteObject(key: key)
+        }
         if deletingSidecar { try await client.deleteObject(key: sidecarKey(for: key)) }
     }
 
@@ -156,7 +156,7 @@ extension NarrationLibrary {
         case .stale(let row):
             // The article changed while the file was sent: what was sent must not stay.
             if (try? await Self.deleteObject(key, ifSHA256: job.sha256, deletingSidecar: true, with: client)) != nil {
-                try? catalog.clearPendingRemoval(job.id)
+                try? catalog.endAttempt(job: job.id, destination: storage.description)
             }
             discardFiles(of: [row])
             throw Self.withdrawn(title: title, reason: OutboxJob.RetirementReason(rawValue: row.retiredReason ?? "") ?? .edited)

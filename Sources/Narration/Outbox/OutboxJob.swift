@@ -53,8 +53,6 @@ public struct OutboxJob: Sendable, Equatable {
     let fingerprint: String?
     /// A multipart upload begun and not yet completed: its id and the key it writes.
     var upload: (id: String, key: String)?
-    /// An attempt may have left a copy at `remotePath` that the next delivery there removes.
-    var pendingRemoval: Bool
     private let legacyFile: String
     private let legacySidecar: String
 
@@ -101,7 +99,6 @@ public struct OutboxJob: Sendable, Equatable {
         deliveredAt = row.deliveredAt
         remotePath = row.remotePath
         fingerprint = row.fingerprint
-        pendingRemoval = row.pendingRemoval ?? false
         target = Self.destination(
             row.destination, endpoint: row.endpoint, region: row.region, pathStyle: row.pathStyle,
             credentialsFile: row.credentialsFile, credentialsProfile: row.credentialsProfile)
@@ -130,7 +127,6 @@ public struct OutboxJob: Sendable, Equatable {
             lastError: lastError, deliveredAt: deliveredAt, remotePath: remotePath, endpoint: storage?.endpoint, region: storage?.region,
             pathStyle: storage?.pathStyle, credentialsFile: storage?.credentialsFile, credentialsProfile: storage?.credentialsProfile,
             uploadId: upload?.id, uploadKey: upload?.key, fileName: deliveryPath.isEmpty ? nil : file.lastPathComponent,
-            deliveryPath: deliveryPath.isEmpty ? nil : deliveryPath, fingerprint: fingerprint, retiredReason: retiredReason?.rawValue,
-            pendingRemoval: pendingRemoval ? true : nil)
+            deliveryPath: deliveryPath.isEmpty ? nil : deliveryPath, fingerprint: fingerprint, retiredReason: retiredReason?.rawValue)
     }
 }
