@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-public import NarrationCore
+import NarrationCore
 
 /// What an edit did to the article's export: it is withdrawn, whether it was still waiting or
 /// had been delivered (a delivered file stays at its destination until a newer one replaces it).

@@ -1,5 +1,5 @@
 public import Foundation
-public import NarrationAudio
+import NarrationAudio
 public import NarrationCore
 import Synchronization
 
