@@ -368,6 +368,45 @@ struct DeliveryKillTests {
         print("figure: kill -9 of outbox push between its copy (the article's first file there) and its record, the export then delivered elsewhere and withdrawn: landed on try \(tries); after the next delivery to the first folder (WAV): \(audio.count) audio files of the article, \(stale.count) holding the killed push's copy")
     }
 
+    @Test("a push to S3 whose connection drops after its upload took the key of the article's delivered object: once that export is withdrawn, the next delivery there, in another format, leaves one object of the article")
+    func droppedAfterUploadOverDelivered() throws {
+        let server = try ObjectStorageServer(buckets: ["radio"])
+        let (fixture, narrate) = try Self.fixture(seconds: 5)
+        defer { withExtendedLifetime(fixture) {} }
+        let article = try Self.longArticle(narrate, seconds: 5)
+        let storage = ["--to", "s3://radio/a", "--endpoint", server.endpoint, "--path-style"]
+        let first = try narrate.run(["submit", "--article", article, "--profile", "archive"] + storage)
+        try #require(first.status == 0, "\(first.stderr)")
+
+        // Each try: a new export of the same name, whose push loses its connection a little later
+        // each time, until one is cut after the audio is stored and before the delivery is recorded.
+        var tries = 0
+        var job: [String: Any] = [:]
+        var landed = false
+        while !landed && tries < 12 {
+            tries += 1
+            #expect(try narrate.run("record", "--article", article, "--device", "vmic", "--duration", "0.1").status == 0)
+            let queued = try narrate.run("queue", "--article", article, "--profile", "archive", "--json")
+            job = try #require(try queued.json() as? [String: Any], "\(queued.stderr)")
+            let bytes = try #require(job["bytes"] as? Int)
+            let proxy = try FaultProxy(to: server, options: ["--drop-after", String(bytes + 300 * tries)])
+            let push = try narrate.run("outbox", "push", "--to", "s3://radio/a", "--endpoint", proxy.endpoint, "--path-style", "--attempts", "1")
+            let now = try Self.jobs(narrate).first { $0["id"] as? String == job["id"] as? String }
+            let stored = try server.objects(in: "radio").filter { $0.key.hasSuffix(".flac") }
+            landed = push.status == 1 && now?["state"] as? String == "queued" && stored.map { $0.metadata["sha256"] } == [job["sha256"] as? String]
+        }
+        try #require(landed, "no cut fell between the upload and its record in \(tries) tries")
+
+        // The export is withdrawn by an edit; the next delivery there is in another format.
+        #expect(try narrate.run("record", "--article", article, "--device", "vmic", "--duration", "0.1").status == 0)
+        let submit = try narrate.run(["submit", "--article", article, "--profile", "wav"] + storage)
+        #expect(submit.status == 0, "\(submit.stderr)")
+        let audio = try server.objects(in: "radio").filter { !$0.key.hasSuffix(".json") }
+        let stale = audio.filter { $0.metadata["sha256"] == job["sha256"] as? String }
+        #expect(audio.count == 1 && stale.isEmpty, "the bucket holds \(audio.map(\.key)); \(stale.map(\.key)) hold export \(job["id"] ?? ""), withdrawn before any delivery")
+        print("figure: S3 push cut after its upload took the delivered object's key (try \(tries)), its export then withdrawn: after the next delivery there (WAV) the bucket holds \(audio.count) audio objects of the article, \(stale.count) holding the withdrawn export")
+    }
+
     /// Regular files under `folder`, hidden ones included.
     static func files(in folder: URL) -> [String] {
         var found: [String] = []
