@@ -591,7 +591,9 @@ final class ArticleLifeRun: @unchecked Sendable {
         for file in files.audio {
             if let recorded, file.location == recorded.location, file.sha256 == recorded.sha256 { continue }
             if isCopy(file, of: article) { continue }
-            let source = jobs.values.first { $0.sha256 == file.sha256 && exportedSamples[$0.id] != nil }
+            // Two exports of the same chunks in the same profile have the same bytes: prefer the live one.
+            let sources = jobs.values.filter { $0.sha256 == file.sha256 && exportedSamples[$0.id] != nil }
+            let source = sources.first { !retiredBeforeStep.contains($0.id) } ?? sources.first
             if killed, let source, !retiredBeforeStep.contains(source.id) {
                 killCopies.append(KillCopy(article: article, place: place, location: file.location, sha256: file.sha256, jobId: source.id,
                                            withdrawnAt: source.state == "retired" ? count : nil))
