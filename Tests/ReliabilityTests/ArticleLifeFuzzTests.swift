@@ -16,9 +16,10 @@ import Testing
 /// catalog's delivery table (millisecond times), which `outbox list` cannot tell apart from a killed
 /// attempt on a job already delivered elsewhere.
 ///
-/// Two workers run side by side (half the sequences each, on data roots, folders and bucket
-/// prefixes of their own, one SeaweedFS server for both), to halve the wall time on 2 cores; they
-/// collect what fails and the test records it once they are done.
+/// Four workers run side by side (a quarter of the sequences each, on data roots, folders and
+/// bucket prefixes of their own, one SeaweedFS server for all), so that one worker's waits (kills,
+/// uploads) leave the cores to the others; they collect what fails and the test records it once
+/// they are done. As root their data roots and folders are on a tmpfs (fsyncs queue at the disk).
 @Suite("Random article lives: edits, queues, deliveries to a folder and S3, prunes and kill -9s")
 struct ArticleLifeFuzzTests {
     static let sequences = 200
@@ -51,7 +52,7 @@ struct ArticleLifeFuzzTests {
 }
 
 /// A worker's own random stream, drawn from the test's seed.
-struct WorkerRandom: RandomNumberGenerator {
+private struct WorkerRandom: RandomNumberGenerator {
     var base: SeededGenerator
     let worker: UInt64
 
@@ -66,13 +67,13 @@ struct WorkerRandom: RandomNumberGenerator {
 }
 
 /// Where a delivery goes.
-enum Place: String, CaseIterable, CustomStringConvertible {
+private enum Place: String, CaseIterable, CustomStringConvertible {
     case folder, bucket
     var description: String { rawValue }
 }
 
 /// An outbox job as `outbox list --json --all` shows it.
-struct ObservedJob {
+private struct ObservedJob {
     let id: String
     let articleId: String
     let state: String
@@ -103,7 +104,7 @@ struct ObservedJob {
 }
 
 /// A delivery as the catalog recorded it: the article's current file at one destination.
-struct RecordedDelivery: Equatable {
+private struct RecordedDelivery: Equatable {
     let jobId: String
     let location: String
     let sha256: String
@@ -111,20 +112,20 @@ struct RecordedDelivery: Equatable {
 }
 
 /// A file an article has at a destination: its place there and the SHA-256 of its bytes.
-struct HeldFile: Equatable {
+private struct HeldFile: Equatable {
     let location: String
     let sha256: String
 }
 
 /// What a destination holds of one article: audio files, and the places of its sidecars.
-struct ArticleFiles {
+private struct ArticleFiles {
     var audio: [HeldFile] = []
     var sidecars: [String] = []
 }
 
 /// A file that a killed delivery left at a destination, allowed there until the next delivery to
 /// that destination after its job was withdrawn.
-struct KillCopy {
+private struct KillCopy {
     let article: String
     let place: Place
     let location: String
@@ -136,7 +137,7 @@ struct KillCopy {
 
 /// A sidecar beside no audio file, left by a killed delivery (or removal), allowed until the next
 /// delivery to that destination.
-struct LoneSidecar {
+private struct LoneSidecar {
     let article: String
     let place: Place
     let location: String
@@ -144,13 +145,13 @@ struct LoneSidecar {
 }
 
 /// `<stem>.<ext>` → `<stem>`: an audio file and its sidecar share it.
-func stem(_ location: String) -> String {
+private func stem(_ location: String) -> String {
     guard let dot = location.lastIndex(of: "."), !location[dot...].contains("/") else { return location }
     return String(location[..<dot])
 }
 
 /// The state of one run: the fixture, the server, the model and the figures.
-final class ArticleLifeRun: @unchecked Sendable {
+private final class ArticleLifeRun: @unchecked Sendable {
     let worker: Int
     var random: WorkerRandom
     let server: ObjectStorageServer
