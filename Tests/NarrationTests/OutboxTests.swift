@@ -48,9 +48,12 @@ struct OutboxTests {
         #expect(delivered.state == .delivered && delivered.attempts == 1)
         #expect(try fixture.library.outboxJobs().first?.state == .delivered)
         #expect(try fixture.library.article(article.id.rawValue).state == .delivered)
-        // A second delivery overwrites the same path: never a duplicate.
-        try fixture.library.deliver(job, toFolder: share)
+        // A second delivery of the same export finds it there: nothing is copied again, never a duplicate.
+        let inode = try FileManager.default.attributesOfItem(atPath: target.path)[.systemFileNumber] as? UInt64
+        let again = try fixture.library.deliver(job, toFolder: share)
         #expect(try FileManager.default.subpathsOfDirectory(atPath: share.path).filter { $0.hasSuffix(".flac") }.count == 1)
+        #expect(try FileManager.default.attributesOfItem(atPath: target.path)[.systemFileNumber] as? UInt64 == inode)
+        #expect(again.state == .delivered && again.attempts == 2)
     }
 
     @Test("a file changed in the outbox is refused, and the job stays queued with its error")

@@ -4,7 +4,8 @@ public import NarrationCore
 extension NarrationLibrary {
     /// Delivers a job to a folder (a mounted share, say): the audio and its sidecar copied
     /// atomically to `<publication>/<date>/` beneath it, the copy's SHA-256 checked before it is
-    /// renamed into place, the delivery recorded. The article's earlier file there, if it had
+    /// renamed into place (an audio file already there with the same SHA-256 is not copied
+    /// again), the delivery recorded. The article's earlier file there, if it had
     /// another name, is removed once the new one is in place, so the folder holds one file per
     /// article.
     ///
@@ -38,9 +39,14 @@ extension NarrationLibrary {
             try FileSystem.createDirectory(target.deletingLastPathComponent())
             FileSystem.removeAbandonedPartials(in: target.deletingLastPathComponent())
             let sha256 = job.sha256
-            try FileSystem.copyAtomically(job.file, to: target) { (copy) throws(NarrationError) in
-                guard try Checksum.sha256(of: copy) == sha256 else {
-                    throw NarrationError(.fileCorrupt, "The copy at \(target.path) did not match the outbox file, so it was not put in place. Try again.")
+            // A delivery of the same export there already (submitted again, or an attempt killed
+            // after its copy): reading it back costs less than copying it and reading that back.
+            let alreadyThere = FileSystem.size(target) == job.bytes && (try? Checksum.sha256(of: target)) == sha256
+            if !alreadyThere {
+                try FileSystem.copyAtomically(job.file, to: target) { (copy) throws(NarrationError) in
+                    guard try Checksum.sha256(of: copy) == sha256 else {
+                        throw NarrationError(.fileCorrupt, "The copy at \(target.path) did not match the outbox file, so it was not put in place. Try again.")
+                    }
                 }
             }
             try FileSystem.copyAtomically(job.sidecarFile, to: sidecarTarget)
