@@ -49,6 +49,12 @@ struct ObjectStorageTests {
         let again = try await fixture.library.deliver(delivery.job, to: try storage(server), credentials: Self.credentials)
         #expect(again.alreadyStored && again.bytesSent == FileSystem.size(job.sidecarFile) && again.job.attempts == 2)
         #expect(try server.objects(in: "radio").count == 2)
+
+        // Queued again from the same chunks: the same bytes, on record at that key, are not sent again.
+        let requeued = try fixture.library.queue(article, profile: .archive).job
+        #expect(requeued.id != job.id && requeued.sha256 == job.sha256)
+        let third = try await fixture.library.deliver(requeued, to: try storage(server), credentials: Self.credentials)
+        #expect(third.alreadyStored && third.job.attempts == 1 && third.bytesSent == FileSystem.size(requeued.sidecarFile))
     }
 
     @Test("a large file goes up in 8 MiB parts; after the server is killed mid-upload, the parts it holds are not sent again")

@@ -41,9 +41,15 @@ extension NarrationLibrary {
         let claim = try DeliveryClaim.acquire(job.articleID, root: root, title: title)
         defer { withExtendedLifetime(claim) {} }
         var job = try currentForSending(job)
-        let isRetry = job.attempts > 0
-        let stateBefore = job.state
         let key = storage.key(for: job.deliveryPath)
+        // Look before sending when an earlier attempt may have stored it, or when this very file
+        // is on record as the article's object there (submitted again to the same bucket).
+        let sha256 = job.sha256
+        let onRecord = try catalog.deliveries(of: job.articleID).contains {
+            $0.destination == storage.description && $0.audioLocation == key && $0.sha256 == sha256
+        }
+        let isRetry = job.attempts > 0 || onRecord
+        let stateBefore = job.state
         job.target = .s3(storage)
         job.attempts += 1
         job.remotePath = "s3://\(storage.bucket)/\(key)"
@@ -113,7 +119,8 @@ extension NarrationLibrary {
             return head.bytes == plan.bytes && head.metadata["sha256"] == job.sha256 && head.etag == expectedETag
         }
         var partsReused = 0
-        // An earlier attempt may have stored the file and then failed to record it.
+        // An earlier attempt may have stored the file and then failed to record it, or an earlier
+        // delivery of the same bytes is there.
         let alreadyStored = isRetry ? holdsThisFile(try await client.headObject(key: key)) : false
         if alreadyStored {
             sent.skip(plan.bytes)
