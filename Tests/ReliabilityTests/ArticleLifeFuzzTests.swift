@@ -212,18 +212,10 @@ private final class ArticleLifeRun: @unchecked Sendable {
         s3URL = "s3://radio/fuzz-\(worker)"
         bucket = try BucketReader(server: server)
         fixture = try EndToEndFixture(source: Signals.noise(seconds: 1, seed: 0x4C49))
-        let config = fixture.folder.file("config/narrate")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try """
-            publication = "Daily Post"
-
-            [profiles.wav]
-            base = "archive"
-            format = "wav"
-            """.write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
-        var environment = fixture.devices.environment
-        environment["XDG_CONFIG_HOME"] = fixture.folder.file("config").path
-        environment.merge(ObjectStorageServer.credentialsEnvironment) { $1 }
+        // The fixture's config.toml and key pair, with a data root of this worker's own.
+        var environment = try fixture.narrateWithWAVProfile(credentials: true).environment
+        environment["HOME"] = nil
+        environment["NARRATE_HOME"] = nil
         let base = folder ?? fixture.folder.url
         narrate = Narrate(home: base.appendingPathComponent("home-\(worker)"), environment: environment)
         share = base.appendingPathComponent("share-\(worker)").standardizedFileURL

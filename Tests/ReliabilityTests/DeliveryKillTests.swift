@@ -14,19 +14,7 @@ struct DeliveryKillTests {
     /// A fixture whose narrate has the storage's key pair and a lossless WAV profile in config.toml.
     static func fixture(seconds: Double) throws -> (EndToEndFixture, Narrate) {
         let fixture = try EndToEndFixture(source: Signals.noise(seconds: seconds + 1, seed: 0x4B44))
-        let config = fixture.folder.file("config/narrate")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try """
-            publication = "Daily Post"
-
-            [profiles.wav]
-            base = "archive"
-            format = "wav"
-            """.write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
-        var environment = fixture.devices.environment
-        environment["XDG_CONFIG_HOME"] = fixture.folder.file("config").path
-        environment.merge(ObjectStorageServer.credentialsEnvironment) { $1 }
-        return (fixture, Narrate(home: fixture.narrate.home, environment: environment))
+        return (fixture, try fixture.narrateWithWAVProfile(credentials: true))
     }
 
     /// Starts an article of `seconds` of noise in one chunk. - Returns: its id.
