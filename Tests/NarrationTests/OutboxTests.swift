@@ -136,3 +136,22 @@ struct OutboxMigrationTests {
         #expect(try catalog.articles().map { try catalog.chunks(of: $0).count } == [1, 1])
     }
 }
+
+@Suite("A job found stale when it is about to be sent")
+struct StaleJobTests {
+    @Test("is withdrawn, sends nothing, and its files leave the outbox at once")
+    func staleJob() throws {
+        let fixture = try LibraryFixture()
+        let article = try fixture.library.newArticle(title: "Stale", publication: "Post", narrator: "Ann", format: .speech)
+        try fixture.record(article, seconds: 0.3)
+        let job = try fixture.library.queue(article, profile: .archive).job
+        // The chunks change behind the outbox's back (no edit withdrew the job): only the fingerprint can tell.
+        try fixture.library.catalog.write { db in try db.execute(sql: "UPDATE chunk SET frames = frames - 1") }
+        let share = fixture.folder.file("share")
+        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        #expect { try fixture.library.deliver(job, toFolder: share) } throws: { ($0 as? NarrationError)?.kind == .exportWithdrawn }
+        #expect(try fixture.library.outboxJobs().first?.retiredReason == .edited)
+        #expect(!FileManager.default.fileExists(atPath: job.file.deletingLastPathComponent().path))
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: share.path).isEmpty)
+    }
+}

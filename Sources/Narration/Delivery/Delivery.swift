@@ -49,7 +49,8 @@ extension NarrationLibrary {
     }
 
     /// The job as the catalog has it now, checked to be the article's export and made from the
-    /// article as it is now; a job made from an older version is retired, never sent.
+    /// article as it is now; a job made from an older version is retired, never sent, and its
+    /// files leave the outbox. Called with the article's delivery claim held.
     /// - Throws: `exportWithdrawn` saying why nothing was sent.
     func currentForSending(_ job: OutboxJob) throws(NarrationError) -> OutboxJob {
         let job = try stored(job)
@@ -58,7 +59,7 @@ extension NarrationLibrary {
             throw Self.withdrawn(title: title, reason: job.retiredReason ?? .removed)
         }
         guard let fingerprint = job.fingerprint, fingerprint == (try catalog.fingerprint(of: job.articleID)) else {
-            if let before = try catalog.retireJob(job.id, reason: .edited) { discardFiles(of: [before]) }
+            if let before = try catalog.retireJob(job.id, reason: .edited) { discardFiles(of: [before], claimHeld: true) }
             throw Self.withdrawn(title: title, reason: .edited)
         }
         return job

@@ -68,7 +68,7 @@ extension NarrationLibrary {
                 if Self.removeCopy(at: target, ifSHA256: job.sha256, sidecar: sidecarTarget) {
                     try? catalog.endAttempt(job: job.id, destination: folder.path)
                 }
-                discardFiles(of: [row])
+                discardFiles(of: [row], claimHeld: true)
                 throw Self.withdrawn(title: title, reason: OutboxJob.RetirementReason(rawValue: row.retiredReason ?? "") ?? .edited)
             }
         } catch {

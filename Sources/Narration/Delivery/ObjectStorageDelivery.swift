@@ -165,7 +165,7 @@ extension NarrationLibrary {
             if (try? await Self.deleteObject(key, ifSHA256: job.sha256, deletingSidecar: true, with: client)) != nil {
                 try? catalog.endAttempt(job: job.id, destination: storage.description)
             }
-            discardFiles(of: [row])
+            discardFiles(of: [row], claimHeld: true)
             throw Self.withdrawn(title: title, reason: OutboxJob.RetirementReason(rawValue: row.retiredReason ?? "") ?? .edited)
         }
         return ObjectStorageDelivery(job: job, key: key, bytesSent: sent.bytesSent, partsReused: partsReused, alreadyStored: alreadyStored)

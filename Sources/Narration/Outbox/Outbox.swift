@@ -133,9 +133,12 @@ extension NarrationLibrary {
     }
 
     /// Removes the outbox folders of retired jobs that nobody is sending.
-    func discardFiles(of retired: [OutboxRow]) {
+    /// - Parameter claimHeld: the caller holds the articles' delivery claim (a delivery that found
+    ///   its job withdrawn): a second claim from the same process would be refused, so none is taken.
+    func discardFiles(of retired: [OutboxRow], claimHeld: Bool = false) {
         for row in retired where row.fileName != nil {
-            guard let claim = DeliveryClaim.tryAcquire(ArticleID(row.articleId), root: root) else { continue }
+            let claim = claimHeld ? nil : DeliveryClaim.tryAcquire(ArticleID(row.articleId), root: root)
+            guard claimHeld || claim != nil else { continue }
             try? FileSystem.removeTree(outboxURL.appendingPathComponent(row.id, isDirectory: true))
             withExtendedLifetime(claim) {}
         }
