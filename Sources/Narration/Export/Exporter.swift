@@ -134,15 +134,15 @@ extension NarrationLibrary {
     ) throws(NarrationError) -> ExportResult {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .export)
         defer { withExtendedLifetime(lock) {} }
-        return try exportLocked(article, to: destination, settings: settings, progress: progress)
+        return try exportLocked(article, entries: try chunkEntries(of: article), to: destination, settings: settings, progress: progress)
     }
 
-    /// `export` for a caller that already holds the article's lock (queue).
+    /// `export` for a caller that already holds the article's lock and has read its chunks (queue).
     func exportLocked(
-        _ article: Article, to destination: URL, settings: ExportSettings, progress: (FrameCount, FrameCount) -> Void
+        _ article: Article, entries: [ChunkEntry], to destination: URL, settings: ExportSettings,
+        progress: (FrameCount, FrameCount) -> Void
     ) throws(NarrationError) -> ExportResult {
         if settings.format == .mp3 { try settings.mp3.validate(for: article.format) }
-        let entries = try chunkEntries(of: article)
         guard !entries.isEmpty else {
             throw .emptyArticle(article, nothingTo: "export")
         }

@@ -39,7 +39,7 @@ extension NarrationLibrary {
         try catalog.addExportingJob(row)
         do throws(NarrationError) {
             try FileSystem.createDirectory(folder)
-            let result = try exportLocked(article, to: audio, settings: ExportSettings(profile: profile), progress: progress)
+            let result = try exportLocked(article, entries: entries, to: audio, settings: ExportSettings(profile: profile), progress: progress)
             var chunkList: [Sidecar.ChunkEntry] = []
             for (index, chapter) in result.plan.chapters.enumerated() {
                 chunkList.append(Sidecar.ChunkEntry(
