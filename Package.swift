@@ -42,17 +42,28 @@ let package = Package(
             swiftSettings: strictness
         ),
 
-        // The engine: catalog, data root, recorder, player, exporter, outbox and its S3 client.
+        // S3-compatible object storage: the client, its SigV4 signer, credentials files, bucket
+        // addresses, XML answers and upload plans. The only code that imports NIO,
+        // AsyncHTTPClient and Crypto; it knows nothing of articles and throws ObjectStorageError.
         .target(
-            name: "Narration",
+            name: "ObjectStorage",
             dependencies: [
-                "NarrationCore", "NarrationAudio",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictness
+        ),
+
+        // The engine, folders along the chunk's journey: take, catalog, playback, export, outbox,
+        // delivery (to a folder, or to object storage through ObjectStorage).
+        .target(
+            name: "Narration",
+            dependencies: [
+                "NarrationCore", "NarrationAudio", "ObjectStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictness
         ),
@@ -93,6 +104,11 @@ let package = Package(
             swiftSettings: strictness
         ),
         .testTarget(
+            name: "ObjectStorageTests",
+            dependencies: ["ObjectStorage"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
             name: "NarrationAudioTests",
             dependencies: ["NarrationAudio", "NarrationCore", "NarrationTestSupport"],
             swiftSettings: strictness
@@ -100,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "NarrationTests",
             dependencies: [
-                "Narration", "NarrationAudio", "NarrationCore", "NarrationTestSupport",
+                "Narration", "NarrationAudio", "NarrationCore", "NarrationTestSupport", "ObjectStorage",
                 .product(name: "GRDB", package: "GRDB.swift"),  // to make a catalog as an older narrate did
             ],
             swiftSettings: strictness
@@ -115,7 +131,7 @@ let package = Package(
         // under CPU load, and seeded fuzzing of every parser of outside input.
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["narrate", "Narration", "NarrationAudio", "NarrationCore", "NarrationTestSupport"],
+            dependencies: ["narrate", "Narration", "NarrationAudio", "NarrationCore", "NarrationTestSupport", "ObjectStorage"],
             swiftSettings: strictness
         ),
     ]

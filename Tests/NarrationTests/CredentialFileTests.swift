@@ -3,6 +3,7 @@ import Glibc
 import Narration
 import NarrationCore
 import NarrationTestSupport
+import ObjectStorage
 import Testing
 
 /// The checks a credentials file must pass before its keys are used, each refusal one sentence

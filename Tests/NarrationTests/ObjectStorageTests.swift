@@ -5,6 +5,7 @@ import NarrationAudio
 import NarrationCore
 import NarrationTestSupport
 import Synchronization
+import ObjectStorage
 import Testing
 
 /// Delivery to a real S3 server (SeaweedFS on loopback), read back with boto3.
@@ -72,11 +73,11 @@ struct ObjectStorageTests {
             }
         } throws: { error in
             let error = error as? NarrationError
-            return error?.mayPass == true && error?.message.contains(server.endpoint) == true
+            return error?.mayPass == true && error?.message.contains(server.endpoint) == true && error?.remedy == .sendOutboxLater
         }
         let interrupted = try #require(try fixture.library.outboxJobs().first)
         #expect(interrupted.state == .queued && interrupted.attempts == 1 && interrupted.upload != nil)
-        #expect(interrupted.lastError?.contains("\"narrate outbox push\" tries again") == true)
+        #expect(interrupted.lastError?.contains(server.endpoint) == true)
 
         try server.start()
         let delivery = try await fixture.library.deliver(interrupted, to: target, credentials: Self.credentials)
@@ -126,7 +127,8 @@ struct ObjectStorageTests {
         let closedPort = try ObjectStorageServer.freePorts(1)[0]
         await #expect(throws: NarrationError(
             .storageUnreachable,
-            "Could not reach the storage at http://127.0.0.1:\(closedPort) (connection refused). Check the endpoint and the network. The file stays in the outbox; \"narrate outbox push\" tries again.")) {
+            "Could not reach the storage at http://127.0.0.1:\(closedPort) (connection refused). Check the endpoint and the network.",
+            remedy: .sendOutboxLater)) {
             try await fixture.library.deliver(job, to: try storage(server, endpoint: "http://127.0.0.1:\(closedPort)"), credentials: Self.credentials)
         }
         let busy = try FaultProxy(to: server, options: ["--fail", "1", "--status", "503"])
@@ -134,7 +136,8 @@ struct ObjectStorageTests {
             throws: { error in
                 (error as? NarrationError)?.kind == .storageUnavailable
                     && (error as? NarrationError)?.message.contains("failed while checking narrations/") == true
-                    && (error as? NarrationError)?.message.contains("(503 Service Unavailable). The file stays in the outbox") == true
+                    && (error as? NarrationError)?.message.contains("(503 Service Unavailable).") == true
+                    && (error as? NarrationError)?.remedy == .sendOutboxLater
             }
         let cutting = try FaultProxy(to: server, options: ["--drop-after", "2000000"])
         await #expect { try await fixture.library.deliver(job, to: try storage(server, endpoint: cutting.endpoint), credentials: Self.credentials) }

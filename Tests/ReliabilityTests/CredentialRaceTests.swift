@@ -4,6 +4,7 @@ import Narration
 import NarrationCore
 import NarrationTestSupport
 import Synchronization
+import ObjectStorage
 import Testing
 
 /// A credentials file swapped while narrate checks it: every check is made on the one descriptor

@@ -2,6 +2,7 @@ import Foundation
 import NarrationAudio
 import NarrationCore
 import NarrationTestSupport
+import ObjectStorage
 import Testing
 
 /// Every parser of outside input, fed valid input damaged at random (cut short, bytes changed,

@@ -1,5 +1,6 @@
 public import Foundation
 public import NarrationCore
+public import ObjectStorage
 
 extension NarrationLibrary {
     /// Delivers a job to a folder or to object storage, trying again after failures that may

@@ -1,5 +1,6 @@
 public import Foundation
 public import NarrationCore
+public import ObjectStorage
 import Synchronization
 
 /// What one delivery to object storage did, beyond the job it updated.
@@ -55,7 +56,7 @@ extension NarrationLibrary {
         job.remotePath = "s3://\(storage.bucket)/\(key)"
         job.lastError = nil
         try catalog.beginAttempt(job.row, destination: storage.description, audioLocation: key)  // before the first byte
-        let client = S3Client(destination: storage, credentials: credentials, now: now)
+        let client = StorageConnection(destination: storage, credentials: credentials, now: now)
         do throws(NarrationError) {
             try await removeStrayCopies(at: storage, with: client)
             let delivery = try await upload(&job, key: key, title: title, with: client, isRetry: isRetry, progress: progress)
@@ -72,7 +73,7 @@ extension NarrationLibrary {
 
     /// Deletes the objects that attempts of retired jobs may have left at `storage` (a delivery
     /// killed after its upload, before it was recorded).
-    private func removeStrayCopies(at storage: S3Destination, with client: S3Client) async throws(NarrationError) {
+    private func removeStrayCopies(at storage: S3Destination, with client: StorageConnection) async throws(NarrationError) {
         for (attempt, article, isDelivered) in try catalog.strayCopies(at: storage.description) {
             if !isDelivered {
                 let key = attempt.audioLocation
@@ -86,7 +87,7 @@ extension NarrationLibrary {
     /// Deletes an object if it is still the one with that SHA-256 (never another delivery's
     /// object that took its key), and then its sidecar, when asked, if no object is left at that key.
     static func deleteObject(
-        _ key: String, ifSHA256 sha256: String, deletingSidecar: Bool, with client: S3Client
+        _ key: String, ifSHA256 sha256: String, deletingSidecar: Bool, with client: StorageConnection
     ) async throws(NarrationError) {
         if let head = try await client.headObject(key: key) {
             guard head.metadata["sha256"] == sha256 else { return }
@@ -100,7 +101,7 @@ extension NarrationLibrary {
     }
 
     private func upload(
-        _ job: inout OutboxJob, key: String, title: String, with client: S3Client, isRetry: Bool,
+        _ job: inout OutboxJob, key: String, title: String, with client: StorageConnection, isRetry: Bool,
         progress: @escaping @Sendable (Int, Int) -> Void
     ) async throws(NarrationError) -> ObjectStorageDelivery {
         let storage = client.destination
@@ -109,7 +110,7 @@ extension NarrationLibrary {
         guard sha256 == job.sha256, plan.bytes == job.bytes else { throw Self.changedSinceQueued(job.file) }
         let sidecarData = try Checksum.read(0..<FileSystem.size(job.sidecarFile), of: job.sidecarFile)
         let sidecarKey = Self.sidecarKey(for: key)
-        let expectedETag = plan.isMultipart ? S3Client.multipartETag(partMD5s: partMD5s) : Checksum.hex(partMD5s[0])
+        let expectedETag = plan.isMultipart ? Digest.multipartETag(partMD5s: partMD5s) : Checksum.hex(partMD5s[0])
         let metadata = ["sha256": job.sha256, "article-id": job.articleID.rawValue]
         let contentType = ExportFormat(rawValue: job.file.pathExtension.lowercased())?.mimeType ?? "application/octet-stream"
         let sent = ByteCounter(total: plan.bytes + sidecarData.count, report: progress)
@@ -136,14 +137,16 @@ extension NarrationLibrary {
         guard holdsThisFile(head) else {
             throw NarrationError(
                 .storageUnavailable,
-                "\(storage.description)/… \(key) does not match the outbox file after the upload (\(Self.describe(head)) instead of \(plan.bytes) bytes, ETag \(expectedETag)). The file stays in the outbox; \"narrate outbox push\" tries again.")
+                "\(storage.description)/… \(key) does not match the outbox file after the upload (\(Self.describe(head)) instead of \(plan.bytes) bytes, ETag \(expectedETag)).",
+                remedy: .sendOutboxLater)
         }
         _ = try await client.putObject(key: sidecarKey, body: sidecarData, contentType: "application/json", progress: sent.add)
         let sidecarHead = try await client.headObject(key: sidecarKey)
         guard sidecarHead?.bytes == sidecarData.count, sidecarHead?.etag == Checksum.hex(Checksum.md5(sidecarData)) else {
             throw NarrationError(
                 .storageUnavailable,
-                "The sidecar \(sidecarKey) does not match after the upload (\(Self.describe(sidecarHead))). The file stays in the outbox; \"narrate outbox push\" tries again.")
+                "The sidecar \(sidecarKey) does not match after the upload (\(Self.describe(sidecarHead))).",
+                remedy: .sendOutboxLater)
         }
         job.state = .delivered
         job.deliveredAt = Date()
@@ -175,7 +178,7 @@ extension NarrationLibrary {
     /// storage still knows it, and completes it. - Returns: how many parts were already there.
     private func sendParts(
         of job: inout OutboxJob, plan: UploadPlan, partMD5s: [Data], key: String, contentType: String, metadata: [String: String],
-        client: S3Client, sent: ByteCounter
+        client: StorageConnection, sent: ByteCounter
     ) async throws(NarrationError) -> Int {
         let ranges = plan.parts
         var held: [Int: S3UploadedPart] = [:]

@@ -1,8 +1,8 @@
-import Crypto
 import Foundation
 import NarrationCore
+import ObjectStorage
 
-/// Digests of files, read in blocks (swift-crypto): SHA-256 for the outbox, MD5 per upload part
+/// Digests of files, read in blocks (with object storage's `Digest`): SHA-256 for the outbox, MD5 per upload part
 /// for object storage's ETags.
 enum Checksum {
     static func sha256(of url: URL) throws(NarrationError) -> String {
@@ -15,30 +15,28 @@ enum Checksum {
             throw NarrationError(.chunkFileMissing, "Cannot read \(url.path) to check it.")
         }
         defer { try? handle.close() }
-        var whole = SHA256()
+        var whole = Digest.SHA256Stream()
         var partMD5s: [Data] = []
         let partSize = plan?.partSize ?? Int.max
-        var part = Insecure.MD5()
+        var part = Digest.MD5Stream()
         var inPart = 0
         while true {
             let block = handle.readData(ofLength: Swift.min(1 << 20, partSize - inPart))
             if block.isEmpty { break }
-            whole.update(data: block)
-            part.update(data: block)
+            whole.update(block)
+            part.update(block)
             inPart += block.count
             if inPart == partSize {
-                partMD5s.append(Data(part.finalize()))
-                part = Insecure.MD5()
+                partMD5s.append(part.finalize())
+                part = Digest.MD5Stream()
                 inPart = 0
             }
         }
-        if inPart > 0 || partMD5s.isEmpty { partMD5s.append(Data(part.finalize())) }
-        return (hex(whole.finalize()), plan == nil ? [] : partMD5s)
+        if inPart > 0 || partMD5s.isEmpty { partMD5s.append(part.finalize()) }
+        return (whole.hex(), plan == nil ? [] : partMD5s)
     }
 
-    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        digest.map { String(format: "%02x", $0) }.joined()
-    }
+    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 { Digest.hex(digest) }
 
     /// The bytes of `range` in a file.
     static func read(_ range: Range<Int>, of url: URL) throws(NarrationError) -> Data {
@@ -61,7 +59,7 @@ enum Checksum {
 }
 
 extension Checksum {
-    static func sha256(_ data: Data) -> String { hex(SHA256.hash(data: data)) }
+    static func sha256(_ data: Data) -> String { Digest.sha256Hex(data) }
 
-    static func md5(_ data: Data) -> Data { Data(Insecure.MD5.hash(data: data)) }
+    static func md5(_ data: Data) -> Data { Digest.md5(data) }
 }

@@ -47,14 +47,6 @@ public struct S3Destination: Sendable, Equatable, CustomStringConvertible {
     /// The object key for a path below the prefix.
     public func key(for path: String) -> String { prefix.isEmpty ? path : "\(prefix)/\(path)" }
 
-    /// Where requests for `key` go: the host to sign and the unencoded path.
-    public func address(ofKey key: String) -> (scheme: String, host: String, path: String) {
-        let scheme = String(endpoint.prefix { $0 != ":" })
-        let host = String(endpoint.dropFirst(scheme.count + 3))
-        let objectPath = key.isEmpty ? "/" : "/\(key)"
-        return pathStyle ? (scheme, host, "/\(bucket)\(key.isEmpty ? "" : objectPath)") : (scheme, "\(bucket).\(host)", objectPath)
-    }
-
     /// Bucket names as S3 allows them: 3–63 lowercase letters, digits, dots and hyphens,
     /// beginning and ending with a letter or digit.
     static func validate(bucket: String, in url: String) throws(NarrationError) {

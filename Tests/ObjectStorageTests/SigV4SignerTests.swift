@@ -1,5 +1,5 @@
 import Foundation
-import Narration
+import ObjectStorage
 import Testing
 
 /// The examples AWS publishes for Signature Version 4 with S3 ("Examples: Signature Calculations

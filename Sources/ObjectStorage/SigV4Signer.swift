@@ -60,7 +60,7 @@ public struct SigV4Signer: Sendable {
     /// SHA-256 of an empty body, the payload hash of GET and HEAD requests.
     public static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
-    public static func sha256Hex(_ data: Data) -> String { Checksum.sha256(data) }
+    public static func sha256Hex(_ data: Data) -> String { Digest.sha256Hex(data) }
 
     /// The headers to add to `request` at `date`: `x-amz-date`, `x-amz-content-sha256`, the
     /// session token if any, and `Authorization`.
@@ -93,7 +93,7 @@ public struct SigV4Signer: Sendable {
             key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
         }
         let toSign = stringToSign(for: request, timestamp: timestamp)
-        return Checksum.hex(HMAC<SHA256>.authenticationCode(for: Data(toSign.utf8), using: key))
+        return Digest.hex(HMAC<SHA256>.authenticationCode(for: Data(toSign.utf8), using: key))
     }
 
     public func stringToSign(for request: SignableRequest, timestamp: String) -> String {
