@@ -34,17 +34,21 @@ struct ALSAFailure {
         case ENOENT where opening, ENODEV where opening:
             return NarrationError(
                 .deviceNotFound,
-                "Cannot open audio device \"\(device)\": no such device. Run \"narrate devices\" to list devices.")
+                "Cannot open audio device \"\(device)\": no such device.",
+                subject: .device(device), cause: .system(errno: -code), remedy: .listDevices)
         case EBUSY where opening, EAGAIN where opening:
             return NarrationError(
                 .deviceBusy,
-                "Audio device \"\(device)\" is busy: another program is using it. Close that program or choose another device with --device.")
+                "Audio device \"\(device)\" is busy: another program is using it.",
+                subject: .device(device), cause: .system(errno: -code), remedy: .chooseOtherDevice)
         case ENODEV, EIO, EBADFD, ESHUTDOWN, ENOTTY, ENXIO:
             return NarrationError(
                 .deviceFailed,
-                "Audio device \"\(device)\" stopped working (\(reason)) while trying to \(call). Check that it is still plugged in.")
+                "Audio device \"\(device)\" stopped working (\(reason)) while trying to \(call). Check that it is still plugged in.",
+                subject: .device(device), cause: .system(errno: -code))
         default:
-            return NarrationError(.deviceFailed, "Audio device \"\(device)\" failed to \(call): \(reason).")
+            return NarrationError(
+                .deviceFailed, "Audio device \"\(device)\" failed to \(call): \(reason).", subject: .device(device), cause: .system(errno: -code))
         }
     }
 }

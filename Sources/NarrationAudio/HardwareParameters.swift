@@ -55,7 +55,8 @@ enum HardwareParameters {
     private static func unsupported(_ device: String, _ what: String, _ capabilities: String) -> NarrationError {
         NarrationError(
             .deviceUnsupportedFormat,
-            "Audio device \"\(device)\" cannot record \(what); it supports \(capabilities). Create the article with a format the device supports (narrate new --rate/--channels/--bits) or choose another device.")
+            "Audio device \"\(device)\" cannot record \(what); it supports \(capabilities).",
+            subject: .device(device), remedy: .chooseSupportedFormat)
     }
 
     /// "16-bit, 1 channel, 8000–48000 Hz", read from a fresh copy of the device's full parameter space.

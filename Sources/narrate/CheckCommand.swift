@@ -29,7 +29,7 @@ extension Narrate {
         func validate() throws {
             if path != nil && target.article != nil { throw ValidationError("Check a file or an article, not both.") }
             if let profile {
-                do { _ = try DeliveryProfile.named(profile) } catch { throw ValidationError(error.message) }
+                do { _ = try DeliveryProfile.named(profile) } catch { throw ValidationError(error.sentence) }
             }
         }
 

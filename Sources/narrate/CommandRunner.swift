@@ -11,7 +11,7 @@ enum CommandRunner {
         do {
             return try Settings.load()
         } catch {
-            Console.error(error.message)
+            Console.error(error.sentence)
             throw ExitCode(error.exitStatus)
         }
     }
@@ -23,7 +23,7 @@ enum CommandRunner {
         do {
             return try body(try openLibrary(readOnly: readOnly))
         } catch {
-            Console.error(error.message)
+            Console.error(error.sentence)
             throw ExitCode(error.exitStatus)
         }
     }
@@ -33,7 +33,7 @@ enum CommandRunner {
         do {
             return try await body(try openLibrary(readOnly: readOnly))
         } catch {
-            Console.error(error.message)
+            Console.error(error.sentence)
             throw ExitCode(error.exitStatus)
         }
     }

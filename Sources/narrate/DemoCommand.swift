@@ -39,7 +39,7 @@ extension Narrate {
                     if step == .checking { bar.finish() }
                 }
             } catch {
-                Console.error(error.message)
+                Console.error(error.sentence)
                 throw ExitCode(error.exitStatus)
             }
             let seconds = Date().timeIntervalSince(started)

@@ -78,7 +78,7 @@ extension Narrate {
     /// Says on stderr that a delivery failed and when it is tried again.
     static func announceRetry(_ job: OutboxJob) -> (NarrationError, Double) -> Void {
         { error, delay in
-            Console.error("\(job.file.lastPathComponent): \(error.message) Trying again in \(String(format: "%g", delay)) s.")
+            Console.error("\(job.file.lastPathComponent): \(error.sentence) Trying again in \(String(format: "%g", delay)) s.")
         }
     }
 }

@@ -22,7 +22,7 @@ extension Narrate {
             do {
                 devices = try NarrationLibrary.audioDevices()
             } catch {
-                Console.error(error.message)
+                Console.error(error.sentence)
                 throw ExitCode(error.exitStatus)
             }
             if output.json {

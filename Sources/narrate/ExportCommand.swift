@@ -63,7 +63,7 @@ extension Narrate {
             var chosenProfile: DeliveryProfile?
             if let profile {
                 do { chosenProfile = try configured.deliveryProfile(named: profile) } catch {
-                    Console.error(error.message)
+                    Console.error(error.sentence)
                     throw ExitCode(error.exitStatus)
                 }
             }

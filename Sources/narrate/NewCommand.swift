@@ -38,7 +38,7 @@ extension Narrate {
             do {
                 try AudioFormat(sampleRate: rate, channels: channels, bitsPerSample: bits).validate()
             } catch {
-                throw ValidationError(error.message)
+                throw ValidationError(error.sentence)
             }
         }
 

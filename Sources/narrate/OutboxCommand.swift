@@ -100,9 +100,9 @@ extension Narrate {
                         } catch where error.kind == .usage {
                             throw error
                         } catch where error.kind == .exportWithdrawn {
-                            outcome.withdrawn.append((job, error.message))
+                            outcome.withdrawn.append((job, error.sentence))
                         } catch {
-                            outcome.waiting.append(((try? library.outboxJobs().first { $0.id == job.id }) ?? job, error.message))
+                            outcome.waiting.append(((try? library.outboxJobs().first { $0.id == job.id }) ?? job, error.sentence))
                         }
                     }
                     return outcome

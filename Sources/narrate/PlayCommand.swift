@@ -52,6 +52,10 @@ extension Narrate {
         }
 
         func run() throws {
+            if let from, let to, from > to {
+                Console.error("--from \(from) comes after --to \(to); give the first chunk first.")
+                throw ExitCode(NarrationError.usage("").exitStatus)
+            }
             let device = try self.device ?? CommandRunner.settings().device
             let (article, plan, player) = try CommandRunner.withLibrary(readOnly: true) {
                 (library) throws(NarrationError) -> (Article, NarrationLibrary.PlaybackPlan, QueuePlayer) in
@@ -62,7 +66,7 @@ extension Narrate {
                 return (article, plan, player)
             }
             for (index, reason) in plan.skipped {
-                Console.error("Skipping chunk \(index): \(reason.message)")
+                Console.error("Skipping chunk \(index): \(reason.sentence)")
             }
             let final = play(player, article: article, chunkCount: plan.articleChunkCount)
             report(final, article: article, plan: plan)
@@ -115,7 +119,7 @@ extension Narrate {
                 }
             }
             if case .failed(let error) = status.state {
-                Console.error("\(error.message) Playback stopped at chunk \(status.chunk), \(Timecode.precise(format.seconds(status.position))).")
+                Console.error("\(error.sentence) Playback stopped at chunk \(status.chunk), \(Timecode.precise(format.seconds(status.position))).")
             }
         }
 
@@ -140,7 +144,7 @@ struct PlayJSON: Encodable {
         case .paused: (state, error) = ("paused", nil)
         case .finished: (state, error) = ("finished", nil)
         case .stopped: (state, error) = ("stopped", nil)
-        case .failed(let failure): (state, error) = ("failed", failure.message)
+        case .failed(let failure): (state, error) = ("failed", failure.sentence)
         }
         chunk = status.chunk.number
         position = format.seconds(status.position)

@@ -48,7 +48,7 @@ extension Narrate {
                     do throws(NarrationError) {
                         results.append(try await library.prune(article, dryRun: dryRun))
                     } catch {
-                        refusals.append(error.message)
+                        refusals.append(error.sentence)
                     }
                 }
                 return (results, refusals)

@@ -120,10 +120,10 @@ extension Narrate {
             if let problem {
                 let kept = outcome.chunk.flatMap { chunk in outcome.index.map { "Recording stopped; the \(Timecode.precise(chunk.duration)) captured before that was kept as chunk \($0)." } }
                     ?? "Nothing was captured, so nothing was added."
-                Console.error("\(problem.message) \(kept)")
+                Console.error("\(problem.sentence) \(kept)")
             }
             if let deferred = outcome.deferredBecause {
-                Console.error("\(deferred.message) The take is safe in \(outcome.chunk == nil ? "its partial file" : "the article") and will be added by the next narrate command.")
+                Console.error("\(deferred.sentence) The take is safe in \(outcome.chunk == nil ? "its partial file" : "the article") and will be added by the next narrate command.")
             }
             if outcome.chunk == nil && problem == nil && outcome.deferredBecause == nil {
                 Console.error("Stopped before any audio was captured; nothing was added.")
@@ -147,10 +147,10 @@ struct RecordJSON: Encodable {
             outcome.index.map { ChunkJSON(chunk, index: $0, file: outcome.file, fileMissing: false) }
         }
         switch outcome.reason {
-        case .durationReached: (stopReason, error) = ("duration", outcome.deferredBecause?.message)
-        case .requested: (stopReason, error) = ("requested", outcome.deferredBecause?.message)
-        case .deviceFailed(let failure): (stopReason, error) = ("deviceFailed", failure.message)
-        case .diskFull(let failure): (stopReason, error) = ("diskFull", failure.message)
+        case .durationReached: (stopReason, error) = ("duration", outcome.deferredBecause?.sentence)
+        case .requested: (stopReason, error) = ("requested", outcome.deferredBecause?.sentence)
+        case .deviceFailed(let failure): (stopReason, error) = ("deviceFailed", failure.sentence)
+        case .diskFull(let failure): (stopReason, error) = ("diskFull", failure.sentence)
         }
         replaced = outcome.replaced?.rawValue
         withdrawnExport = outcome.withdrawn.map { "\($0)" }

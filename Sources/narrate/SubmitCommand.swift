@@ -45,7 +45,7 @@ extension Narrate {
             let settings = try CommandRunner.settings()
             let resolved: Destination?
             do { resolved = try destination.resolve(settings) } catch {
-                Console.error(error.message)
+                Console.error(error.sentence)
                 throw ExitCode(error.exitStatus)
             }
             guard let resolved else {

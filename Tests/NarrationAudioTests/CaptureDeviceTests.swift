@@ -44,7 +44,7 @@ struct CaptureDeviceTests {
     func unknownDevice() {
         #expect(throws: NarrationError(
             .deviceNotFound,
-            "Cannot open audio device \"no-such-mic\": no such device. Run \"narrate devices\" to list devices.")) {
+            "Cannot open audio device \"no-such-mic\": no such device.", remedy: .listDevices)) {
             try CaptureDevice(name: "no-such-mic", format: .speech)
         }
     }
@@ -59,7 +59,8 @@ struct CaptureDeviceTests {
         let devices = try VirtualDevices(folder: folder.url, source: [0, 0])
         #expect(throws: NarrationError(
             .deviceUnsupportedFormat,
-            "Audio device \"usbmic\" cannot record \(what); it supports 16-bit, 1 channel, 44100–48000 Hz. Create the article with a format the device supports (narrate new --rate/--channels/--bits) or choose another device.")) {
+            "Audio device \"usbmic\" cannot record \(what); it supports 16-bit, 1 channel, 44100–48000 Hz.",
+            remedy: .chooseSupportedFormat)) {
             try CaptureDevice(name: "usbmic", format: format, definitions: devices.definitions)
         }
     }
@@ -71,7 +72,7 @@ struct CaptureDeviceTests {
         try Data().write(to: devices.busyFile)
         #expect(throws: NarrationError(
             .deviceBusy,
-            "Audio device \"usbmic\" is busy: another program is using it. Close that program or choose another device with --device.")) {
+            "Audio device \"usbmic\" is busy: another program is using it.", remedy: .chooseOtherDevice)) {
             try CaptureDevice(name: "usbmic", format: .speech, definitions: devices.definitions)
         }
     }

@@ -29,10 +29,11 @@ struct ChunkOrderTests {
         #expect(order.ids == ids)
     }
 
-    @Test("the message reads as a sentence")
+    @Test("the message reads as a sentence, and the remedy is to see the chunks")
     func message() {
-        #expect(NarrationError.chunkIndexOutOfRange(ChunkIndex(7), count: 5).message
-            == "There is no chunk 7: the article has 5 chunks (1–5). Run \"narrate chunks\" to see them.")
+        let error = NarrationError.chunkIndexOutOfRange(ChunkIndex(7), count: 5)
+        #expect(error.message == "There is no chunk 7: the article has 5 chunks (1–5).")
+        #expect(error.remedy == .listChunks && error.subject == .chunk(ChunkIndex(7)))
         #expect(NarrationError.chunkIndexOutOfRange(ChunkIndex(1), count: 0).message.contains("has no chunks yet"))
     }
 }

@@ -131,7 +131,7 @@ struct ExporterTests {
         try FileManager.default.moveItem(at: entries[1].file, to: fixture.folder.file("aside.wav"))
         #expect(throws: NarrationError(
             .chunkFileMissing,
-            "Chunk 2's file \(entries[1].file.path) is missing. Re-record it (narrate record --replace 2) or delete it, then export again.")) {
+            "Chunk 2's file \(entries[1].file.path) is missing.", remedy: .replaceOrDeleteChunk(ChunkIndex(2), then: .exportAgain))) {
             try fixture.library.export(article, to: output, settings: ExportSettings(format: .flac))
         }
         try FileManager.default.moveItem(at: fixture.folder.file("aside.wav"), to: entries[1].file)

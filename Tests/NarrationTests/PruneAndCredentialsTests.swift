@@ -3,6 +3,7 @@ import Glibc
 @testable import Narration
 import NarrationCore
 import NarrationTestSupport
+import ObjectStorage
 import Testing
 
 @Suite("Prune after delivery; where S3 credentials come from")
@@ -15,7 +16,8 @@ struct PruneAndCredentialsTests {
         try fixture.record(article, seconds: 0.5, placement: .replace(ChunkIndex(1)))  // the first take goes to the trash
         await #expect(throws: NarrationError(
             .usage,
-            "Article \"Budget\" (\(article.id)) has no confirmed delivery of its chunks as they are: it has not been queued yet. Prune removes recordings only after one; run \"narrate submit\" first.")) {
+            "Article \"Budget\" (\(article.id)) has no confirmed delivery of its chunks as they are: it has not been queued yet. Prune removes recordings only after one.",
+            remedy: .submitFirst)) {
             try await fixture.library.prune(article)
         }
         let job = try fixture.library.queue(article, profile: .archive).job
@@ -30,7 +32,8 @@ struct PruneAndCredentialsTests {
         try fixture.record(article, seconds: 0.3)
         await #expect(throws: NarrationError(
             .usage,
-            "Article \"Budget\" (\(article.id)) has no confirmed delivery of its chunks as they are: it changed after its last export, which was withdrawn. Prune removes recordings only after one; run \"narrate submit\" first.")) {
+            "Article \"Budget\" (\(article.id)) has no confirmed delivery of its chunks as they are: it changed after its last export, which was withdrawn. Prune removes recordings only after one.",
+            remedy: .submitFirst)) {
             try await fixture.library.prune(article)
         }
         _ = try fixture.library.deleteChunk(at: ChunkIndex(2), of: article)
@@ -60,7 +63,8 @@ struct PruneAndCredentialsTests {
         let pruned = try fixture.library.article(article.id.rawValue)
         #expect(throws: NarrationError(
             .emptyArticle,
-            "\"Budget\" has no chunks: its recordings were removed by prune after delivery, so there is nothing to export. Its delivered file is listed by \"narrate outbox\".")) {
+            "\"Budget\" has no chunks: its recordings were removed by prune after delivery, so there is nothing to export.",
+            remedy: .showDeliveredFile)) {
             try fixture.library.export(pruned, to: fixture.folder.file("again.flac"), settings: ExportSettings(profile: .archive))
         }
     }

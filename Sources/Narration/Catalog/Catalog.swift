@@ -53,7 +53,8 @@ public final class Catalog: Sendable {
         guard current else {
             throw NarrationError(
                 .dataRootNotWritable,
-                "The catalog \(path) was written by an older narrate and must be brought up to date before this one can read it, which needs writing: make \(folder) writable and run narrate list once.")
+                "The catalog \(path) was written by an older narrate and must be brought up to date before this one can read it, which needs writing: make \(folder) writable.",
+                subject: .file(path), remedy: .openLibraryOnce)
         }
     }
 

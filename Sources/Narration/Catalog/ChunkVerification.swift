@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import NarrationAudio
 import NarrationCore
 
@@ -8,21 +7,25 @@ extension NarrationLibrary {
     /// format and as long as the catalog says.
     /// - Parameter fix: the sentence that tells the volunteer what to do about a bad chunk.
     /// - Throws: `chunkFileMissing` or `fileCorrupt`, naming the chunk and its file.
-    func verifyFile(of entry: ChunkEntry, format: AudioFormat, fix: String) throws(NarrationError) {
+    func verifyFile(of entry: ChunkEntry, format: AudioFormat, then: Remedy.AfterMending) throws(NarrationError) {
+        let fix = Remedy.replaceOrDeleteChunk(entry.index, then: then)
         guard !entry.fileMissing else {
-            throw NarrationError(.chunkFileMissing, "Chunk \(entry.index)'s file \(entry.file.path) is missing. \(fix)")
+            throw NarrationError(
+                .chunkFileMissing, "Chunk \(entry.index)'s file \(entry.file.path) is missing.", subject: .file(entry.file.path), remedy: fix)
         }
         let reader: SoundFileReader
         do {
             reader = try SoundFileReader(path: entry.file.path)
         } catch {
-            throw NarrationError(.fileCorrupt, "Chunk \(entry.index)'s file \(entry.file.path) is damaged (\(error.message)) \(fix)")
+            throw NarrationError(
+                .fileCorrupt, "Chunk \(entry.index)'s file \(entry.file.path) is damaged (\(error.message))", subject: .file(entry.file.path), remedy: fix)
         }
         defer { reader.close() }
         guard reader.format == format, reader.frames == entry.chunk.frames else {
             throw NarrationError(
                 .fileCorrupt,
-                "Chunk \(entry.index)'s file \(entry.file.path) is damaged: it holds \(reader.frames) frames of \(reader.format), the catalog expects \(entry.chunk.frames) of \(format). \(fix)")
+                "Chunk \(entry.index)'s file \(entry.file.path) is damaged: it holds \(reader.frames) frames of \(reader.format), the catalog expects \(entry.chunk.frames) of \(format).",
+                subject: .file(entry.file.path), remedy: fix)
         }
     }
 
@@ -32,25 +35,14 @@ extension NarrationLibrary {
     /// that holds fewer frames than the catalog's is a file cut short.
     /// - Returns: nil when the header is the article's and the file holds every frame.
     static func fileProblem(of file: URL, chunk: Chunk) -> FileProblem? {
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            return errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno)).lowercased())
+        do throws(SystemError) {
+            let opened = try OpenFile(file.path, .read)
+            let status = try opened.status()
+            guard status.kind == .file else { return .unreadable("not a file") }
+            return problem(header: try opened.read(upTo: TakeHeader.size, at: 0), fileSize: status.size, chunk: chunk)
+        } catch {
+            return error.isMissing ? .missing : .unreadable(error.reason.lowercased())
         }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .unreadable(String(cString: strerror(errno)).lowercased()) }
-        guard info.st_mode & S_IFMT == S_IFREG else { return .unreadable("not a file") }
-        var header = [UInt8](repeating: 0, count: TakeHeader.size)
-        var count = 0
-        while count < header.count {
-            let got = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + count, $0.count - count, off_t(count)) }
-            if got < 0 && errno == EINTR { continue }
-            guard got >= 0 else { return .unreadable(String(cString: strerror(errno)).lowercased()) }
-            if got == 0 { break }
-            count += got
-        }
-        header.removeLast(header.count - count)
-        return problem(header: header, fileSize: Int(info.st_size), chunk: chunk)
     }
 
     /// `fileProblem(of:chunk:)` for the file's first bytes (at most 44) and its size.

@@ -1,6 +1,6 @@
 public import Foundation
-import Glibc
 public import NarrationCore
+public import ObjectStorage
 
 /// Where the key pair for object storage comes from: the standard environment variables
 /// (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`), else a credentials file in
@@ -53,67 +53,80 @@ public enum CredentialSource {
     ///   `/tmp`: only a file's owner may rename or remove it there) and owned by the user or root.
     /// - Throws: `credentials`: no file, or a sentence naming the check that failed and the fix.
     static func readPrivateFile(_ path: String, for storage: S3Destination) throws(NarrationError) -> String {
-        // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ENOENT {
+        // Opened without blocking: opening a FIFO must not wait for a writer; it is refused below.
+        let file: OpenFile
+        do throws(SystemError) {
+            file = try OpenFile(path, .read)
+        } catch {
+            if error.isMissing {
                 throw NarrationError(
                     .credentials,
-                    "No credentials for \(storage): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or write them to \(path) (readable by you only: chmod 600).")
+                    "No credentials for \(storage): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or write them to \(path) (readable by you only: chmod 600).",
+                    subject: .file(path), cause: error.cause)
             }
-            throw NarrationError(.credentials, "The credentials file \(path) cannot be opened (\(String(cString: strerror(code)))); check its permissions.")
+            throw NarrationError(
+                .credentials, "The credentials file \(path) cannot be opened (\(error.reason)); check its permissions.", subject: .file(path),
+                cause: error.cause)
         }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            throw NarrationError(.credentials, "The credentials file \(path) cannot be examined (\(String(cString: strerror(errno)))); check it.")
+        let status: FileStatus
+        do throws(SystemError) {
+            status = try file.status()
+        } catch {
+            throw NarrationError(
+                .credentials, "The credentials file \(path) cannot be examined (\(error.reason)); check it.", subject: .file(path), cause: error.cause)
         }
-        guard status.st_mode & S_IFMT == S_IFREG else {
+        guard status.kind == .file else {
             throw NarrationError(
                 .credentials,
-                "The credentials file \(path) is \(fileKind(status.st_mode)), not a file; point credentials_file or AWS_SHARED_CREDENTIALS_FILE at the file that holds the keys.")
+                "The credentials file \(path) is \(fileKind(status.kind)), not a file; point credentials_file or AWS_SHARED_CREDENTIALS_FILE at the file that holds the keys.",
+                subject: .file(path))
         }
-        guard status.st_uid == geteuid() else {
+        guard status.owner == FileSystem.userID else {
             throw NarrationError(
                 .credentials,
-                "The credentials file \(path) is owned by another user (uid \(status.st_uid)); narrate uses only a file of your own: copy the keys into one and chmod 600 it.")
+                "The credentials file \(path) is owned by another user (uid \(status.owner)); narrate uses only a file of your own: copy the keys into one and chmod 600 it.",
+                subject: .file(path))
         }
-        let mode = String(status.st_mode & 0o777, radix: 8)
-        guard status.st_mode & 0o044 == 0 else {
+        let mode = String(status.permissions & 0o777, radix: 8)
+        guard status.permissions & 0o044 == 0 else {
             throw NarrationError(
                 .credentials,
-                "The credentials file \(path) can be read by others (mode \(mode)); narrate uses it only when just you can: chmod 600 \(path)")
+                "The credentials file \(path) can be read by others (mode \(mode)); narrate uses it only when just you can: chmod 600 \(path)",
+                subject: .file(path))
         }
-        guard status.st_mode & 0o033 == 0 else {
+        guard status.permissions & 0o033 == 0 else {
             throw NarrationError(
                 .credentials,
-                "The credentials file \(path) can be changed or run by others (mode \(mode)); narrate uses it only when just you can: chmod 600 \(path)")
+                "The credentials file \(path) can be changed or run by others (mode \(mode)); narrate uses it only when just you can: chmod 600 \(path)",
+                subject: .file(path))
         }
-        let folder = openedFolder(descriptor, path: path)
-        var folderStatus = stat()
-        guard stat(folder, &folderStatus) == 0 else {
-            throw NarrationError(.credentials, "The folder \(folder) of the credentials file \(path) cannot be examined (\(String(cString: strerror(errno)))).")
+        let folder = openedFolder(file, path: path)
+        let folderStatus: FileStatus
+        do throws(SystemError) {
+            folderStatus = try FileSystem.status(of: folder)
+        } catch {
+            throw NarrationError(
+                .credentials, "The folder \(folder) of the credentials file \(path) cannot be examined (\(error.reason)).", subject: .file(path),
+                cause: error.cause)
         }
-        let sticky = folderStatus.st_mode & S_ISVTX != 0 && (folderStatus.st_uid == geteuid() || folderStatus.st_uid == 0)
-        guard folderStatus.st_mode & 0o022 == 0 || sticky else {
+        let sticky = folderStatus.isSticky && (folderStatus.owner == FileSystem.userID || folderStatus.owner == 0)
+        guard folderStatus.permissions & 0o022 == 0 || sticky else {
             throw NarrationError(
                 .credentials,
-                "The folder \(folder) that holds the credentials file \(path) can be written by others (mode \(String(folderStatus.st_mode & 0o7777, radix: 8))), who could replace the file; make it yours alone: chmod go-w \(folder)")
+                "The folder \(folder) that holds the credentials file \(path) can be written by others (mode \(String(folderStatus.permissions, radix: 8))), who could replace the file; make it yours alone: chmod go-w \(folder)",
+                subject: .file(path))
         }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw NarrationError(.credentials, "The credentials file \(path) cannot be read (\(String(cString: strerror(errno)))); check it.")
-            }
-            if count == 0 { break }
-            bytes += buffer[0..<count]
-            guard bytes.count <= 1 << 20 else {
-                throw NarrationError(.credentials, "The credentials file \(path) is larger than 1 MiB, which no credentials file is; check that it is the right file.")
-            }
+        let read: [UInt8]?
+        do throws(SystemError) {
+            read = try file.readAll(limit: 1 << 20)
+        } catch {
+            throw NarrationError(
+                .credentials, "The credentials file \(path) cannot be read (\(error.reason)); check it.", subject: .file(path), cause: error.cause)
+        }
+        guard let bytes = read else {
+            throw NarrationError(
+                .credentials, "The credentials file \(path) is larger than 1 MiB, which no credentials file is; check that it is the right file.",
+                subject: .file(path))
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw NarrationError(.credentials, "The credentials file \(path) cannot be read as text; check its permissions and contents.")
@@ -123,24 +136,20 @@ public enum CredentialSource {
 
     /// The folder the opened file is in, from the kernel's link for the descriptor (so after
     /// every symbolic link); `path`'s own folder if the kernel does not say.
-    private static func openedFolder(_ descriptor: CInt, path: String) -> String {
-        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/fd/\(descriptor)", &target, target.count - 1)
-        var resolved = length > 0 ? String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : path
-        if resolved.hasSuffix(" (deleted)") { resolved.removeLast(" (deleted)".count) }
-        guard resolved.hasPrefix("/") else {
+    private static func openedFolder(_ file: OpenFile, path: String) -> String {
+        guard let resolved = file.kernelPath else {
             return URL(fileURLWithPath: path).resolvingSymlinksInPath().deletingLastPathComponent().path
         }
         return URL(fileURLWithPath: resolved).deletingLastPathComponent().path
     }
 
     /// "a folder", "a FIFO", … for the refusal of what is not a file.
-    private static func fileKind(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFDIR: "a folder"
-        case S_IFIFO: "a FIFO (named pipe)"
-        case S_IFSOCK: "a socket"
-        case S_IFCHR, S_IFBLK: "a device"
+    private static func fileKind(_ kind: FileStatus.Kind) -> String {
+        switch kind {
+        case .folder: "a folder"
+        case .fifo: "a FIFO (named pipe)"
+        case .socket: "a socket"
+        case .characterDevice, .blockDevice: "a device"
         default: "something other than a file"
         }
     }

@@ -15,7 +15,8 @@ enum DeliveryClaim {
         let holder = (try? String(contentsOf: url, encoding: .utf8))?.split(whereSeparator: \.isWhitespace).first.map { " (process \($0))" } ?? ""
         throw NarrationError(
             .articleBusy,
-            "\"\(title)\" is being sent by another narrate command\(holder); nothing was sent twice. Wait for it to finish; \"narrate outbox\" then shows the result.")
+            "\"\(title)\" is being sent by another narrate command\(holder); nothing was sent twice.",
+            subject: .article(article), remedy: .waitThenShowOutbox)
     }
 
     /// The claim if nobody holds it, else nil.

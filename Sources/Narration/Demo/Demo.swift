@@ -145,7 +145,7 @@ public struct Demo: Sendable {
             _ = recording.finish()
             throw error
         }
-        while recording.status.stopReason == nil { usleep(2_000) }
+        while recording.status.stopReason == nil { Thread.sleep(forTimeInterval: 0.002) }
         let outcome = recording.finish()
         switch outcome.reason {
         case .deviceFailed(let error), .diskFull(let error): throw error

@@ -37,7 +37,7 @@ extension NarrationLibrary {
             throw .emptyArticle(article, nothingTo: "check")
         }
         for entry in entries {
-            try verifyFile(of: entry, format: article.format, fix: "Re-record it (narrate record --replace \(entry.index)) or delete it.")
+            try verifyFile(of: entry, format: article.format, then: .nothing)
         }
         let total = entries.reduce(0) { $0 + $1.chunk.frames }
         return try Analyzer.measure(entries.map { AudioSegment(file: $0.file, range: 0..<$0.chunk.frames) }, format: article.format) {

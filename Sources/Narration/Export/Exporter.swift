@@ -1,5 +1,4 @@
 public import Foundation
-import Glibc
 import NarrationAudio
 public import NarrationCore
 
@@ -57,22 +56,26 @@ enum Exporter {
             if settings.format == .mp3, let target = settings.mastering.loudnessTarget {
                 _ = try encode(segments, gain: gain, ceiling: ceiling, plan: plan, settings: settings, to: temporary) { _ in }
                 let delivered = try Analyzer.measure(file: temporary)
-                unlink(temporary.path)
+                FileSystem.discard(temporary)
                 if let loudness = delivered.integratedLoudness {
                     let shortfall = target.lufs(channels: plan.format.channels) - loudness
                     if abs(shortfall) > 0.2 { gain = SampleGain(linear: gain.linear * SampleGain(decibels: shortfall).linear) }
                 }
             }
             let done = try encode(segments, gain: gain, ceiling: ceiling, plan: plan, settings: settings, to: temporary, progress: progress)
-            guard rename(temporary.path, destination.path) == 0 else {
-                throw NarrationError(.fileSystem, "Cannot move the export into place at \(destination.path): \(String(cString: strerror(errno))).")
+            do throws(SystemError) {
+                try FileSystem.replace(destination, with: temporary)
+            } catch {
+                throw NarrationError(
+                    .fileSystem, "Cannot move the export into place at \(destination.path): \(error.reason).", subject: .file(destination.path),
+                    cause: error.cause)
             }
             FileSystem.syncDirectory(folder)
             return ExportResult(
                 file: destination, frames: done, bytes: FileSystem.size(destination), plan: plan,
                 gainDecibels: gain.isUnity ? 0 : 20 * log10(gain.linear))
         } catch {
-            unlink(temporary.path)
+            FileSystem.discard(temporary)
             if error.kind == .diskFull {
                 throw NarrationError(.diskFull, "\(error.message) Nothing was written to \(destination.path); free some space and export again.")
             }
@@ -147,7 +150,7 @@ extension NarrationLibrary {
             throw .emptyArticle(article, nothingTo: "export")
         }
         for entry in entries {
-            try verifyFile(of: entry, format: article.format, fix: "Re-record it (narrate record --replace \(entry.index)) or delete it, then export again.")
+            try verifyFile(of: entry, format: article.format, then: .exportAgain)
         }
         try checkDestination(destination)
         let mastered = try Mastering.prepare(entries, format: article.format, mastering: settings.mastering)
@@ -180,8 +183,11 @@ extension NarrationLibrary {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw NarrationError(.fileSystem, "The folder \(folder.path) does not exist; create it or export somewhere else.")
         }
-        guard access(folder.path, W_OK) == 0 else {
-            throw NarrationError(.fileSystem, "Cannot write to \(folder.path) (\(String(cString: strerror(errno)))); export somewhere else.")
+        do throws(SystemError) {
+            try FileSystem.checkWritable(folder.path)
+        } catch {
+            throw NarrationError(
+                .fileSystem, "Cannot write to \(folder.path) (\(error.reason)); export somewhere else.", subject: .file(folder.path), cause: error.cause)
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import NarrationCore
 
 /// An exclusive lock on an article while a command changes it or reads all of its chunks:
@@ -27,7 +26,8 @@ final class ArticleLock: Sendable {
         }
     }
 
-    private let descriptor: CInt
+    /// The open lock file holding the `flock`; nil on a read-only file system with none.
+    private let file: OpenFile?
     let url: URL
 
     /// Takes the lock, or returns nil when a live process holds it.
@@ -39,27 +39,32 @@ final class ArticleLock: Sendable {
     /// there), and the lock holds no file.
     /// - Throws: `fileSystem` when the lock file cannot be opened.
     static func tryAcquire(_ url: URL, purpose: Purpose) throws(NarrationError) -> ArticleLock? {
-        var descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        func unopenable(_ error: SystemError) -> NarrationError {
+            NarrationError(.fileSystem, "Cannot open the lock file \(url.path): \(error.reason).", subject: .file(url.path), cause: error.cause)
+        }
+        let file: OpenFile
         var writable = true
-        if descriptor < 0, errno == EROFS || errno == EACCES {
-            let refusal = errno
+        do throws(SystemError) {
+            file = try OpenFile(url.path, .readWriteCreating(permissions: 0o644))
+        } catch where error.isReadOnlyFileSystem || error.code == SystemError.permissionDenied {
+            let refusal = error
             writable = false
-            descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-            if descriptor < 0, errno == ENOENT, refusal == EROFS { return ArticleLock(descriptor: -1, url: url) }
+            do throws(SystemError) {
+                file = try OpenFile(url.path, .read)
+            } catch where error.isMissing && refusal.isReadOnlyFileSystem {
+                return ArticleLock(file: nil, url: url)
+            } catch {
+                throw unopenable(error)
+            }
+        } catch {
+            throw unopenable(error)
         }
-        guard descriptor >= 0 else {
-            throw NarrationError(.fileSystem, "Cannot open the lock file \(url.path): \(String(cString: strerror(errno))).")
-        }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            return nil
-        }
+        guard file.tryLock() else { return nil }
         if writable {
-            let holder = "\(getpid()) \(purpose.rawValue)\n"
-            ftruncate(descriptor, 0)
-            _ = holder.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+            try? file.truncate(to: 0)
+            try? file.write(Array("\(FileSystem.processID) \(purpose.rawValue)\n".utf8), at: 0)
         }
-        return ArticleLock(descriptor: descriptor, url: url)
+        return ArticleLock(file: file, url: url)
     }
 
     /// Takes the lock on `article` for `purpose`.
@@ -81,14 +86,10 @@ final class ArticleLock: Sendable {
             "Article \"\(article.title)\" (\(article.id)) is busy: another narrate command\(process) \(purpose.phrase). \(remedy)")
     }
 
-    private init(descriptor: CInt, url: URL) {
-        self.descriptor = descriptor
+    private init(file: OpenFile?, url: URL) {
+        self.file = file
         self.url = url
     }
 
-    deinit {
-        guard descriptor >= 0 else { return }
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
-    }
+    deinit { file?.unlock() }
 }

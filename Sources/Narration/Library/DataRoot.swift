@@ -1,5 +1,4 @@
 public import Foundation
-import Glibc
 public import NarrationCore
 
 /// The folder that holds everything a volunteer records: the catalog and the articles' chunks.
@@ -87,42 +86,59 @@ public struct DataRoot: Sendable {
     @discardableResult
     public func prepare(allowingReadOnly: Bool = false) throws(NarrationError) -> Access {
         let path = url.path
-        var info = stat()
-        if stat(path, &info) != 0 {
-            guard errno == ENOENT else { throw unusable(errno) }
-            if createsParents {
-                if let failure = FileSystem.makeDirectories(url) { throw unusable(failure) }
-            } else {
-                let parent = url.deletingLastPathComponent()
-                var parentInfo = stat()
-                // A parent that is a file makes the root's own stat fail with ENOTDIR, above.
-                guard stat(parent.path, &parentInfo) == 0 else {
-                    throw errno == ENOENT
-                        ? NarrationError(
-                            .dataRootNotWritable,
-                            "The data folder \(path) cannot be used: its parent \(parent.path) does not exist (is the share mounted?).")
-                        : unusable(errno)
-                }
-                guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw unusable(errno) }
-            }
-        } else if info.st_mode & S_IFMT != S_IFDIR {
-            throw NarrationError(
-                .dataRootNotWritable, "The data folder \(path) is a file, not a folder. Move it aside or set NARRATE_HOME to a folder you can write.")
+        var existing: FileStatus?
+        do throws(SystemError) {
+            existing = try FileSystem.status(of: path)
+        } catch {
+            guard error.isMissing else { throw unusable(error) }
         }
-        guard access(path, W_OK) == 0 else {
-            let reason = errno
-            guard allowingReadOnly, reason == EROFS || reason == EACCES || reason == EPERM else { throw unusable(reason) }
+        if let existing {
+            guard existing.kind == .folder else {
+                throw NarrationError(
+                    .dataRootNotWritable, "The data folder \(path) is a file, not a folder. Move it aside or set NARRATE_HOME to a folder you can write.",
+                    subject: .file(path))
+            }
+        } else if createsParents {
+            if let failure = FileSystem.makeDirectories(url) { throw unusable(SystemError(code: failure)) }
+        } else {
+            let parent = url.deletingLastPathComponent()
+            // A parent that is a file makes the root's own stat fail with ENOTDIR, above.
+            do throws(SystemError) {
+                _ = try FileSystem.status(of: parent.path)
+            } catch {
+                throw error.isMissing
+                    ? NarrationError(
+                        .dataRootNotWritable,
+                        "The data folder \(path) cannot be used: its parent \(parent.path) does not exist (is the share mounted?).",
+                        subject: .file(path), cause: error.cause)
+                    : unusable(error)
+            }
+            do throws(SystemError) {
+                try FileSystem.makeDirectory(path)
+            } catch {
+                throw unusable(error)
+            }
+        }
+        do throws(SystemError) {
+            try FileSystem.checkWritable(path)
+        } catch {
+            guard allowingReadOnly, error.isWriteRefused else { throw unusable(error) }
             return .readOnly
         }
-        guard mkdir(articlesURL.path, 0o755) == 0 || errno == EEXIST else { throw unusable(errno) }
+        do throws(SystemError) {
+            try FileSystem.makeDirectory(articlesURL.path)
+        } catch {
+            throw unusable(error)
+        }
         return .readWrite
     }
 
-    /// "Cannot write to the data folder …", for a failure with `errno` `code`.
-    private func unusable(_ code: CInt) -> NarrationError {
+    /// "Cannot write to the data folder …", for a system call's failure.
+    private func unusable(_ error: SystemError) -> NarrationError {
         NarrationError(
             .dataRootNotWritable,
-            "Cannot write to the data folder \(url.path) (\(String(cString: strerror(code)))). Make it writable or set NARRATE_HOME to a folder you can write.")
+            "Cannot write to the data folder \(url.path) (\(error.reason)). Make it writable or set NARRATE_HOME to a folder you can write.",
+            subject: .file(url.path), cause: error.cause)
     }
 
     /// Creates an article's folders.

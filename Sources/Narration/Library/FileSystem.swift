@@ -2,7 +2,9 @@ import Foundation
 import Glibc
 import NarrationCore
 
-/// The few file operations the engine needs, each turning a failure into a sentence.
+/// The engine's one file of system calls: the few file operations it needs, each turning a
+/// failure into a sentence, and below them the calls themselves (`OpenFile`, `FileStatus`,
+/// `SystemError`, the monotonic clock), so that no other engine file calls the C library.
 enum FileSystem {
     static func createDirectory(_ url: URL) throws(NarrationError) {
         if let failure = makeDirectories(url) {
@@ -192,5 +194,207 @@ enum FileSystem {
             throw NarrationError(.fileSystem, "Cannot copy to \(target.path): \(String(cString: strerror(failure))).")
         }
         syncDirectory(target.deletingLastPathComponent())
+    }
+}
+
+// MARK: - The system calls other engine files use
+
+/// A failed system call's `errno`, and the C library's words for it.
+struct SystemError: Error, Sendable, Equatable {
+    let code: CInt
+
+    /// "No such file or directory".
+    var reason: String { FileSystem.describe(errno: code) }
+    var isMissing: Bool { code == ENOENT }
+    var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
+    /// The file system or the file's permissions refuse writing.
+    var isWriteRefused: Bool { code == EROFS || code == EACCES || code == EPERM }
+    var isReadOnlyFileSystem: Bool { code == EROFS }
+
+    /// EACCES: the file's permissions refuse what was asked.
+    static let permissionDenied = EACCES
+
+    /// The error as the cause of a `NarrationError`.
+    var cause: NarrationError.Cause { .system(errno: code) }
+
+    /// The `errno` the last call left.
+    static var last: SystemError { SystemError(code: errno) }
+}
+
+/// What `stat` says of a file.
+struct FileStatus: Sendable {
+    enum Kind: Sendable { case file, folder, fifo, socket, characterDevice, blockDevice, symbolicLink, other }
+
+    let kind: Kind
+    let size: Int
+    /// The owner's user id.
+    let owner: UInt32
+    /// The permission bits, with set-id and sticky bits (`mode & 0o7777`).
+    let permissions: UInt32
+
+    init(_ info: stat) {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .file
+        case S_IFDIR: kind = .folder
+        case S_IFIFO: kind = .fifo
+        case S_IFSOCK: kind = .socket
+        case S_IFCHR: kind = .characterDevice
+        case S_IFBLK: kind = .blockDevice
+        case S_IFLNK: kind = .symbolicLink
+        default: kind = .other
+        }
+        size = Int(info.st_size)
+        owner = info.st_uid
+        permissions = UInt32(info.st_mode & 0o7777)
+    }
+
+    var isSticky: Bool { permissions & UInt32(S_ISVTX) != 0 }
+}
+
+extension FileSystem {
+    /// The C library's words for an `errno` ("Permission denied").
+    static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// `stat` of a path, following symbolic links.
+    static func status(of path: String) throws(SystemError) -> FileStatus {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .last }
+        return FileStatus(info)
+    }
+
+    /// One `mkdir` (0755); a folder already there is fine.
+    static func makeDirectory(_ path: String) throws(SystemError) {
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw .last }
+    }
+
+    /// Whether the kernel lets this process write in `path` (`access(W_OK)`): a read-only mount
+    /// answers EROFS, without anything being written to find out.
+    static func checkWritable(_ path: String) throws(SystemError) {
+        guard access(path, W_OK) == 0 else { throw .last }
+    }
+
+    /// Unlinks a file if it is there, saying nothing either way.
+    static func discard(_ url: URL) { unlink(url.path) }
+
+    /// Renames atomically within one file system, replacing what is at `to`.
+    static func replace(_ to: URL, with from: URL) throws(SystemError) {
+        guard rename(from.path, to.path) == 0 else { throw .last }
+    }
+
+    /// The user narrate runs as (`geteuid`).
+    static var userID: UInt32 { geteuid() }
+
+    /// This process's id.
+    static var processID: Int32 { getpid() }
+
+    /// Seconds on `CLOCK_MONOTONIC`: the clock that timestamps capture, comparable across processes.
+    static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+/// An open file with one owner: every read, write and lock on it goes through here, and it is
+/// closed (its `flock` released with it) when the owner lets go of it.
+final class OpenFile: Sendable {
+    enum Access {
+        /// Reading; a FIFO does not block the open, and a terminal does not become ours.
+        case read
+        case readWrite
+        /// Reading and writing, created with `permissions` if missing.
+        case readWriteCreating(permissions: UInt32)
+        /// Writing a new, empty file (truncated if there), created with `permissions`.
+        case writeTruncating(permissions: UInt32)
+    }
+
+    private let descriptor: CInt
+
+    /// Opens `path`; symbolic links are followed.
+    init(_ path: String, _ access: Access) throws(SystemError) {
+        let opened: CInt
+        switch access {
+        case .read: opened = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        case .readWrite: opened = open(path, O_RDWR | O_CLOEXEC)
+        case .readWriteCreating(let permissions): opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode_t(permissions))
+        case .writeTruncating(let permissions): opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(permissions))
+        }
+        guard opened >= 0 else { throw .last }
+        descriptor = opened
+    }
+
+    deinit { close(descriptor) }
+
+    /// `fstat` of the open file: what was opened, whatever the path names by now.
+    func status() throws(SystemError) -> FileStatus {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .last }
+        return FileStatus(info)
+    }
+
+    /// Up to `count` bytes from `offset`; fewer only at the end of the file.
+    func read(upTo count: Int, at offset: Int) throws(SystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let step = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + got, count - got, off_t(offset + got)) }
+            if step < 0 && errno == EINTR { continue }
+            guard step >= 0 else { throw .last }
+            if step == 0 { break }
+            got += step
+        }
+        return Array(bytes[0..<got])
+    }
+
+    /// Every byte from the start, or nil when there are more than `limit`.
+    func readAll(limit: Int) throws(SystemError) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        while true {
+            let block = try read(upTo: 16 * 1024, at: bytes.count)
+            if block.isEmpty { return bytes }
+            bytes += block
+            if bytes.count > limit { return nil }
+        }
+    }
+
+    /// Writes all of `bytes` at `offset`.
+    func write(_ bytes: [UInt8], at offset: Int) throws(SystemError) {
+        var done = 0
+        while done < bytes.count {
+            let step = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress! + done, bytes.count - done, off_t(offset + done)) }
+            if step < 0 && errno == EINTR { continue }
+            guard step > 0 else { throw step < 0 ? .last : SystemError(code: ENOSPC) }
+            done += step
+        }
+    }
+
+    func truncate(to length: Int) throws(SystemError) {
+        guard ftruncate(descriptor, off_t(length)) == 0 else { throw .last }
+    }
+
+    func sync() throws(SystemError) {
+        guard fsync(descriptor) == 0 else { throw .last }
+    }
+
+    /// Makes the disk set aside `bytes` for the file (`posix_fallocate`).
+    func allocate(bytes: Int) throws(SystemError) {
+        let result = posix_fallocate(descriptor, 0, off_t(bytes))
+        guard result == 0 else { throw SystemError(code: result) }
+    }
+
+    /// Takes an exclusive `flock` without waiting. - Returns: false when another open file holds it.
+    func tryLock() -> Bool { flock(descriptor, LOCK_EX | LOCK_NB) == 0 }
+
+    func unlock() { flock(descriptor, LOCK_UN) }
+
+    /// The path the kernel has for the open file, after every symbolic link (from
+    /// `/proc/self/fd`), or nil if it does not say.
+    var kernelPath: String? {
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/fd/\(descriptor)", &target, target.count - 1)
+        guard length > 0 else { return nil }
+        var resolved = String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if resolved.hasSuffix(" (deleted)") { resolved.removeLast(" (deleted)".count) }
+        return resolved.hasPrefix("/") ? resolved : nil
     }
 }

@@ -46,7 +46,7 @@ public final class NarrationLibrary: Sendable {
     /// Creates an article, its folders, and makes it the current one.
     public func newArticle(title: String, publication: String, narrator: String, format: AudioFormat) throws(NarrationError) -> Article {
         let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw .usage("The title is empty. Give the article a title, e.g. narrate new \"City council votes on budget\".") }
+        guard !trimmed.isEmpty else { throw NarrationError(.usage, "The title is empty.", remedy: .giveTitle) }
         try format.validate()
         let article = Article(
             id: ArticleID.random(), title: trimmed, publication: publication, narrator: narrator,

@@ -111,10 +111,9 @@ extension NarrationLibrary {
         if let exact = jobs.first(where: { $0.id == lowered }) { return exact }
         let matches = jobs.filter { $0.id.hasPrefix(lowered) }
         guard Identifier.isWellFormed(lowered), matches.count == 1, let only = matches.first else {
-            throw .usage(
-                matches.count > 1
-                    ? "\"\(text)\" matches \(matches.count) outbox jobs (\(matches.map(\.id).joined(separator: ", "))); give more of the id."
-                    : "No outbox job has the id \"\(text)\". Run \"narrate outbox list --all\" to see them.")
+            throw matches.count > 1
+                ? .usage("\"\(text)\" matches \(matches.count) outbox jobs (\(matches.map(\.id).joined(separator: ", "))); give more of the id.")
+                : NarrationError(.usage, "No outbox job has the id \"\(text)\".", remedy: .listOutboxJobs)
         }
         return only
     }

@@ -1,5 +1,6 @@
 public import Foundation
 public import NarrationCore
+import ObjectStorage
 
 /// What pruning an article removed.
 public struct PruneResult: Sendable, Equatable {
@@ -37,8 +38,10 @@ extension NarrationLibrary {
             } else {
                 reason = "it has not been queued yet"
             }
-            throw .usage(
-                "Article \"\(article.title)\" (\(article.id)) has no confirmed delivery of its chunks as they are: \(reason). Prune removes recordings only after one; run \"narrate submit\" first.")
+            throw NarrationError(
+                .usage,
+                "Article \"\(article.title)\" (\(article.id)) has no confirmed delivery of its chunks as they are: \(reason). Prune removes recordings only after one.",
+                subject: .article(article.id), remedy: .submitFirst)
         }
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .prune)
         defer { withExtendedLifetime(lock) {} }
@@ -102,7 +105,7 @@ extension NarrationLibrary {
             }
         case .s3(let storage)?:
             let credentials = try CredentialSource.credentials(for: storage, environment: environment)
-            let client = S3Client(destination: storage, credentials: credentials)
+            let client = StorageConnection(destination: storage, credentials: credentials)
             let answer: Result<S3ObjectHead?, NarrationError>
             do throws(NarrationError) {
                 answer = .success(try await client.headObject(key: delivery.audioLocation))
@@ -117,7 +120,7 @@ extension NarrationLibrary {
             if matches, FileSystem.exists(localFile), try Checksum.sha256(of: localFile) == delivery.sha256 {
                 let plan = UploadPlan(bytes: delivery.bytes)
                 let partMD5s = try Checksum.digests(of: localFile, plan: plan).partMD5s
-                matches = head.etag == (plan.isMultipart ? S3Client.multipartETag(partMD5s: partMD5s) : Checksum.hex(partMD5s[0]))
+                matches = head.etag == (plan.isMultipart ? Digest.multipartETag(partMD5s: partMD5s) : Checksum.hex(partMD5s[0]))
             }
             guard matches else {
                 throw NarrationError(.fileCorrupt, "s3://\(storage.bucket)/\(delivery.audioLocation) holds other bytes than were delivered")

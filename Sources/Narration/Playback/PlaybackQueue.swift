@@ -27,12 +27,12 @@ extension NarrationLibrary {
         let last = to ?? ChunkIndex(entries.count)
         try order.validate(first)
         try order.validate(last)
-        guard first <= last else { throw .usage("--from \(first) comes after --to \(last); give the first chunk first.") }
+        guard first <= last else { throw .usage("Chunk \(first), the first to play, comes after chunk \(last), the last; give the first chunk first.") }
         var items: [PlaybackItem] = []
         var skipped: [(ChunkIndex, NarrationError)] = []
         for entry in entries[first.position...last.position] {
             do {
-                try verifyFile(of: entry, format: article.format, fix: "Re-record it (narrate record --replace \(entry.index)), delete it, or play around it with --skip-missing.")
+                try verifyFile(of: entry, format: article.format, then: .playAroundIt)
                 items.append(PlaybackItem(index: entry.index, file: entry.file, frames: entry.chunk.frames))
             } catch {
                 guard skipMissing else { throw error }

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import NarrationCore
 
 /// Disk space set aside before a take starts, so that the take can always be committed.
@@ -15,22 +14,25 @@ final class SpaceReserve: Sendable {
     /// - Throws: `diskFull` when the space is not there.
     init(at url: URL) throws(NarrationError) {
         self.url = url
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw NarrationError(.fileSystem, "Cannot create \(url.path): \(String(cString: strerror(errno))).")
+        let file: OpenFile
+        do throws(SystemError) {
+            file = try OpenFile(url.path, .writeTruncating(permissions: 0o600))
+        } catch {
+            throw NarrationError(.fileSystem, "Cannot create \(url.path): \(error.reason).", subject: .file(url.path), cause: error.cause)
         }
-        let result = posix_fallocate(descriptor, 0, off_t(Self.bytes))
-        close(descriptor)
-        guard result == 0 else {
-            unlink(url.path)
+        do throws(SystemError) {
+            try file.allocate(bytes: Self.bytes)
+        } catch {
+            FileSystem.discard(url)
             throw NarrationError(
                 .diskFull,
-                "The disk holding \(url.deletingLastPathComponent().path) is full (\(String(cString: strerror(result)))). Free some space before recording.")
+                "The disk holding \(url.deletingLastPathComponent().path) is full (\(error.reason)). Free some space before recording.",
+                subject: .file(url.path), cause: error.cause)
         }
     }
 
     /// Gives the space back.
-    func release() { unlink(url.path) }
+    func release() { FileSystem.discard(url) }
 
     deinit { release() }
 }

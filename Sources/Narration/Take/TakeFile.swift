@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import NarrationAudio
 import NarrationCore
 
@@ -21,32 +20,36 @@ enum TakeFile {
     /// room, for whoever wants to look.
     /// - Throws: `fileSystem` when the file cannot be read or written.
     static func repair(_ url: URL, format: AudioFormat, damagedHeaderCopy: URL? = nil) throws(NarrationError) -> Repair {
-        let descriptor = open(url.path, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw NarrationError(.fileSystem, "Cannot open \(url.path): \(String(cString: strerror(errno))).")
+        func failure(_ verb: String, _ error: SystemError) -> NarrationError {
+            NarrationError(.fileSystem, "Cannot \(verb) \(url.path): \(error.reason).", subject: .file(url.path), cause: error.cause)
         }
-        defer { close(descriptor) }
-        var found = [UInt8](repeating: 0, count: TakeHeader.size)
-        let foundBytes = found.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard foundBytes >= 0 else {
-            throw NarrationError(.fileSystem, "Cannot read \(url.path): \(String(cString: strerror(errno))).")
+        let file: OpenFile
+        let found: [UInt8]
+        let size: Int
+        do throws(SystemError) {
+            file = try OpenFile(url.path, .readWrite)
+        } catch {
+            throw failure("open", error)
         }
-        found = Array(found[0..<foundBytes])
-        var info = stat()
-        fstat(descriptor, &info)
-        let frames = TakeHeader.frames(inFileOfSize: Int(info.st_size), format: format)
+        do throws(SystemError) {
+            found = try file.read(upTo: TakeHeader.size, at: 0)
+            size = try file.status().size
+        } catch {
+            throw failure("read", error)
+        }
+        let frames = TakeHeader.frames(inFileOfSize: size, format: format)
         let intact = TakeHeader.isIntact(found, format: format)
         if !intact {
             guard frames > 0 else { return Repair(frames: 0, headerRebuilt: false) }
             if let damagedHeaderCopy { try? FileSystem.writeAtomically(Data(found), to: damagedHeaderCopy) }
         }
         let header = TakeHeader.bytes(for: format, frames: frames)
-        let written = header.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        guard written == header.count,
-            ftruncate(descriptor, off_t(TakeHeader.fileLength(frames: frames, format: format))) == 0,
-            fsync(descriptor) == 0
-        else {
-            throw NarrationError(.fileSystem, "Cannot repair \(url.path): \(String(cString: strerror(errno))).")
+        do throws(SystemError) {
+            try file.write(header, at: 0)
+            try file.truncate(to: TakeHeader.fileLength(frames: frames, format: format))
+            try file.sync()
+        } catch {
+            throw failure("repair", error)
         }
         return Repair(frames: frames, headerRebuilt: !intact)
     }

@@ -1,8 +1,11 @@
-/// Every failure the tool reports: what kind of failure it is, and one sentence for the volunteer
-/// that says what happened and what to do.
+/// Every failure the tool reports, as values a front end renders: what kind of failure it is,
+/// what it happened to, its underlying cause, what happened in words any front end can show, and
+/// what the volunteer can do about it.
 ///
-/// The kind is for code (exit codes, tests, retries); the message is for people. Bugs in our own
-/// logic are not errors: they trap.
+/// The engine never names a command or a key: the remedy is a value (`Remedy`), and each front end
+/// says it its own way (the command line says "Run \"narrate devices\" to list devices.", a web page
+/// can show a button). The kind is for code (exit codes, tests, retries). Bugs in our own logic are
+/// not errors: they trap.
 public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// The command line asked for something that cannot be (exit status 64).
@@ -34,15 +37,55 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
         case storageRefused
     }
 
-    public let kind: Kind
-    public let message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
+    /// What a failure happened to, for code that points at it (a file to show, a device to pick).
+    public enum Subject: Sendable, Equatable {
+        case file(String)
+        case device(String)
+        case article(ArticleID)
+        case chunk(ChunkIndex)
+        /// A folder or bucket address, as the settings give it.
+        case destination(String)
     }
 
+    /// What failed underneath, kept as the value the system, the storage or the database gave.
+    public enum Cause: Sendable, Equatable {
+        /// A system call's `errno`.
+        case system(errno: Int32)
+        /// An answer from object storage: its HTTP status and S3 error code, when it gave them.
+        case storage(status: Int?, code: String?)
+        /// An SQLite result code from the catalog.
+        case database(code: Int32)
+    }
+
+    public let kind: Kind
+    /// What happened, in words any front end can show; it names no command, flag or key.
+    public let message: String
+    public let subject: Subject?
+    public let cause: Cause?
+    /// What the volunteer can do about it, for the front end to say or offer.
+    public let remedy: Remedy?
+
+    public init(_ kind: Kind, _ message: String, subject: Subject? = nil, cause: Cause? = nil, remedy: Remedy? = nil) {
+        self.kind = kind
+        self.message = message
+        self.subject = subject
+        self.cause = cause
+        self.remedy = remedy
+    }
+
+    /// Two failures are the same when they say the same thing and offer the same remedy, which is
+    /// what a volunteer sees; the subject and cause are detail for code and are not compared.
+    public static func == (lhs: NarrationError, rhs: NarrationError) -> Bool {
+        lhs.kind == rhs.kind && lhs.message == rhs.message && lhs.remedy == rhs.remedy
+    }
+
+    /// The message alone: a front end renders the remedy its own way.
     public var description: String { message }
+
+    /// The same failure with its remedy given or replaced.
+    public func with(remedy: Remedy?) -> NarrationError {
+        NarrationError(kind, message, subject: subject, cause: cause, remedy: remedy)
+    }
 
     /// The process exit status the command line uses: 64 (EX_USAGE) for usage errors, 1 otherwise.
     public var exitStatus: Int32 { kind == .usage ? 64 : 1 }
@@ -56,12 +99,10 @@ extension NarrationError {
 
     public static func unsupportedFormat(_ message: String) -> NarrationError { NarrationError(.usage, message) }
 
-    public static let noCurrentArticle = NarrationError(
-        .noCurrentArticle,
-        "There is no current article. Start one with \"narrate new TITLE\" or pass --article ID.")
+    public static let noCurrentArticle = NarrationError(.noCurrentArticle, "There is no current article.", remedy: .startArticle)
 
     public static func unknownArticle(_ id: String) -> NarrationError {
-        NarrationError(.unknownArticle, "No article has the id \"\(id)\". Run \"narrate list\" to see the articles.")
+        NarrationError(.unknownArticle, "No article has the id \"\(id)\".", remedy: .listArticles)
     }
 
     public static func ambiguousArticle(_ prefix: String, matches: [ArticleID]) -> NarrationError {
@@ -75,14 +116,16 @@ extension NarrationError {
         guard article.state != .pruned else {
             return NarrationError(
                 .emptyArticle,
-                "\"\(article.title)\" has no chunks: its recordings were removed by prune after delivery, so there is nothing to \(verb). Its delivered file is listed by \"narrate outbox\".")
+                "\"\(article.title)\" has no chunks: its recordings were removed by prune after delivery, so there is nothing to \(verb).",
+                subject: .article(article.id), remedy: .showDeliveredFile)
         }
-        return NarrationError(.emptyArticle, "\"\(article.title)\" has no chunks yet, so there is nothing to \(verb). Record one with \"narrate record\".")
+        return NarrationError(
+            .emptyArticle, "\"\(article.title)\" has no chunks yet, so there is nothing to \(verb).", subject: .article(article.id), remedy: .recordChunk)
     }
 
     public static func chunkIndexOutOfRange(_ index: ChunkIndex, count: Int) -> NarrationError {
         let range = count == 0 ? "the article has no chunks yet" :
             count == 1 ? "the article has 1 chunk (1)" : "the article has \(count) chunks (1–\(count))"
-        return NarrationError(.chunkIndexOutOfRange, "There is no chunk \(index.number): \(range). Run \"narrate chunks\" to see them.")
+        return NarrationError(.chunkIndexOutOfRange, "There is no chunk \(index.number): \(range).", subject: .chunk(index), remedy: .listChunks)
     }
 }

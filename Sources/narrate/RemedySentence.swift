@@ -1,0 +1,43 @@
+import NarrationCore
+
+/// The command line's words for a remedy: the command to run or the flag to give.
+///
+/// The engine says what happened (`NarrationError.message`) and picks a `Remedy`; this is the one
+/// place that turns a remedy into narrate's commands and flags.
+extension Remedy {
+    /// The remedy as the command line says it, and how it joins the message before it.
+    var commandLine: (text: String, joinsSentence: Bool) {
+        switch self {
+        case .startArticle: ("Start one with \"narrate new TITLE\" or pass --article ID.", false)
+        case .listArticles: ("Run \"narrate list\" to see the articles.", false)
+        case .listChunks: ("Run \"narrate chunks\" to see them.", false)
+        case .recordChunk: ("Record one with \"narrate record\".", false)
+        case .showDeliveredFile: ("Its delivered file is listed by \"narrate outbox\".", false)
+        case .listDevices: ("Run \"narrate devices\" to list devices.", false)
+        case .chooseOtherDevice: ("Close that program or choose another device with --device.", false)
+        case .chooseSupportedFormat:
+            ("Create the article with a format the device supports (narrate new --rate/--channels/--bits) or choose another device.", false)
+        case .replaceOrDeleteChunk(let index, .nothing): ("Re-record it (narrate record --replace \(index)) or delete it.", false)
+        case .replaceOrDeleteChunk(let index, .playAroundIt):
+            ("Re-record it (narrate record --replace \(index)), delete it, or play around it with --skip-missing.", false)
+        case .replaceOrDeleteChunk(let index, .exportAgain): ("Re-record it (narrate record --replace \(index)) or delete it, then export again.", false)
+        case .sendOutboxLater: ("The file stays in the outbox; \"narrate outbox push\" tries again.", false)
+        case .listOutboxJobs: ("Run \"narrate outbox list --all\" to see them.", false)
+        case .waitThenShowOutbox: ("Wait for it to finish; \"narrate outbox\" then shows the result.", false)
+        case .submitFirst: ("run \"narrate submit\" first.", true)
+        case .openLibraryOnce: ("Then run \"narrate list\" once.", false)
+        case .giveTitle: ("Give the article a title, e.g. narrate new \"City council votes on budget\".", false)
+        }
+    }
+}
+
+extension NarrationError {
+    /// The failure as one line for the terminal: what happened, then what to do, in narrate's
+    /// commands. A remedy that joins the sentence follows the message's last clause after "; ".
+    var sentence: String {
+        guard let remedy else { return message }
+        let (text, joins) = remedy.commandLine
+        guard joins, message.hasSuffix(".") else { return "\(message) \(text)" }
+        return "\(message.dropLast()); \(text)"
+    }
+}
