@@ -301,21 +301,29 @@ public final class Catalog: Sendable {
                 .catalogCorrupt,
                 "The catalog \(path) holds a value narrate never writes (\(quoted(what, limit: 120))). \(damagedFix)")
         }
+        let subject = NarrationError.Subject.file(path)
+        let cause = NarrationError.Cause.database(code: databaseError.extendedResultCode.rawValue)
         switch databaseError.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
             return NarrationError(
                 .catalogCorrupt,
-                "The catalog \(path) is damaged (\(databaseError.message ?? "not a database")). \(damagedFix)")
+                "The catalog \(path) is damaged (\(databaseError.message ?? "not a database")). \(damagedFix)",
+                subject: subject, cause: cause)
         case .SQLITE_FULL:
-            return NarrationError(.diskFull, "The disk holding the catalog \(path) is full. Free some space and try again.")
+            return NarrationError(
+                .diskFull, "The disk holding the catalog \(path) is full. Free some space and try again.", subject: subject, cause: cause)
         case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_IOERR:
             return NarrationError(
                 .dataRootNotWritable,
-                "Cannot use the catalog \(path) (\(databaseError.message ?? "cannot open")). Check that its folder is writable, or set NARRATE_HOME.")
+                "Cannot use the catalog \(path) (\(databaseError.message ?? "cannot open")). Check that its folder is writable, or set NARRATE_HOME.",
+                subject: subject, cause: cause)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            return NarrationError(.articleBusy, "The catalog \(path) is locked by another narrate command. Try again in a moment.")
+            return NarrationError(
+                .articleBusy, "The catalog \(path) is locked by another narrate command. Try again in a moment.", subject: subject, cause: cause)
         default:
-            return NarrationError(.catalogCorrupt, "The catalog \(path) could not be used: \(databaseError.message ?? "\(databaseError.resultCode)").")
+            return NarrationError(
+                .catalogCorrupt, "The catalog \(path) could not be used: \(databaseError.message ?? "\(databaseError.resultCode)").",
+                subject: subject, cause: cause)
         }
     }
 }
