@@ -68,15 +68,23 @@ let package = Package(
             swiftSettings: strictness
         ),
 
-        // The studio's terminal: the only code that imports ncursesw, and a line screen for
-        // terminals without cursor movement.
-        .target(name: "NarrationTerminal", dependencies: ["NarrationCore", "CCurses"], swiftSettings: strictness),
+        // The studio session both front ends drive: it carries out each key's action with the
+        // engine and keeps the pure state the screen is drawn from.
+        .target(
+            name: "Studio",
+            dependencies: ["Narration", "NarrationCore", "NarrationAudio"],
+            swiftSettings: strictness
+        ),
+
+        // The studio's terminal: the renderer and key decoding, the only code that imports
+        // ncursesw, and a line screen for terminals without cursor movement.
+        .target(name: "NarrationTerminal", dependencies: ["Studio", "NarrationCore", "CCurses"], swiftSettings: strictness),
 
         // The command line: one file per subcommand, each a thin shell around the engine.
         .executableTarget(
             name: "narrate",
             dependencies: [
-                "Narration", "NarrationCore", "NarrationTerminal",
+                "Narration", "NarrationCore", "Studio", "NarrationTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The demo's speech, compiled into the binary so that `narrate demo` needs no files beside it.

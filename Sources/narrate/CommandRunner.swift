@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Narration
 import NarrationCore
+import NarrationTerminal
 
 /// How every command meets the engine: open the library (printing what recovery did), run, and
 /// turn a `NarrationError` into one sentence on stderr and a non-zero exit.

@@ -3,7 +3,11 @@ import Foundation
 import Narration
 import NarrationCore
 import NarrationTerminal
+import Studio
 import Synchronization
+
+/// The studio session; inside `Narrate`, `Studio` names this subcommand.
+private typealias StudioSession = Studio
 
 extension Narrate {
     /// `narrate studio`: the one full screen a volunteer narrates in.
@@ -42,7 +46,7 @@ extension Narrate {
             let settings = try CommandRunner.settings()
             let environment = ProcessInfo.processInfo.environment
             let summary = try CommandRunner.withLibrary { (library) throws(NarrationError) -> String in
-                let options = Narration.Studio.Options(
+                let options = StudioSession.Options(
                     captureDevice: device ?? settings.device, playbackDevice: outputDevice ?? settings.device,
                     profile: try profile.resolve(settings), destination: try destination.resolve(settings),
                     retry: RetrySchedule(attempts: 4, first: 2, limit: 30), publication: settings.publication,
@@ -50,7 +54,7 @@ extension Narrate {
                 let article = try startingArticle(library)
                 let screen = try TerminalScreens.open(environment: environment, colour: TerminalCapabilities.colourAllowed)
                 defer { screen.close() }
-                let studio = Narration.Studio(library: library, options: options, article: article)
+                let studio = StudioSession(library: library, options: options, article: article)
                 Self.runLoop(studio, on: screen)
                 return Self.goodbye(studio.state)
             }
@@ -66,7 +70,7 @@ extension Narrate {
 
         /// Keys in, 20 screens a second out, until the volunteer leaves. SIGTERM and SIGHUP (the
         /// terminal closed) leave as Esc does: a take being recorded is kept.
-        private static func runLoop(_ studio: Narration.Studio, on screen: any TerminalScreen) {
+        private static func runLoop(_ studio: StudioSession, on screen: any TerminalScreen) {
             let signalled = Atomic<Bool>(false)
             let signals = SignalTrap { _ in signalled.store(true, ordering: .relaxed) }
             defer { withExtendedLifetime(signals) {} }

@@ -1,5 +1,7 @@
+public import NarrationCore
+
 /// What a key asks the studio to do. `StudioState.action(for:)` decides, from what the screen
-/// shows, which action a key means; the engine's `Studio` carries it out.
+/// shows, which action a key means; the session, `Studio`, carries it out.
 public enum StudioAction: Sendable, Equatable {
     /// `r`: start a new chunk at the end, or stop the take being recorded.
     case toggleRecording

@@ -1,18 +1,4 @@
-/// A key a volunteer pressed, decoded from the terminal's bytes.
-public enum KeyPress: Sendable, Equatable {
-    case character(Character)
-    case enter
-    case tab
-    case backspace
-    case delete
-    case left, right, up, down
-    case pageUp, pageDown, home, end
-    case escape
-    /// Ctrl-C while the terminal is in raw mode (no SIGINT is sent then).
-    case interrupt
-    /// The terminal changed size.
-    case resize
-}
+public import NarrationCore
 
 /// Turns terminal bytes into keys, one byte at a time: UTF-8 characters, and the ANSI sequences
 /// terminals send for arrows and the editing keys (`ESC [ A`, `ESC O A`, `ESC [ 5 ~`…).

@@ -1,3 +1,5 @@
+public import NarrationCore
+
 /// The studio's "new article" form: title, publication and narrator, edited one key at a time.
 /// Publication and narrator come prefilled from the config; the title starts empty.
 public struct NewArticleForm: Sendable, Equatable {

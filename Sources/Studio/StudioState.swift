@@ -1,5 +1,8 @@
-/// Everything the studio screen shows, as one value: the engine's `Studio` builds it, the pure
-/// `StudioRenderer` draws it, and `action(for:)` says what a key means in it.
+public import NarrationCore
+
+/// Everything the studio screen shows, as one value: the session, `Studio`, builds it, a front
+/// end draws it (the terminal's pure `StudioRenderer`), and `action(for:)` says what a key means
+/// in it.
 public struct StudioState: Sendable, Equatable {
     /// The article being narrated.
     public struct Header: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+public import Narration
 public import NarrationAudio
 public import NarrationCore
 

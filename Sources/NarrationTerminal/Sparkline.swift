@@ -1,3 +1,5 @@
+public import NarrationCore
+
 /// A one-line picture of a chunk's level over time, in block characters: `▁▂▃▅▇█▆▃▁`.
 public enum Sparkline {
     private static let blocks: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]

@@ -1,3 +1,6 @@
+import NarrationCore
+public import Studio
+
 /// Draws a `StudioState` as a screen of text: pure, so that what a volunteer sees can be tested
 /// without a terminal.
 ///
