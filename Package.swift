@@ -97,10 +97,11 @@ let package = Package(
         ),
 
         // Fixtures every test target shares: generated speech and tones, virtual ALSA devices,
-        // a user-mode PulseAudio server, and a runner for the built binary.
+        // a user-mode PulseAudio server, a runner for the built binary, and a library in a
+        // temporary data root.
         .target(
             name: "NarrationTestSupport",
-            dependencies: ["NarrationCore", "NarrationAudio"],
+            dependencies: ["NarrationCore", "NarrationAudio", "Narration"],
             path: "Tests/NarrationTestSupport",
             swiftSettings: strictness
         ),
@@ -108,8 +109,10 @@ let package = Package(
         .testTarget(
             name: "NarrationCoreTests",
             dependencies: ["NarrationCore", "NarrationTestSupport"],
-            exclude: ["Snapshots"],  // read by StudioRendererTests from the source tree
-            swiftSettings: strictness
+            // NarrationTestSupport brings the engine (for LibraryFixture) and with it GRDB's and
+            // NIO's operators; these tests see only the members of modules they import, so that
+            // long expressions of NarrationCore values still type-check quickly.
+            swiftSettings: strictness + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         .testTarget(
             name: "ObjectStorageTests",
@@ -129,6 +132,20 @@ let package = Package(
             ],
             swiftSettings: strictness
         ),
+        // The studio session driven by keys on the emulated USB microphone and speaker.
+        .testTarget(
+            name: "StudioTests",
+            dependencies: ["Studio", "Narration", "NarrationAudio", "NarrationCore", "NarrationTerminal", "NarrationTestSupport"],
+            swiftSettings: strictness
+        ),
+        // The studio's screen drawn from given states against reviewed snapshots, its keys and
+        // form, column widths and control characters: no terminal needed.
+        .testTarget(
+            name: "NarrationTerminalTests",
+            dependencies: ["NarrationTerminal", "Studio", "NarrationCore"],
+            exclude: ["Snapshots"],  // read by StudioRendererTests from the source tree
+            swiftSettings: strictness
+        ),
         // Runs the built `narrate` binary: exit codes, stderr sentences, signals, crashes.
         .testTarget(
             name: "NarrateEndToEndTests",
@@ -139,7 +156,9 @@ let package = Package(
         // under CPU load, and seeded fuzzing of every parser of outside input.
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["narrate", "Narration", "NarrationAudio", "NarrationCore", "NarrationTestSupport", "ObjectStorage"],
+            dependencies: [
+                "narrate", "Narration", "NarrationAudio", "NarrationCore", "NarrationTerminal", "NarrationTestSupport", "ObjectStorage",
+            ],
             swiftSettings: strictness
         ),
     ]

@@ -1,6 +1,7 @@
 import Foundation
 import NarrationAudio
 import NarrationCore
+import NarrationTerminal
 import NarrationTestSupport
 import ObjectStorage
 import Testing

@@ -1,4 +1,4 @@
-import NarrationCore
+import NarrationTerminal
 import Testing
 
 /// What `Console` and the studio do with control characters in text from volunteers and files.

@@ -1,5 +1,7 @@
 import Glibc
 import NarrationCore
+import NarrationTerminal
+import Studio
 import Testing
 
 @Suite("Studio keys, form and input warnings")

@@ -1,5 +1,7 @@
 import Foundation
 import NarrationCore
+import NarrationTerminal
+import Studio
 import Testing
 
 /// The studio screen drawn from given states, compared with reviewed snapshots in `Snapshots/`.

@@ -2,7 +2,9 @@ import Foundation
 import Narration
 import NarrationAudio
 import NarrationCore
+import NarrationTerminal
 import NarrationTestSupport
+import Studio
 import Testing
 
 /// The studio session driven by keys, as the screen would drive it, on the emulated USB

@@ -1,17 +1,17 @@
-import Foundation
-@testable import Narration
+public import Foundation
+public import Narration
 import NarrationAudio
-import NarrationCore
-import NarrationTestSupport
+public import NarrationCore
 
-/// A library in a temporary data root with a virtual microphone playing speech.
-struct LibraryFixture {
-    let folder = TemporaryFolder("narrate-library")
-    let devices: VirtualDevices
-    let source: [UInt8]
-    let library: NarrationLibrary
+/// A library in a temporary data root with a virtual microphone playing speech: what the engine's
+/// and the studio session's tests open.
+public struct LibraryFixture {
+    public let folder = TemporaryFolder("narrate-library")
+    public let devices: VirtualDevices
+    public let source: [UInt8]
+    public let library: NarrationLibrary
 
-    init(format: AudioFormat = .speech, root: URL? = nil, sourceSeconds: Double = 6, source: [UInt8]? = nil) throws {
+    public init(format: AudioFormat = .speech, root: URL? = nil, sourceSeconds: Double = 6, source: [UInt8]? = nil) throws {
         self.source = try source ?? Signals.speech(format, seconds: sourceSeconds)
         devices = try VirtualDevices(folder: folder.url, source: self.source)
         library = try NarrationLibrary(root: DataRoot(url: root ?? folder.url.appendingPathComponent("home")))
@@ -19,7 +19,7 @@ struct LibraryFixture {
 
     /// Records one take of exactly `seconds` from the virtual microphone.
     @discardableResult
-    func record(_ article: Article, seconds: Double, placement: ChunkPlacement = .append) throws -> Recording.Outcome {
+    public func record(_ article: Article, seconds: Double, placement: ChunkPlacement = .append) throws -> Recording.Outcome {
         let recording = try library.prepareRecording(
             into: article, placement: placement, device: "vmic", duration: seconds, definitions: devices.definitions)
         try recording.start()
@@ -27,7 +27,7 @@ struct LibraryFixture {
     }
 
     /// Records one take of `frames` frames whose microphone plays `source` (16-bit mono).
-    func record(_ article: Article, frames: FrameCount, source: [UInt8]) throws {
+    public func record(_ article: Article, frames: FrameCount, source: [UInt8]) throws {
         let take = folder.url.appendingPathComponent("take-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: take, withIntermediateDirectories: true)
         let microphone = try VirtualDevices(folder: take, source: source)
@@ -39,11 +39,11 @@ struct LibraryFixture {
     }
 
     /// The first `frames` frames the microphone plays, as samples.
-    func sourceSamples(frames: FrameCount, format: AudioFormat = .speech) -> [Int32] {
+    public func sourceSamples(frames: FrameCount, format: AudioFormat = .speech) -> [Int32] {
         Signals.samples(Array(source.prefix(frames * format.bytesPerFrame)), bitsPerSample: format.bitsPerSample)
     }
 
-    func samples(of entry: NarrationLibrary.ChunkEntry) throws -> [Int32] {
+    public func samples(of entry: NarrationLibrary.ChunkEntry) throws -> [Int32] {
         try SoundFileReader(path: entry.file.path).readAll()
     }
 }
