@@ -421,7 +421,8 @@ public final class Studio {
             work.finish(.notQueued("\(error.message) Nothing was queued; the chunks are as they were."))
             return
         }
-        var lines = summary(of: queued.job, sidecar: queued.sidecar, profile: options.profile)
+        // The loudness check reads the whole file through libsndfile and libebur128: blocking work.
+        var lines = await StudioWork.onOwnThread { summary(of: queued.job, sidecar: queued.sidecar, profile: options.profile) }
         guard let destination else {
             lines.append("Send it later with: narrate outbox push --to FOLDER or s3://BUCKET/PREFIX")
             work.finish(.queued(heading: "Queued \"\(article.title)\"", lines: lines))

@@ -3,8 +3,8 @@ import NarrationCore
 import Synchronization
 
 /// Queue or submit running in the background while the studio screen keeps drawing: one task,
-/// whose blocking parts (the export blocks in libsndfile and LAME) run on a thread of their own
-/// (`onOwnThread`) and whose upload is awaited. The screen reads the stage, the progress and, at
+/// whose blocking parts (the export and the loudness check of its file block in libsndfile, LAME
+/// and libebur128) run on a thread of their own (`onOwnThread`) and whose upload is awaited. The screen reads the stage, the progress and, at
 /// the end, the outcome.
 final class StudioWork: Sendable {
     /// How the work ended.
@@ -47,11 +47,11 @@ final class StudioWork: Sendable {
     }
 
     /// Runs blocking work (C libraries, the disk) on a thread of its own, never on the
-    /// concurrency pool, and returns its result to the awaiting task.
-    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws(NarrationError) -> T) async throws(NarrationError) -> T {
-        let result: Result<T, NarrationError> = await withCheckedContinuation { continuation in
+    /// concurrency pool, and returns its result, or throws its error, to the awaiting task.
+    static func onOwnThread<T: Sendable, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
+        let result: Result<T, Failure> = await withCheckedContinuation { continuation in
             let thread = Thread {
-                do throws(NarrationError) {
+                do throws(Failure) {
                     continuation.resume(returning: .success(try work()))
                 } catch {
                     continuation.resume(returning: .failure(error))
