@@ -295,23 +295,20 @@ public final class Studio {
         state.meter = nil
         state.warning = nil
         reload()
+        let report = TakeReport(outcome, detail: .brief)
         if let index = outcome.index, let chunk = outcome.chunk {
             state.selection = index.position
             levels[chunk.id] = ChunkLevels.profile(of: outcome.file) ?? []
             state.chunks[index.position].levels = levels[chunk.id] ?? []
-            let verb = outcome.replaced != nil ? "re-recorded" : "recorded"
-            let overruns = chunk.overruns == 0 ? "" : ", \(chunk.overruns) overrun\(chunk.overruns == 1 ? "" : "s") (some audio was lost)"
-            let note = outcome.withdrawn.map { " " + WithdrawnExport.sentence($0, title: article?.title ?? "") } ?? ""
-            state.notice = .init("Chunk \(index) \(verb): \(Timecode.tenths(chunk.duration)), peak \(chunk.peak)\(overruns).\(note)")
         }
-        switch outcome.reason {
-        case .deviceFailed(let error), .diskFull(let error):
-            let kept = outcome.index.map { " What was captured before is kept as chunk \($0)." } ?? " Nothing had been captured."
-            state.notice = .init("Recording stopped: \(error.message)\(kept)", isProblem: true)
-        case .durationReached, .requested:
-            if outcome.chunk == nil && outcome.deferredBecause == nil {
-                state.notice = .init("Stopped before any audio was captured; nothing was added.")
-            }
+        if let saved = report.saved {
+            let note = outcome.withdrawn.map { " " + WithdrawnExport.sentence($0, title: article?.title ?? "") } ?? ""
+            state.notice = .init(saved + note)
+        }
+        if let stopped = report.stopped {
+            state.notice = .init(stopped, isProblem: true)
+        } else if let empty = report.empty {
+            state.notice = .init(empty)
         }
         if let deferred = outcome.deferredBecause {
             state.notice = .init("\(deferred.message) The take is safe and will be added the next time narrate opens the article.", isProblem: true)

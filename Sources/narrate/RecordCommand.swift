@@ -103,32 +103,25 @@ extension Narrate {
         }
 
         private func report(_ outcome: Recording.Outcome, article: Article) throws {
-            let problem: NarrationError? = switch outcome.reason {
-            case .deviceFailed(let error), .diskFull(let error): error
-            case .durationReached, .requested: nil
-            }
+            let report = TakeReport(outcome, detail: .full)
             if output.json {
                 Console.printJSON(RecordJSON(outcome, article: article))
-            } else if let chunk = outcome.chunk, let index = outcome.index {
-                let verb = outcome.replaced != nil ? "re-recorded" : "recorded"
-                let overruns = chunk.overruns == 0 ? "no overruns" : "\(chunk.overruns) overrun\(chunk.overruns == 1 ? "" : "s") (some audio was lost)"
-                Console.print("Chunk \(index) \(verb): \(Timecode.precise(chunk.duration)), peak \(chunk.peak), RMS \(chunk.rms), \(overruns).")
+            } else if let saved = report.saved {
+                Console.print(saved)
             }
             if let withdrawn = outcome.withdrawn, !output.json {
                 Console.error(WithdrawnExport.sentence(withdrawn, title: article.title))
             }
-            if let problem {
-                let kept = outcome.chunk.flatMap { chunk in outcome.index.map { "Recording stopped; the \(Timecode.precise(chunk.duration)) captured before that was kept as chunk \($0)." } }
-                    ?? "Nothing was captured, so nothing was added."
-                Console.error("\(problem.sentence) \(kept)")
+            if let stopped = report.stopped {
+                Console.error(stopped)
             }
             if let deferred = outcome.deferredBecause {
                 Console.error("\(deferred.sentence) The take is safe in \(outcome.chunk == nil ? "its partial file" : "the article") and will be added by the next narrate command.")
             }
-            if outcome.chunk == nil && problem == nil && outcome.deferredBecause == nil {
-                Console.error("Stopped before any audio was captured; nothing was added.")
+            if let empty = report.empty {
+                Console.error(empty)
             }
-            if problem != nil || outcome.deferredBecause != nil { throw ExitCode.failure }
+            if report.problem != nil || outcome.deferredBecause != nil { throw ExitCode.failure }
         }
     }
 }
