@@ -123,7 +123,8 @@ public enum StudioRenderer {
             return chunkList(state, width: width, rows: rows)
         case .help:
             return help
-        case .result(let heading, let lines):
+        case .result(let heading, let lines, let remedy):
+            let lines = lines + (remedy.map { [$0.commandLine.text] } ?? [])
             return [[StyledText(" \(shown(heading))", .heading)], []] + lines.flatMap { shown($0).wrapped(to: width - 4).map { [StyledText("   \($0)")] } }
         case .newArticle(let form):
             return newArticle(form)
@@ -201,7 +202,7 @@ public enum StudioRenderer {
         }
         guard let notice = state.notice else { return [[]] }
         let style: StudioStyle = notice.isProblem ? .problem : .plain
-        var lines = shown(notice.text).wrapped(to: width - 2)
+        var lines = shown(notice.remedy.said(after: notice.text)).wrapped(to: width - 2)
         if lines.count > noticeLines {  // the rest goes on the last line, which the frame cuts with "…"
             lines = lines.prefix(noticeLines - 1) + [lines[(noticeLines - 1)...].joined(separator: " ")]
         }

@@ -217,7 +217,7 @@ public final class Studio {
         do {
             entries = try library.chunkEntries(of: article)
         } catch {
-            state.notice = .init(error.message, isProblem: true)
+            state.notice = .init(error)
             return
         }
         let current = (try? library.catalog.article(matching: article.id.rawValue)) ?? article
@@ -282,7 +282,7 @@ public final class Studio {
             state.activity = .recording(seconds: 0, placement: placement)
             state.notice = .init("Recording. Press r to stop; the take is kept whatever happens.")
         } catch {
-            state.notice = .init(error.message, isProblem: true)
+            state.notice = .init(error)
         }
     }
 
@@ -330,7 +330,7 @@ public final class Studio {
             let skipped = plan.skipped.map { "chunk \($0.index)" }.joined(separator: ", ")
             state.notice = .init(skipped.isEmpty ? "Playing. Space pauses, Enter plays the selected chunk." : "Playing around \(skipped) (missing or damaged).")
         } catch {
-            state.notice = .init(error.message, isProblem: true)
+            state.notice = .init(error)
         }
     }
 
@@ -363,7 +363,7 @@ public final class Studio {
             let note = withdrawn.map { " " + WithdrawnExport.sentence($0, title: article.title) } ?? ""
             state.notice = .init("Chunk \(index) deleted (\(Timecode.tenths(chunk.format.seconds(chunk.frames)))); its file is in the article's trash.\(note)")
         } catch {
-            state.notice = .init(error.message, isProblem: true)
+            state.notice = .init(error)
         }
     }
 
@@ -373,21 +373,20 @@ public final class Studio {
         guard let article, work == nil, recording == nil else { return }
         stopPlaying()
         guard !entries.isEmpty else {
-            state.notice = .init(NarrationError.emptyArticle(article, nothingTo: submitting ? "submit" : "queue").message, isProblem: true)
+            state.notice = .init(NarrationError.emptyArticle(article, nothingTo: submitting ? "submit" : "queue"))
             return
         }
         let destination: Destination?
         if submitting {
             guard let configured = options.destination else {
                 state.notice = .init(
-                    "No destination to submit to: set destination in config.toml (or start the studio with --to), or press q to queue and send it later.",
-                    isProblem: true)
+                    "No destination to submit to; press q to queue it and send it later.", isProblem: true, remedy: .setDestination)
                 return
             }
             do {
                 _ = try NarrationLibrary.prepare(configured)
             } catch {
-                state.notice = .init(error.message, isProblem: true)
+                state.notice = .init(error)
                 return
             }
             destination = configured
@@ -421,8 +420,7 @@ public final class Studio {
         // The loudness check reads the whole file through libsndfile and libebur128: blocking work.
         var lines = await StudioWork.onOwnThread { summary(of: queued.job, sidecar: queued.sidecar, profile: options.profile) }
         guard let destination else {
-            lines.append("Send it later with: narrate outbox push --to FOLDER or s3://BUCKET/PREFIX")
-            work.finish(.queued(heading: "Queued \"\(article.title)\"", lines: lines))
+            work.finish(.queued(heading: "Queued \"\(article.title)\"", lines: lines, remedy: .pushOutboxTo))
             return
         }
         work.update(stage: "Sending", done: 0, total: queued.job.bytes)
@@ -430,11 +428,10 @@ public final class Studio {
             let delivered = try await library.deliver(
                 queued.job, to: destination, retrying: options.retry, progress: { work.update(done: $0, total: $1) })
             lines.append("Sent to \(delivered.remotePath ?? destination.description) and checked.")
-            work.finish(.queued(heading: "Submitted \"\(article.title)\"", lines: lines))
+            work.finish(.queued(heading: "Submitted \"\(article.title)\"", lines: lines, remedy: nil))
         } catch {
             lines.append(error.message)
-            lines.append("It stays in the outbox; \"narrate outbox push\" sends it later.")
-            work.finish(.queued(heading: "Queued \"\(article.title)\", but not sent", lines: lines))
+            work.finish(.queued(heading: "Queued \"\(article.title)\", but not sent", lines: lines, remedy: .sendOutboxLater))
         }
     }
 
@@ -463,8 +460,8 @@ public final class Studio {
         case .notQueued(let sentence):
             state.notice = .init(sentence, isProblem: true)
             return
-        case .queued(let heading, let lines):
-            state.panel = .result(heading: heading, lines: lines)
+        case .queued(let heading, let lines, let remedy):
+            state.panel = .result(heading: heading, lines: lines, remedy: remedy)
         }
         state.header = nil
         state.chunks = []

@@ -62,7 +62,7 @@ public struct StudioState: Sendable, Equatable {
         /// "Delete chunk N?" waiting for y or n.
         case confirmDelete(ChunkIndex)
         /// What queue or submit did; any key goes on to the next article.
-        case result(heading: String, lines: [String])
+        case result(heading: String, lines: [String], remedy: Remedy?)
         case newArticle(NewArticleForm)
     }
 
@@ -70,10 +70,18 @@ public struct StudioState: Sendable, Equatable {
     public struct Notice: Sendable, Equatable {
         public var text: String
         public var isProblem: Bool
+        /// What the volunteer can do about it, said by the front end in its own words.
+        public var remedy: Remedy?
 
-        public init(_ text: String, isProblem: Bool = false) {
+        public init(_ text: String, isProblem: Bool = false, remedy: Remedy? = nil) {
             self.text = text
             self.isProblem = isProblem
+            self.remedy = remedy
+        }
+
+        /// A failure's message and remedy.
+        public init(_ error: NarrationError) {
+            self.init(error.message, isProblem: true, remedy: error.remedy)
         }
     }
 

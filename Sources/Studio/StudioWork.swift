@@ -12,7 +12,7 @@ final class StudioWork: Sendable {
         /// The export failed: nothing was queued and the article stays open; the sentence says why.
         case notQueued(String)
         /// Queued (and perhaps sent): what the result screen says.
-        case queued(heading: String, lines: [String])
+        case queued(heading: String, lines: [String], remedy: Remedy?)
     }
 
     private struct Progress {

@@ -61,7 +61,7 @@ struct StudioInputTests {
     @Test("a resize is never taken as a key: the result and help stay up")
     func resizeIsNotAKey() {
         var state = Self.ready
-        for panel in [StudioState.Panel.result(heading: "Queued", lines: []), .help, .confirmDelete(ChunkIndex(1)), .chunks] {
+        for panel in [StudioState.Panel.result(heading: "Queued", lines: [], remedy: nil), .help, .confirmDelete(ChunkIndex(1)), .chunks] {
             state.panel = panel
             #expect(state.action(for: .resize) == nil)
         }

@@ -161,7 +161,7 @@ struct StudioRendererTests {
             "00:02:06.400, 3 chapters, archive profile (flac), 5480231 bytes",
             "In the outbox: /home/ann/.local/share/narrate/outbox/Budget vote-k3f9x2ab.flac",
             "Loudness -18.2 LUFS, true peak -1.9 dBTP: meets the archive profile.",
-        ]))
+        ], remedy: nil))
         state.notice = nil
         try expectSnapshot("result", state)
     }

@@ -132,8 +132,8 @@ struct StudioTests {
 
         session.press(.character("q"))
         await session.run(180) { if case .result = $0.panel { true } else { false } }
-        guard case .result(let heading, let lines) = session.state.panel else { Issue.record("no result: \(session.state)"); return }
-        #expect(heading == "Queued \"Studio 港口\"")
+        guard case .result(let heading, let lines, let remedy) = session.state.panel else { Issue.record("no result: \(session.state)"); return }
+        #expect(heading == "Queued \"Studio 港口\"" && remedy == .pushOutboxTo)
         let outboxLine = try #require(lines.first { $0.hasPrefix("In the outbox: ") })
         let file = URL(fileURLWithPath: String(outboxLine.dropFirst("In the outbox: ".count)))
         let exported = try SoundFileReader(path: file.path).readAll()
@@ -246,12 +246,11 @@ struct StudioTests {
         nowhere.startArticle("Nowhere")
         nowhere.press(.character("s"))
         let empty = try nowhere.fixture.library.article(nil)
-        #expect(nowhere.state.notice == .init(NarrationError.emptyArticle(empty, nothingTo: "submit").message, isProblem: true))
+        #expect(nowhere.state.notice == .init(NarrationError.emptyArticle(empty, nothingTo: "submit")))
         nowhere.recordTake(seconds: 0.3)
         nowhere.press(.character("s"))
         #expect(nowhere.state.notice == .init(
-            "No destination to submit to: set destination in config.toml (or start the studio with --to), or press q to queue and send it later.",
-            isProblem: true))
+            "No destination to submit to; press q to queue it and send it later.", isProblem: true, remedy: .setDestination))
 
         let share = TemporaryFolder("narrate-share")
         let session = try Session(destination: .folder(share.url.path))
@@ -259,8 +258,8 @@ struct StudioTests {
         session.recordTake(seconds: 0.3)
         session.press(.character("s"))
         await session.run(180) { if case .result = $0.panel { true } else { false } }
-        guard case .result(let heading, let lines) = session.state.panel else { Issue.record("no result"); return }
-        #expect(heading == "Submitted \"Shared\"")
+        guard case .result(let heading, let lines, let remedy) = session.state.panel else { Issue.record("no result"); return }
+        #expect(heading == "Submitted \"Shared\"" && remedy == nil)
         let sent = try #require(lines.first { $0.hasPrefix("Sent to ") })
         #expect(sent.contains("/Daily Post/") && sent.hasSuffix(".flac and checked."))
         let delivered = FileManager.default.enumerator(atPath: share.url.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".flac") }

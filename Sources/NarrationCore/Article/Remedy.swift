@@ -36,6 +36,10 @@ public enum Remedy: Sendable, Equatable {
     case openLibraryOnce
     /// A new article needs a title.
     case giveTitle
+    /// Submitting needs a destination: name one in the settings, or give one when starting.
+    case setDestination
+    /// The export was queued without a destination: send it from the outbox, naming one.
+    case pushOutboxTo
 
     /// What the volunteer can do after mending a chunk, in `replaceOrDeleteChunk`.
     public enum AfterMending: Sendable, Equatable {

@@ -1,12 +1,13 @@
-import NarrationCore
+public import NarrationCore
 
-/// The command line's words for a remedy: the command to run or the flag to give.
+/// The terminal's words for a remedy: the command to run or the flag to give, for the command line
+/// and the terminal studio alike.
 ///
 /// The engine says what happened (`NarrationError.message`) and picks a `Remedy`; this is the one
 /// place that turns a remedy into narrate's commands and flags.
 extension Remedy {
     /// The remedy as the command line says it, and how it joins the message before it.
-    var commandLine: (text: String, joinsSentence: Bool) {
+    public var commandLine: (text: String, joinsSentence: Bool) {
         switch self {
         case .startArticle: ("Start one with \"narrate new TITLE\" or pass --article ID.", false)
         case .listArticles: ("Run \"narrate list\" to see the articles.", false)
@@ -27,16 +28,24 @@ extension Remedy {
         case .submitFirst: ("run \"narrate submit\" first.", true)
         case .openLibraryOnce: ("Then run \"narrate list\" once.", false)
         case .giveTitle: ("Give the article a title, e.g. narrate new \"City council votes on budget\".", false)
+        case .setDestination: ("Set destination in config.toml (or start the studio with --to).", false)
+        case .pushOutboxTo: ("Send it later with: narrate outbox push --to FOLDER or s3://BUCKET/PREFIX", false)
         }
     }
 }
 
 extension NarrationError {
     /// The failure as one line for the terminal: what happened, then what to do, in narrate's
-    /// commands. A remedy that joins the sentence follows the message's last clause after "; ".
-    var sentence: String {
-        guard let remedy else { return message }
-        let (text, joins) = remedy.commandLine
+    /// commands.
+    public var sentence: String { remedy.said(after: message) }
+}
+
+extension Optional<Remedy> {
+    /// `message` followed by the remedy in the terminal's words; a remedy that joins the sentence
+    /// follows the message's last clause after "; ".
+    public func said(after message: String) -> String {
+        guard let self else { return message }
+        let (text, joins) = self.commandLine
         guard joins, message.hasSuffix(".") else { return "\(message) \(text)" }
         return "\(message.dropLast()); \(text)"
     }
