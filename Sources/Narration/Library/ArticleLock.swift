@@ -46,7 +46,7 @@ final class ArticleLock: Sendable {
         var writable = true
         do throws(SystemError) {
             file = try OpenFile(url.path, .readWriteCreating(permissions: 0o644))
-        } catch where error.isReadOnlyFileSystem || error.code == SystemError.permissionDenied {
+        } catch where error.isReadOnlyFileSystem || error.isPermissionDenied {
             let refusal = error
             writable = false
             do throws(SystemError) {

@@ -210,9 +210,8 @@ struct SystemError: Error, Sendable, Equatable {
     /// The file system or the file's permissions refuse writing.
     var isWriteRefused: Bool { code == EROFS || code == EACCES || code == EPERM }
     var isReadOnlyFileSystem: Bool { code == EROFS }
-
-    /// EACCES: the file's permissions refuse what was asked.
-    static let permissionDenied = EACCES
+    /// The file's permissions refuse what was asked.
+    var isPermissionDenied: Bool { code == EACCES }
 
     /// The error as the cause of a `NarrationError`.
     var cause: NarrationError.Cause { .system(errno: code) }
