@@ -206,7 +206,6 @@ struct SystemError: Error, Sendable, Equatable {
     /// "No such file or directory".
     var reason: String { FileSystem.describe(errno: code) }
     var isMissing: Bool { code == ENOENT }
-    var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
     /// The file system or the file's permissions refuse writing.
     var isWriteRefused: Bool { code == EROFS || code == EACCES || code == EPERM }
     var isReadOnlyFileSystem: Bool { code == EROFS }

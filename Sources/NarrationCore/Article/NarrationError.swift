@@ -82,11 +82,6 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The message alone: a front end renders the remedy its own way.
     public var description: String { message }
 
-    /// The same failure with its remedy given or replaced.
-    public func with(remedy: Remedy?) -> NarrationError {
-        NarrationError(kind, message, subject: subject, cause: cause, remedy: remedy)
-    }
-
     /// The process exit status the command line uses: 64 (EX_USAGE) for usage errors, 1 otherwise.
     public var exitStatus: Int32 { kind == .usage ? 64 : 1 }
 
