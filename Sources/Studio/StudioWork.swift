@@ -1,4 +1,5 @@
 import Foundation
+import Narration
 import NarrationCore
 import Synchronization
 
@@ -47,19 +48,8 @@ final class StudioWork: Sendable {
     }
 
     /// Runs blocking work (C libraries, the disk) on a thread of its own, never on the
-    /// concurrency pool, and returns its result, or throws its error, to the awaiting task.
+    /// concurrency pool (`BlockingWork`), and returns its result, or throws its error.
     static func onOwnThread<T: Sendable, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
-        let result: Result<T, Failure> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                do throws(Failure) {
-                    continuation.resume(returning: .success(try work()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-            thread.name = "narrate-studio-work"
-            thread.start()
-        }
-        return try result.get()
+        try await BlockingWork.run(named: "narrate-studio-work", work)
     }
 }

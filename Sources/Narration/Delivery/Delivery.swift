@@ -21,7 +21,10 @@ extension NarrationLibrary {
             do throws(NarrationError) {
                 switch try Self.prepare(destination, environment: environment) {
                 case .folder(let folder):
-                    return try deliver(job, toFolder: folder)
+                    // Copying and checking the file blocks on the disk: a thread of its own.
+                    return try await BlockingWork.run(named: "narrate-delivery") { () throws(NarrationError) in
+                        try self.deliver(job, toFolder: folder)
+                    }
                 case .s3(let storage, let credentials):
                     return try await deliver(job, to: storage, credentials: credentials, progress: progress).job
                 }
