@@ -410,7 +410,7 @@ public final class Studio {
     ) async {
         let queued: (job: OutboxJob, sidecar: Sidecar)
         do throws(NarrationError) {
-            queued = try await StudioWork.onOwnThread { () throws(NarrationError) in
+            queued = try await BlockingWork.run(named: "narrate-studio-work") { () throws(NarrationError) in
                 try library.queue(article, profile: options.profile) { work.update(done: $0, total: $1) }
             }
         } catch {
@@ -418,7 +418,7 @@ public final class Studio {
             return
         }
         // The loudness check reads the whole file through libsndfile and libebur128: blocking work.
-        var lines = await StudioWork.onOwnThread { summary(of: queued.job, sidecar: queued.sidecar, profile: options.profile) }
+        var lines = await BlockingWork.run(named: "narrate-studio-work") { summary(of: queued.job, sidecar: queued.sidecar, profile: options.profile) }
         guard let destination else {
             work.finish(.queued(heading: "Queued \"\(article.title)\"", lines: lines, remedy: .pushOutboxTo))
             return

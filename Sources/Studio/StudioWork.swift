@@ -5,7 +5,7 @@ import Synchronization
 
 /// Queue or submit running in the background while the studio screen keeps drawing: one task,
 /// whose blocking parts (the export and the loudness check of its file block in libsndfile, LAME
-/// and libebur128) run on a thread of their own (`onOwnThread`) and whose upload is awaited. The screen reads the stage, the progress and, at
+/// and libebur128) run on a thread of their own (`BlockingWork`) and whose upload is awaited. The screen reads the stage, the progress and, at
 /// the end, the outcome.
 final class StudioWork: Sendable {
     /// How the work ended.
@@ -45,11 +45,5 @@ final class StudioWork: Sendable {
     /// Runs `body` as a task of its own.
     func start(_ body: @escaping @Sendable () async -> Void) {
         Task.detached { await body() }
-    }
-
-    /// Runs blocking work (C libraries, the disk) on a thread of its own, never on the
-    /// concurrency pool (`BlockingWork`), and returns its result, or throws its error.
-    static func onOwnThread<T: Sendable, Failure: Error>(_ work: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
-        try await BlockingWork.run(named: "narrate-studio-work", work)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NarrationCore
+import ObjectStorage
 
 /// What an edit did to the article's export: it is withdrawn, whether it was still waiting or
 /// had been delivered (a delivered file stays at its destination until a newer one replaces it).
@@ -43,7 +44,7 @@ extension Catalog {
         for chunk in try Row.fetchAll(db, sql: "SELECT id, frames FROM chunk WHERE articleId = ? ORDER BY position", arguments: [article.rawValue]) {
             text += "\(String.fromDatabaseValue(chunk["id"]) ?? "?") \(Int.fromDatabaseValue(chunk["frames"]) ?? -1)\n"
         }
-        return Checksum.sha256(Data(text.utf8))
+        return Digest.sha256Hex(Data(text.utf8))
     }
 
     func fingerprint(of article: ArticleID) throws(NarrationError) -> String {

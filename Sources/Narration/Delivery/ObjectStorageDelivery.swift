@@ -110,7 +110,7 @@ extension NarrationLibrary {
         guard sha256 == job.sha256, plan.bytes == job.bytes else { throw Self.changedSinceQueued(job.file) }
         let sidecarData = try Checksum.read(0..<FileSystem.size(job.sidecarFile), of: job.sidecarFile)
         let sidecarKey = Self.sidecarKey(for: key)
-        let expectedETag = plan.isMultipart ? Digest.multipartETag(partMD5s: partMD5s) : Checksum.hex(partMD5s[0])
+        let expectedETag = plan.isMultipart ? Digest.multipartETag(partMD5s: partMD5s) : Digest.hex(partMD5s[0])
         let metadata = ["sha256": job.sha256, "article-id": job.articleID.rawValue]
         let contentType = ExportFormat(rawValue: job.file.pathExtension.lowercased())?.mimeType ?? "application/octet-stream"
         let sent = ByteCounter(total: plan.bytes + sidecarData.count, report: progress)
@@ -130,7 +130,7 @@ extension NarrationLibrary {
                 of: &job, plan: plan, partMD5s: partMD5s, key: key, contentType: contentType, metadata: metadata, client: client, sent: sent)
         } else {
             let body = try Checksum.read(0..<plan.bytes, of: job.file)
-            guard Checksum.sha256(body) == job.sha256 else { throw Self.changedWhileSending(job.file) }
+            guard Digest.sha256Hex(body) == job.sha256 else { throw Self.changedWhileSending(job.file) }
             _ = try await client.putObject(key: key, body: body, contentType: contentType, metadata: metadata, progress: sent.add)
         }
         let head = try await client.headObject(key: key)
@@ -142,7 +142,7 @@ extension NarrationLibrary {
         }
         _ = try await client.putObject(key: sidecarKey, body: sidecarData, contentType: "application/json", progress: sent.add)
         let sidecarHead = try await client.headObject(key: sidecarKey)
-        guard sidecarHead?.bytes == sidecarData.count, sidecarHead?.etag == Checksum.hex(Checksum.md5(sidecarData)) else {
+        guard sidecarHead?.bytes == sidecarData.count, sidecarHead?.etag == Digest.hex(Digest.md5(sidecarData)) else {
             throw NarrationError(
                 .storageUnavailable,
                 "The sidecar \(sidecarKey) does not match after the upload (\(Self.describe(sidecarHead))).",
@@ -188,7 +188,7 @@ extension NarrationLibrary {
                 uploadID = earlier.id
                 for part in parts where (1...ranges.count).contains(part.number) {
                     let index = part.number - 1
-                    if part.bytes == ranges[index].count && part.etag == Checksum.hex(partMD5s[index]) { held[part.number] = part }
+                    if part.bytes == ranges[index].count && part.etag == Digest.hex(partMD5s[index]) { held[part.number] = part }
                 }
             } else if earlier.key != key {
                 try? await client.abortMultipartUpload(key: earlier.key, uploadID: earlier.id)
@@ -209,9 +209,9 @@ extension NarrationLibrary {
                 continue
             }
             let body = try Checksum.read(range, of: job.file)
-            guard Checksum.md5(body) == partMD5s[index] else { throw Self.changedWhileSending(job.file) }
+            guard Digest.md5(body) == partMD5s[index] else { throw Self.changedWhileSending(job.file) }
             let etag = try await client.uploadPart(key: key, uploadID: uploadID, number: index + 1, body: body, progress: sent.add)
-            parts.append(S3UploadedPart(number: index + 1, etag: etag.isEmpty ? Checksum.hex(partMD5s[index]) : etag, bytes: range.count))
+            parts.append(S3UploadedPart(number: index + 1, etag: etag.isEmpty ? Digest.hex(partMD5s[index]) : etag, bytes: range.count))
         }
         _ = try await client.completeMultipartUpload(key: key, uploadID: uploadID, parts: parts)
         return held.count

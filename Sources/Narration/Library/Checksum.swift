@@ -36,7 +36,6 @@ enum Checksum {
         return (whole.hex(), plan == nil ? [] : partMD5s)
     }
 
-    static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 { Digest.hex(digest) }
 
     /// The bytes of `range` in a file.
     static func read(_ range: Range<Int>, of url: URL) throws(NarrationError) -> Data {
@@ -56,10 +55,4 @@ enum Checksum {
         }
         return data
     }
-}
-
-extension Checksum {
-    static func sha256(_ data: Data) -> String { Digest.sha256Hex(data) }
-
-    static func md5(_ data: Data) -> Data { Digest.md5(data) }
 }

@@ -6,9 +6,15 @@ import NarrationCore
 /// failure into a sentence, and below them the calls themselves (`OpenFile`, `FileStatus`,
 /// `SystemError`, the monotonic clock), so that no other engine file calls the C library.
 enum FileSystem {
+    /// A file operation that failed: `text` (which ends where the reason goes), the C library's
+    /// words for `code`, and the `errno` kept as the cause.
+    private static func failed(_ text: String, _ code: CInt) -> NarrationError {
+        NarrationError(.fileSystem, "\(text)\(describe(errno: code)).", cause: .system(errno: code))
+    }
+
     static func createDirectory(_ url: URL) throws(NarrationError) {
         if let failure = makeDirectories(url) {
-            throw NarrationError(.fileSystem, "Cannot create the folder \(url.path): \(String(cString: strerror(failure))).")
+            throw failed("Cannot create the folder \(url.path): ", failure)
         }
     }
 
@@ -31,7 +37,7 @@ enum FileSystem {
             throw NarrationError(.fileSystem, "Cannot move \(from.path) to \(to.path): the destination already exists.")
         }
         guard rename(from.path, to.path) == 0 else {
-            throw NarrationError(.fileSystem, "Cannot move \(from.path) to \(to.path): \(String(cString: strerror(errno))).")
+            throw failed("Cannot move \(from.path) to \(to.path): ", errno)
         }
     }
 
@@ -121,7 +127,7 @@ enum FileSystem {
     /// Removes a file; one already gone is fine.
     static func remove(_ url: URL) throws(NarrationError) {
         guard unlink(url.path) == 0 || errno == ENOENT else {
-            throw NarrationError(.fileSystem, "Cannot remove \(url.path): \(String(cString: strerror(errno))).")
+            throw failed("Cannot remove \(url.path): ", errno)
         }
     }
 
@@ -131,7 +137,7 @@ enum FileSystem {
         let temporary = temporaryURL(beside: url)
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw NarrationError(.fileSystem, "Cannot create \(temporary.path): \(String(cString: strerror(errno))).")
+            throw failed("Cannot create \(temporary.path): ", errno)
         }
         _ = lockPartial(descriptor)
         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -143,7 +149,7 @@ enum FileSystem {
             if code == ENOSPC || code == EDQUOT {
                 throw NarrationError(.diskFull, "The disk holding \(url.deletingLastPathComponent().path) is full; \(url.lastPathComponent) was not written.")
             }
-            throw NarrationError(.fileSystem, "Cannot write \(url.path): \(String(cString: strerror(code))).")
+            throw failed("Cannot write \(url.path): ", code)
         }
         syncDirectory(url.deletingLastPathComponent())
     }
@@ -157,10 +163,10 @@ enum FileSystem {
         try clearTemporary(beside: target)
         let temporary = temporaryURL(beside: target)
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw NarrationError(.fileSystem, "Cannot read \(source.path): \(String(cString: strerror(errno))).") }
+        guard input >= 0 else { throw failed("Cannot read \(source.path): ", errno) }
         defer { close(input) }
         let output = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard output >= 0 else { throw NarrationError(.fileSystem, "Cannot write to \(target.deletingLastPathComponent().path): \(String(cString: strerror(errno))).") }
+        guard output >= 0 else { throw failed("Cannot write to \(target.deletingLastPathComponent().path): ", errno) }
         _ = lockPartial(output)
         defer { close(output) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -191,7 +197,7 @@ enum FileSystem {
             if failure == ENOSPC || failure == EDQUOT {
                 throw NarrationError(.diskFull, "The disk holding \(target.deletingLastPathComponent().path) is full; nothing was delivered there.")
             }
-            throw NarrationError(.fileSystem, "Cannot copy to \(target.path): \(String(cString: strerror(failure))).")
+            throw failed("Cannot copy to \(target.path): ", failure)
         }
         syncDirectory(target.deletingLastPathComponent())
     }

@@ -120,7 +120,7 @@ extension NarrationLibrary {
             if matches, FileSystem.exists(localFile), try Checksum.sha256(of: localFile) == delivery.sha256 {
                 let plan = UploadPlan(bytes: delivery.bytes)
                 let partMD5s = try Checksum.digests(of: localFile, plan: plan).partMD5s
-                matches = head.etag == (plan.isMultipart ? Digest.multipartETag(partMD5s: partMD5s) : Checksum.hex(partMD5s[0]))
+                matches = head.etag == (plan.isMultipart ? Digest.multipartETag(partMD5s: partMD5s) : Digest.hex(partMD5s[0]))
             }
             guard matches else {
                 throw NarrationError(.fileCorrupt, "s3://\(storage.bucket)/\(delivery.audioLocation) holds other bytes than were delivered")
