@@ -26,6 +26,8 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
         case catalogCorrupt
         case chunkFileMissing
         case fileCorrupt
+        /// An article's text that cannot be read: not text, not UTF-8, or nothing to read in it.
+        case textUnreadable
         case fileSystem
         /// No credentials for object storage, or a credentials file others can read.
         case credentials
