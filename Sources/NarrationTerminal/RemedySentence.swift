@@ -30,6 +30,9 @@ extension Remedy {
         case .giveTitle: ("Give the article a title, e.g. narrate new \"City council votes on budget\".", false)
         case .setDestination: ("Set destination in config.toml (or start the studio with --to).", false)
         case .pushOutboxTo: ("Send it later with: narrate outbox push --to FOLDER or s3://BUCKET/PREFIX", false)
+        case .listParagraphs: ("Run \"narrate script\" to see them.", false)
+        case .attachText: ("Attach it with \"narrate script FILE\".", false)
+        case .rereadOrContinue: ("Re-read one with \"narrate record --paragraph N\" or add to one with --continue.", false)
         }
     }
 }

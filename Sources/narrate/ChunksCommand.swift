@@ -7,16 +7,18 @@ extension Narrate {
     struct Chunks: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the article's chunks in order, with duration, peak and RMS level.",
-            discussion: "A chunk marked \"recovered\" was adopted after an interrupted recording. One marked \"MISSING\", \"SHORT\", \"OTHER FORMAT\" or \"UNREADABLE\" has lost its file, or its file was cut short or replaced (read from each file's header and size); the others are unaffected.")
+            discussion: "In an article with a text, each chunk shows the paragraph it reads (\"none\" for a chunk recorded before the text, or whose paragraph left it). A chunk marked \"recovered\" was adopted after an interrupted recording. One marked \"MISSING\", \"SHORT\", \"OTHER FORMAT\" or \"UNREADABLE\" has lost its file, or its file was cut short or replaced (read from each file's header and size); the others are unaffected.")
 
         @OptionGroup var target: ArticleOption
         @OptionGroup var output: JSONOption
 
         func run() throws {
-            let (article, entries) = try CommandRunner.withLibrary(readOnly: true) { library throws(NarrationError) in
+            let (article, entries, paragraphs) = try CommandRunner.withLibrary(readOnly: true) { library throws(NarrationError) in
                 let article = try library.article(target.article)
-                return (article, try library.chunkEntries(of: article))
+                return (article, try library.chunkEntries(of: article), try library.catalog.paragraphs(of: article.id))
             }
+            let numbers = Dictionary(uniqueKeysWithValues: paragraphs.map { ($0.id, $0.number) })
+            let paragraph = { (chunk: Chunk) in chunk.paragraphID.flatMap { numbers[$0] } }
             for entry in entries {
                 guard let problem = entry.problem else { continue }
                 Console.error(
@@ -24,7 +26,9 @@ extension Narrate {
             }
             if output.json {
                 Console.printJSON(entries.map {
-                    ChunkJSON($0.chunk, index: $0.index, file: $0.file, fileMissing: $0.fileMissing, fileProblem: $0.problem?.name)
+                    ChunkJSON(
+                        $0.chunk, index: $0.index, file: $0.file, fileMissing: $0.fileMissing, fileProblem: $0.problem?.name,
+                        paragraph: paragraph($0.chunk))
                 })
                 return
             }
@@ -33,14 +37,15 @@ extension Narrate {
                 Console.print("No chunks yet. Record one with: narrate record")
                 return
             }
-            Console.print("    #  duration      peak dBFS  RMS dBFS  overruns")
+            let scripted = !paragraphs.isEmpty
+            Console.print("    #  duration      peak dBFS  RMS dBFS  overruns\(scripted ? "  paragraph" : "")")
             for entry in entries {
                 let chunk = entry.chunk
                 var marks: [String] = []
                 if chunk.recovered { marks.append("recovered") }
                 if let problem = entry.problem { marks.append(mark(problem, chunk: chunk)) }
                 Console.print(
-                    "\(pad(entry.index.number, 5))  \(Timecode.precise(chunk.duration))  \(pad(chunk.peak.formatted, 9))  \(pad(chunk.rms.formatted, 8))  \(pad(chunk.overruns, 8))\(marks.isEmpty ? "" : "  " + marks.joined(separator: ", "))")
+                    "\(pad(entry.index.number, 5))  \(Timecode.precise(chunk.duration))  \(pad(chunk.peak.formatted, 9))  \(pad(chunk.rms.formatted, 8))  \(pad(chunk.overruns, 8))\(scripted ? "  " + pad(paragraph(chunk).map(String.init) ?? "none", 9) : "")\(marks.isEmpty ? "" : "  " + marks.joined(separator: ", "))")
             }
             let frames = entries.reduce(0) { $0 + $1.chunk.frames }
             Console.print("\(entries.count) chunk\(entries.count == 1 ? "" : "s"), \(Timecode.precise(article.format.seconds(frames))) in all")

@@ -67,9 +67,11 @@ struct ChunkJSON: Encodable {
     let file: String
     let fileMissing: Bool
     /// "missing", "truncated", "otherFormat", "unreadable", or null when the file is sound.
-    let fileProblem: NullWhenAbsent
+    let fileProblem: NullWhenAbsent<String>
+    /// The paragraph of the article's text the chunk reads (numbered from 1), or null.
+    let paragraph: NullWhenAbsent<Int>
 
-    init(_ chunk: Chunk, index: ChunkIndex, file: URL, fileMissing: Bool, fileProblem: String? = nil) {
+    init(_ chunk: Chunk, index: ChunkIndex, file: URL, fileMissing: Bool, fileProblem: String? = nil, paragraph: Int? = nil) {
         self.index = index.number
         id = chunk.id.rawValue
         frames = chunk.frames
@@ -85,14 +87,15 @@ struct ChunkJSON: Encodable {
         self.file = file.path
         self.fileMissing = fileMissing
         self.fileProblem = NullWhenAbsent(fileProblem ?? (fileMissing ? "missing" : nil))
+        self.paragraph = NullWhenAbsent(paragraph)
     }
 }
 
-/// A string that is written as JSON's null when absent, where a plain optional would leave the key out.
-struct NullWhenAbsent: Encodable {
-    let value: String?
+/// A value that is written as JSON's null when absent, where a plain optional would leave the key out.
+struct NullWhenAbsent<Value: Encodable>: Encodable {
+    let value: Value?
 
-    init(_ value: String?) { self.value = value }
+    init(_ value: Value?) { self.value = value }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()

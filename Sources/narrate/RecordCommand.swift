@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Narration
 import NarrationCore
+import NarrationTerminal
 
 extension Narrate {
     /// `narrate record`: records one chunk from the microphone into the article.
@@ -17,6 +18,14 @@ extension Narrate {
                   narrate record --replace 3        # re-record chunk 3 (the old take goes to the trash)
                   narrate record --insert 3         # a new chunk before chunk 3
                   narrate record --start-after 3    # count in 3 seconds first
+
+                In an article with a text (narrate script FILE), each take reads one paragraph: \
+                record shows the paragraph to read and the first words of the next, binds the take \
+                to it, and the next record moves on.
+
+                  narrate record --paragraph 4      # read paragraph 4 again (its old chunks go to the trash)
+                  narrate record --continue         # another chunk for the paragraph read last
+                  narrate record --paragraph 4 --continue   # another chunk for paragraph 4
                 """)
 
         @OptionGroup var target: ArticleOption
@@ -36,6 +45,12 @@ extension Narrate {
         @Option(help: ArgumentHelp("Record a new chunk before chunk N.", valueName: "N"))
         var insert: Int?
 
+        @Option(help: ArgumentHelp("Read paragraph N of the article's text (again: its old chunks go to the trash).", valueName: "N"))
+        var paragraph: Int?
+
+        @Flag(name: .customLong("continue"), help: "Add another chunk to the paragraph read last (or to --paragraph N), keeping its chunks.")
+        var continuing = false
+
         @Option(help: ArgumentHelp(
             "Live display on stderr: bar (meter line), json (one object per line, 20 per second), none, or auto (bar on a terminal, else none).",
             valueName: "MODE"))
@@ -45,6 +60,10 @@ extension Narrate {
 
         func validate() throws {
             if replace != nil && insert != nil { throw ValidationError("Use --replace or --insert, not both.") }
+            if (paragraph != nil || continuing) && (replace != nil || insert != nil) {
+                throw ValidationError("--paragraph and --continue choose where the take goes by the text; use them without --replace or --insert.")
+            }
+            if let paragraph, paragraph < 1 { throw ValidationError("--paragraph takes a paragraph number from 1 (see \"narrate script\").") }
             if let duration, !(duration > 0 && duration <= 86_400) {
                 throw ValidationError("--duration must be more than 0 and at most 86400 seconds.")
             }
@@ -60,15 +79,32 @@ extension Narrate {
             return .append
         }
 
+        /// The paragraph asked for, if any; nil lets the library choose (the next one not read).
+        var reading: ReadingPlan.Choice? {
+            if continuing { return .continuing(paragraph) }
+            return paragraph.map { .reread($0) }
+        }
+
         func run() throws {
             let settings = try CommandRunner.settings()
             let (outcome, article) = try CommandRunner.withLibrary { library throws(NarrationError) in
                 let article = try library.article(target.article)
                 let recording = try library.prepareRecording(
-                    into: article, placement: placement, device: device ?? settings.device, duration: duration)
+                    into: article, placement: placement, reading: reading, device: device ?? settings.device, duration: duration)
+                if !output.json, let paragraph = recording.paragraph {
+                    showParagraph(paragraph, upNext: recording.upNext, of: try library.catalog.paragraphs(of: article.id).count)
+                }
                 return (try capture(recording), article)
             }
             try report(outcome, article: article)
+        }
+
+        /// The paragraph to read, wrapped to 76 columns, and the first words of the next, on stderr.
+        private func showParagraph(_ paragraph: Paragraph, upNext: Paragraph?, of count: Int) {
+            let kind = paragraph.kind == .heading ? "heading" : "paragraph"
+            Console.error("Read \(kind) \(paragraph.number) of \(count):")
+            for line in TerminalText.escaped(paragraph.text).wrapped(to: 76) { Console.error("  " + line) }
+            Console.error(upNext.map { "Next: \(TerminalText.escaped($0.content.firstWords(8)))" } ?? "This is the last paragraph.")
         }
 
         /// Runs the take: count-in, capture with a live display, stop on any stop signal.
@@ -105,7 +141,7 @@ extension Narrate {
         private func report(_ outcome: Recording.Outcome, article: Article) throws {
             let report = TakeReport(outcome, detail: .full)
             if output.json {
-                Console.printJSON(RecordJSON(outcome, article: article))
+                Console.printJSON(RecordJSON(outcome, article: article, paragraphNumber: outcome.paragraph?.number))
             } else if let saved = report.saved {
                 Console.print(saved)
             }
@@ -130,12 +166,17 @@ extension Narrate {
 struct RecordJSON: Encodable {
     let chunk: ChunkJSON?
     let stopReason: String
+    /// The first chunk the take replaced, if any.
     let replaced: String?
+    /// Every chunk the take replaced: all of a paragraph's chunks when it was read again.
+    let replacedChunks: [String]
+    /// The paragraph of the article's text the take reads (numbered from 1), if it has a text.
+    let paragraph: Int?
     let error: String?
     /// "queued" or "delivered": the article's export this chunk withdrew; nil if it had none.
     let withdrawnExport: String?
 
-    init(_ outcome: Recording.Outcome, article: Article) {
+    init(_ outcome: Recording.Outcome, article: Article, paragraphNumber: Int?) {
         chunk = outcome.chunk.flatMap { chunk in
             outcome.index.map { ChunkJSON(chunk, index: $0, file: outcome.file, fileMissing: false) }
         }
@@ -145,7 +186,9 @@ struct RecordJSON: Encodable {
         case .deviceFailed(let failure): (stopReason, error) = ("deviceFailed", failure.sentence)
         case .diskFull(let failure): (stopReason, error) = ("diskFull", failure.sentence)
         }
-        replaced = outcome.replaced?.rawValue
+        replaced = outcome.replaced.first?.rawValue
+        replacedChunks = outcome.replaced.map(\.rawValue)
+        paragraph = paragraphNumber
         withdrawnExport = outcome.withdrawn.map { "\($0)" }
     }
 }

@@ -96,6 +96,7 @@ public final class Catalog: Sendable {
             }
         }
         registerOutboxMigration(&migrator)
+        registerScriptMigration(&migrator)
         return migrator
     }
 
@@ -203,22 +204,26 @@ public final class Catalog: Sendable {
     }
 
     /// Records that a take has started, before its partial file is created.
-    func beginTake(_ chunk: ChunkID, of article: ArticleID, target: TakeTarget, at date: Date) throws(NarrationError) {
+    func beginTake(_ chunk: ChunkID, of article: ArticleID, target: TakeTarget, paragraph: ParagraphID?, at date: Date) throws(NarrationError) {
         try write { db in
             try PendingTakeRow(
                 chunkId: chunk.rawValue, articleId: article.rawValue, placement: target.storedKind,
-                targetChunkId: target.storedTarget, startedAt: date
+                targetChunkId: target.storedTarget, startedAt: date, paragraphId: paragraph?.rawValue
             ).insert(db)
         }
     }
 
-    /// Takes that were started and never committed, with where they were meant to go.
-    func pendingTakes() throws(NarrationError) -> [(chunk: ChunkID, article: ArticleID, target: TakeTarget)] {
+    /// Takes that were started and never committed, with where they were meant to go and the
+    /// paragraph they read.
+    func pendingTakes() throws(NarrationError) -> [(chunk: ChunkID, article: ArticleID, target: TakeTarget, paragraph: ParagraphID?)] {
         let rows = try read { db in try PendingTakeRow.fetchAll(db) }
-        for row in rows where !Identifier.isWellFormed(row.chunkId) || !Identifier.isWellFormed(row.articleId) {
+        for row in rows where !Identifier.isWellFormed(row.chunkId) || !Identifier.isWellFormed(row.articleId)
+            || !(row.paragraphId.map(Identifier.isWellFormed) ?? true) {
             throw NarrationError(.catalogCorrupt, "The catalog holds an unfinished take whose id \"\(Self.quoted(row.chunkId))\" narrate never makes. \(Catalog.damagedFix)")
         }
-        return rows.map { (ChunkID($0.chunkId), ArticleID($0.articleId), TakeTarget(stored: $0.placement, target: $0.targetChunkId)) }
+        return rows.map {
+            (ChunkID($0.chunkId), ArticleID($0.articleId), TakeTarget(stored: $0.placement, target: $0.targetChunkId), $0.paragraphId.map(ParagraphID.init))
+        }
     }
 
     /// Forgets a take that left nothing to keep.
@@ -227,25 +232,43 @@ public final class Catalog: Sendable {
     }
 
     /// Puts a finished take into the article where `target` says, in one transaction whose last
-    /// step is `moveFiles(replacedChunk)` (rename the partial file, move a replaced take to the
-    /// trash). If that throws, nothing changes.
+    /// step is `moveFiles(replacedChunks)` (rename the partial file, move replaced takes to the
+    /// trash). If that throws, nothing changes. A take that reads a paragraph again replaces all
+    /// of that paragraph's chunks (the first in place, the others leave the order).
     /// The article's export, if it had one, is withdrawn in the same transaction.
-    /// - Returns: the take's index, the chunk it replaced, if any, and the export withdrawn.
+    /// - Returns: the take's index, the chunks it replaced, and the export withdrawn.
     func commitTake(
-        _ chunk: Chunk, target: TakeTarget, moveFiles: @escaping @Sendable (ChunkID?) throws -> Void
-    ) throws(NarrationError) -> (index: ChunkIndex, replaced: ChunkID?, withdrawn: WithdrawnExport?) {
+        _ chunk: Chunk, target: TakeTarget, moveFiles: @escaping @Sendable ([ChunkID]) throws -> Void
+    ) throws(NarrationError) -> (index: ChunkIndex, replaced: [ChunkID], withdrawn: WithdrawnExport?) {
         try write { db in
             var order = try self.order(of: chunk.articleID, db)
-            let placed = try order.place(chunk.id, target.placement(in: order))
-            if let replaced = placed.replaced {
-                _ = try ChunkRow.deleteOne(db, key: replaced.rawValue)
+            var replaced: [ChunkID] = []
+            if case .replaceParagraph(let first) = target, let paragraph = chunk.paragraphID {
+                let others = try String.fetchAll(
+                    db, sql: "SELECT id FROM chunk WHERE articleId = ? AND paragraphId = ? AND id != ? ORDER BY position",
+                    arguments: [chunk.articleID.rawValue, paragraph.rawValue, first.rawValue])
+                for other in others.map(ChunkID.init) {
+                    guard let index = order.index(of: other) else { continue }
+                    _ = try order.remove(at: index)
+                    _ = try ChunkRow.deleteOne(db, key: other.rawValue)
+                    replaced.append(other)
+                }
             }
-            try ChunkRow(chunk, position: placed.index.position).insert(db)
+            let placed = try order.place(chunk.id, target.placement(in: order))
+            if let first = placed.replaced {
+                _ = try ChunkRow.deleteOne(db, key: first.rawValue)
+                replaced.insert(first, at: 0)
+            }
+            var row = ChunkRow(chunk, position: placed.index.position)
+            if let paragraph = row.paragraphId, try !ParagraphRow.exists(db, key: paragraph) {
+                row.paragraphId = nil  // the text changed while the take was recorded: keep the take, bound to none
+            }
+            try row.insert(db)
             try self.store(order, db)
             _ = try PendingTakeRow.deleteOne(db, key: chunk.id.rawValue)
             let withdrawn = try self.withdrawExport(of: chunk.articleID, db)
-            try moveFiles(placed.replaced)
-            return (placed.index, placed.replaced, withdrawn)
+            try moveFiles(replaced)
+            return (placed.index, replaced, withdrawn)
         }
     }
 

@@ -36,13 +36,20 @@ extension Catalog {
 
     // MARK: Fingerprints
 
-    /// What an export is made from, as one SHA-256: the article's tags and format and its chunks
-    /// in order with their lengths. Any edit of the chunks or the article changes it.
+    /// What an export is made from, as one SHA-256: the article's tags and format, its chunks
+    /// in order with their lengths and paragraphs, and its text. Any edit of the chunks, the text
+    /// or the article changes it.
     func fingerprint(of article: ArticleID, _ db: Database) throws -> String {
         guard let row = try ArticleRow.fetchOne(db, key: article.rawValue) else { return "" }
         var text = "\(row.title)\n\(row.publication)\n\(row.narrator)\n\(row.sampleRate) \(row.channels) \(row.bitsPerSample)\n"
-        for chunk in try Row.fetchAll(db, sql: "SELECT id, frames FROM chunk WHERE articleId = ? ORDER BY position", arguments: [article.rawValue]) {
-            text += "\(String.fromDatabaseValue(chunk["id"]) ?? "?") \(Int.fromDatabaseValue(chunk["frames"]) ?? -1)\n"
+        for chunk in try Row.fetchAll(db, sql: "SELECT id, frames, paragraphId FROM chunk WHERE articleId = ? ORDER BY position", arguments: [article.rawValue]) {
+            let paragraph = String.fromDatabaseValue(chunk["paragraphId"]).map { " \($0)" } ?? ""
+            text += "\(String.fromDatabaseValue(chunk["id"]) ?? "?") \(Int.fromDatabaseValue(chunk["frames"]) ?? -1)\(paragraph)\n"
+        }
+        // The text titles the chapters and makes the transcript; an article without one keeps
+        // the fingerprint it had before texts existed.
+        for paragraph in try ParagraphRow.filter(Column("articleId") == article.rawValue).order(Column("position")).fetchAll(db) {
+            text += "¶ \(paragraph.id) \(paragraph.kind) \(paragraph.text)\n"
         }
         return Digest.sha256Hex(Data(text.utf8))
     }

@@ -53,6 +53,7 @@ struct ChunkRow: Codable, FetchableRecord, PersistableRecord {
     var overruns: Int
     var recovered: Bool
     var recordedAt: Date
+    var paragraphId: String?
 
     /// More frames than any recording holds (a year at 48 kHz is 1.5 × 10¹²); a bound that keeps
     /// every sum and every conversion to milliseconds far from overflowing.
@@ -68,11 +69,12 @@ struct ChunkRow: Codable, FetchableRecord, PersistableRecord {
         overruns = chunk.overruns
         recovered = chunk.recovered
         recordedAt = chunk.recordedAt
+        paragraphId = chunk.paragraphID?.rawValue
     }
 
     func chunk(format: AudioFormat) throws(NarrationError) -> Chunk {
         // The id names the chunk's file: anything else (a "../" above all) must never reach a path.
-        guard Identifier.isWellFormed(id), Identifier.isWellFormed(articleId) else {
+        guard Identifier.isWellFormed(id), Identifier.isWellFormed(articleId), paragraphId.map(Identifier.isWellFormed) ?? true else {
             throw NarrationError(.catalogCorrupt, "The catalog holds a chunk whose id \"\(Catalog.quoted(id))\" narrate never makes. \(Catalog.damagedFix)")
         }
         guard (0...Self.maximumFrames).contains(frames), overruns >= 0 else {
@@ -86,7 +88,7 @@ struct ChunkRow: Codable, FetchableRecord, PersistableRecord {
         return Chunk(
             id: ChunkID(id), articleID: ArticleID(articleId), frames: frames, format: format,
             peak: Decibels(peakDBFS), rms: Decibels(rmsDBFS), overruns: overruns, recovered: recovered,
-            recordedAt: recordedAt)
+            recordedAt: recordedAt, paragraphID: paragraphId.map(ParagraphID.init))
     }
 }
 
@@ -99,6 +101,8 @@ struct PendingTakeRow: Codable, FetchableRecord, PersistableRecord {
     var placement: String
     var targetChunkId: String?
     var startedAt: Date
+    /// The paragraph the take reads, when the article has a text.
+    var paragraphId: String?
 }
 
 struct SettingRow: Codable, FetchableRecord, PersistableRecord {

@@ -141,26 +141,48 @@ public final class NarrationLibrary: Sendable {
     // MARK: Recording
 
     /// Everything a take needs before it starts: the article locked, the placement checked,
-    /// the device open, the take registered and its partial file created. Nothing is captured
-    /// until `Recording.start()`.
-    /// - Throws: `articleBusy`, `chunkIndexOutOfRange`, the device's errors, `diskFull`.
+    /// the paragraph it reads chosen, the device open, the take registered and its partial file
+    /// created. Nothing is captured until `Recording.start()`.
+    ///
+    /// In an article with a text, a take reads a paragraph: `reading` names which, and where it
+    /// goes follows from it (see `ReadingPlan`); without `reading`, an appended take reads the
+    /// next paragraph not read, and a re-recorded or inserted one reads the paragraph of the
+    /// chunk it replaces or goes before.
+    /// - Throws: `articleBusy`, `chunkIndexOutOfRange`, a usage error for a paragraph that cannot
+    ///   be read, the device's errors, `diskFull`.
     public func prepareRecording(
-        into article: Article, placement: ChunkPlacement, device name: String, duration: Double?,
+        into article: Article, placement: ChunkPlacement, reading: ReadingPlan.Choice? = nil, device name: String, duration: Double?,
         definitions: ALSADefinitions? = nil
     ) throws(NarrationError) -> Recording {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .recording)
-        let target = try TakeTarget(placement, in: try catalog.order(of: article.id))
+        let order = try catalog.order(of: article.id)
+        let plan = try catalog.readingPlan(of: article)
+        var target = try TakeTarget(placement, in: order)
+        var paragraph: Paragraph?
+        if let reading {
+            let take = try plan.take(reading, title: article.title)
+            (target, paragraph) = (TakeTarget(take.position), take.paragraph)
+        } else if !plan.paragraphs.isEmpty {
+            switch placement {
+            case .append:
+                let take = try plan.take(.next, title: article.title)
+                (target, paragraph) = (TakeTarget(take.position), take.paragraph)
+            case .insert(let index), .replace(let index):
+                let bound = plan.chunks[index.position].paragraph
+                paragraph = plan.paragraphs.first { $0.id == bound }
+            }
+        }
         let device = try CaptureDevice(name: name, format: article.format, definitions: definitions)
         let chunkID = ChunkID.random()
         do {
             try root.prepareArticle(article.id)
             let reserve = try SpaceReserve(at: root.articleURL(article.id).appendingPathComponent("space.reserve"))
-            try catalog.beginTake(chunkID, of: article.id, target: target, at: Date())
+            try catalog.beginTake(chunkID, of: article.id, target: target, paragraph: paragraph?.id, at: Date())
             let writer = try SoundFileWriter(creating: root.partialURL(chunkID, of: article.id).path, format: article.format)
             try writer.checkpoint()
             try use(article)
             return Recording(
-                article: article, chunkID: chunkID, device: device,
+                article: article, chunkID: chunkID, paragraph: paragraph, upNext: paragraph.flatMap(plan.paragraph(after:)), device: device,
                 durationFrames: duration.map { article.format.frames(forSeconds: $0) }, root: root,
                 catalog: catalog, target: target, writer: writer, lock: lock, reserve: reserve)
         } catch {

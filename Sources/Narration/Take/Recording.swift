@@ -42,17 +42,25 @@ public final class Recording: Sendable {
         public let index: ChunkIndex?
         /// Where the chunk's file is once committed.
         public let file: URL
-        public let replaced: ChunkID?
+        /// The chunks the take replaced (a re-record, or every chunk of a paragraph read again),
+        /// now in the article's trash.
+        public let replaced: [ChunkID]
         public let reason: StopReason
         /// Set when the take could not be committed now: it stays as a partial file that the
         /// next command adopts, and this says why.
         public let deferredBecause: NarrationError?
         /// The article's export that the new chunk withdrew, if it had one.
         public var withdrawn: WithdrawnExport? = nil
+        /// The paragraph of the article's text the take reads, if it has a text.
+        public var paragraph: Paragraph? = nil
     }
 
     public let article: Article
     public let chunkID: ChunkID
+    /// The paragraph of the article's text the take reads, when the article has a text.
+    public let paragraph: Paragraph?
+    /// The paragraph after it, for a glimpse of what comes next.
+    public let upNext: Paragraph?
     /// The capture device: the recording is its one owner.
     let device: CaptureDevice
     /// The capture device's name, as the volunteer gave it.
@@ -89,11 +97,13 @@ public final class Recording: Sendable {
     }
 
     init(
-        article: Article, chunkID: ChunkID, device: CaptureDevice, durationFrames: FrameCount?, root: DataRoot,
+        article: Article, chunkID: ChunkID, paragraph: Paragraph?, upNext: Paragraph?, device: CaptureDevice, durationFrames: FrameCount?, root: DataRoot,
         catalog: Catalog, target: TakeTarget, writer: SoundFileWriter, lock: ArticleLock, reserve: SpaceReserve
     ) {
         self.article = article
         self.chunkID = chunkID
+        self.paragraph = paragraph
+        self.upNext = upNext
         self.device = device
         self.durationFrames = durationFrames
         self.root = root
@@ -161,7 +171,7 @@ public final class Recording: Sendable {
                 frames = try TakeFile.repair(partialURL, format: article.format).frames
             } catch {
                 // The file stays as it is, registered: the next command adopts it.
-                return Outcome(chunk: nil, index: nil, file: partialURL, replaced: nil, reason: reason, deferredBecause: error)
+                return Outcome(chunk: nil, index: nil, file: partialURL, replaced: [], reason: reason, deferredBecause: error)
             }
         }
         // The disk may be full: give back the space set aside so that the commit finds room.
@@ -172,19 +182,19 @@ public final class Recording: Sendable {
         guard frames > 0 else {
             try? FileManager.default.removeItem(at: partialURL)
             try? catalog.abandonTake(chunkID)
-            return Outcome(chunk: nil, index: nil, file: partialURL, replaced: nil, reason: reason, deferredBecause: nil)
+            return Outcome(chunk: nil, index: nil, file: partialURL, replaced: [], reason: reason, deferredBecause: nil)
         }
         let chunk = Chunk(
             id: chunkID, articleID: article.id, frames: frames, format: article.format, peak: peak, rms: rms,
-            overruns: state.overruns, recovered: false, recordedAt: Date())
+            overruns: state.overruns, recovered: false, recordedAt: Date(), paragraphID: paragraph?.id)
         do {
             let placed = try TakeCommit.commit(chunk, target: target, from: partialURL, root: root, catalog: catalog)
             if placed.withdrawn != nil { OutboxSweep.run(root: root, catalog: catalog) }
             return Outcome(
                 chunk: chunk, index: placed.index, file: root.chunkURL(chunkID, of: article.id), replaced: placed.replaced, reason: reason,
-                deferredBecause: nil, withdrawn: placed.withdrawn)
+                deferredBecause: nil, withdrawn: placed.withdrawn, paragraph: paragraph)
         } catch {
-            return Outcome(chunk: nil, index: nil, file: partialURL, replaced: nil, reason: reason, deferredBecause: error)
+            return Outcome(chunk: nil, index: nil, file: partialURL, replaced: [], reason: reason, deferredBecause: error)
         }
     }
 

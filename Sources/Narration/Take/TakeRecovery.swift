@@ -19,7 +19,7 @@ enum TakeRecovery {
             guard let lock = try? ArticleLock.tryAcquire(root.lockURL(take.article), purpose: .recovery) else {
                 continue  // a live recorder holds the article: the take is not abandoned
             }
-            if let notice = recover(take.chunk, of: take.article, target: take.target, root: root, catalog: catalog) {
+            if let notice = recover(take.chunk, of: take.article, target: take.target, paragraph: take.paragraph, root: root, catalog: catalog) {
                 notices.append(notice)
             }
             withExtendedLifetime(lock) {}
@@ -28,7 +28,7 @@ enum TakeRecovery {
     }
 
     private static func recover(
-        _ chunkID: ChunkID, of articleID: ArticleID, target: TakeTarget, root: DataRoot, catalog: Catalog
+        _ chunkID: ChunkID, of articleID: ArticleID, target: TakeTarget, paragraph: ParagraphID?, root: DataRoot, catalog: Catalog
     ) -> String? {
         let partial = root.partialURL(chunkID, of: articleID)
         let final = root.chunkURL(chunkID, of: articleID)
@@ -62,9 +62,13 @@ enum TakeRecovery {
             let chunk = Chunk(
                 id: chunkID, articleID: articleID, frames: measured.frames, format: article.format,
                 peak: measured.peak, rms: measured.rms, overruns: 0, recovered: true,
-                recordedAt: (try? FileManager.default.attributesOfItem(atPath: source.path)[.modificationDate] as? Date) ?? Date())
+                recordedAt: (try? FileManager.default.attributesOfItem(atPath: source.path)[.modificationDate] as? Date) ?? Date(),
+                paragraphID: paragraph)
             let placed = try TakeCommit.commit(chunk, target: target.forRecovery, from: source, root: root, catalog: catalog)
-            let note = if case .replace = target { " (a re-record of the chunk before it, which was kept)" } else { "" }
+            let note = switch target {
+            case .replace, .replaceParagraph: " (a re-record of the chunk before it, which was kept)"
+            default: ""
+            }
             let withdrawn = placed.withdrawn.map { " " + WithdrawnExport.sentence($0, title: article.title) } ?? ""
             return "Recovered an interrupted take of \"\(article.title)\" (\(article.id)) as chunk \(placed.index)\(note): \(Timecode.precise(chunk.duration)).\(headerNote)\(withdrawn)"
         } catch {

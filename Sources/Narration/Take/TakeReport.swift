@@ -39,7 +39,10 @@ public struct TakeReport: Sendable {
     /// became a chunk; else nil.
     public var saved: String? {
         guard let chunk = outcome.chunk, let index = outcome.index else { return nil }
-        let verb = outcome.replaced != nil ? "re-recorded" : "recorded"
+        var verb = !outcome.replaced.isEmpty ? "re-recorded" : "recorded"
+        if let paragraph = outcome.paragraph {
+            verb += " (paragraph \(paragraph.number)\(outcome.replaced.count > 1 ? ", replacing its \(outcome.replaced.count) chunks" : ""))"
+        }
         let lost = "\(chunk.overruns) overrun\(chunk.overruns == 1 ? "" : "s") (some audio was lost)"
         switch detail {
         case .full:

@@ -5,9 +5,21 @@ import NarrationCore
 enum TakeTarget: Equatable, Sendable {
     case append
     case insertBefore(ChunkID)
-    /// Only for recovered takes of a re-record (see `forRecovery`).
+    /// For another chunk of a paragraph, and for recovered takes of a re-record (see `forRecovery`).
     case insertAfter(ChunkID)
     case replace(ChunkID)
+    /// In place of this chunk, the first of its paragraph; the paragraph's other chunks go to the
+    /// trash with it (a paragraph read again).
+    case replaceParagraph(ChunkID)
+
+    init(_ position: ReadingPlan.Position) {
+        switch position {
+        case .append: self = .append
+        case .before(let id): self = .insertBefore(id)
+        case .after(let id): self = .insertAfter(id)
+        case .replacingParagraphFrom(let id): self = .replaceParagraph(id)
+        }
+    }
 
     init(_ placement: ChunkPlacement, in order: ChunkOrder) throws(NarrationError) {
         switch placement {
@@ -22,6 +34,7 @@ enum TakeTarget: Equatable, Sendable {
         case ("insert", let id?): self = .insertBefore(ChunkID(id))
         case ("insertAfter", let id?): self = .insertAfter(ChunkID(id))
         case ("replace", let id?): self = .replace(ChunkID(id))
+        case ("replaceParagraph", let id?): self = .replaceParagraph(ChunkID(id))
         default: self = .append
         }
     }
@@ -32,21 +45,24 @@ enum TakeTarget: Equatable, Sendable {
         case .insertBefore: "insert"
         case .insertAfter: "insertAfter"
         case .replace: "replace"
+        case .replaceParagraph: "replaceParagraph"
         }
     }
 
     var storedTarget: String? {
         switch self {
         case .append: nil
-        case .insertBefore(let id), .insertAfter(let id), .replace(let id): id.rawValue
+        case .insertBefore(let id), .insertAfter(let id), .replace(let id), .replaceParagraph(let id): id.rawValue
         }
     }
 
     /// Where a take recovered after a crash goes. A crashed re-record may be a fragment, so it
     /// never replaces the good take: it goes right after it, and the volunteer chooses.
     var forRecovery: TakeTarget {
-        if case .replace(let id) = self { return .insertAfter(id) }
-        return self
+        switch self {
+        case .replace(let id), .replaceParagraph(let id): return .insertAfter(id)
+        default: return self
+        }
     }
 
     /// The placement in the current order; a target that was deleted meanwhile falls back to the end.
@@ -59,7 +75,7 @@ enum TakeTarget: Equatable, Sendable {
         case .insertAfter(let id):
             guard let index = order.index(of: id), index.number < order.count else { return .append }
             return .insert(before: ChunkIndex(index.number + 1))
-        case .replace(let id):
+        case .replace(let id), .replaceParagraph(let id):
             return order.index(of: id).map { .replace($0) } ?? .append
         }
     }

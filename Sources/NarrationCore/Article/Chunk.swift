@@ -15,10 +15,13 @@ public struct Chunk: Hashable, Sendable {
     /// Whether the take was adopted from a partial file after a crash or a lost device.
     public var recovered: Bool
     public var recordedAt: Date
+    /// The paragraph of the article's text the take reads; nil when the article has no text,
+    /// or the paragraph left the text.
+    public var paragraphID: ParagraphID?
 
     public init(
         id: ChunkID, articleID: ArticleID, frames: FrameCount, format: AudioFormat,
-        peak: Decibels, rms: Decibels, overruns: Int, recovered: Bool, recordedAt: Date
+        peak: Decibels, rms: Decibels, overruns: Int, recovered: Bool, recordedAt: Date, paragraphID: ParagraphID? = nil
     ) {
         self.id = id
         self.articleID = articleID
@@ -29,6 +32,7 @@ public struct Chunk: Hashable, Sendable {
         self.overruns = overruns
         self.recovered = recovered
         self.recordedAt = recordedAt
+        self.paragraphID = paragraphID
     }
 
     /// The take's length in seconds.

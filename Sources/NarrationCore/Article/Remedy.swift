@@ -40,6 +40,12 @@ public enum Remedy: Sendable, Equatable {
     case setDestination
     /// The export was queued without a destination: send it from the outbox, naming one.
     case pushOutboxTo
+    /// The paragraph named is not there: see the article's paragraphs.
+    case listParagraphs
+    /// The article has no text: attach one.
+    case attachText
+    /// Every paragraph is read: re-read one, or add another chunk to one.
+    case rereadOrContinue
 
     /// What the volunteer can do after mending a chunk, in `replaceOrDeleteChunk`.
     public enum AfterMending: Sendable, Equatable {

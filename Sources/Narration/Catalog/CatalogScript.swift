@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+public import NarrationCore
+
+/// A paragraph of an article's text as the catalog stores it.
+struct ParagraphRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "paragraph"
+    var id: String
+    var articleId: String
+    var position: Int
+    var kind: String
+    var text: String
+    var words: Int
+
+    func paragraph() throws(NarrationError) -> Paragraph {
+        guard Identifier.isWellFormed(id), let kind = ScriptParagraph.Kind(rawValue: kind), position >= 0, words >= 0 else {
+            throw NarrationError(
+                .catalogCorrupt, "The catalog's entry for paragraph \"\(Catalog.quoted(id))\" holds values narrate never writes. \(Catalog.damagedFix)")
+        }
+        return Paragraph(id: ParagraphID(id), number: position + 1, kind: kind, text: text, wordCount: words)
+    }
+}
+
+/// What attaching or replacing an article's text did.
+public struct TextChange: Sendable, Equatable {
+    /// The paragraphs of the new text.
+    public let paragraphs: Int
+    /// Paragraphs that were in the old text unchanged: their takes stay bound to them.
+    public let unchanged: Int
+    /// Chunks that stay bound to their unchanged paragraph.
+    public let keptTakes: Int
+    /// Chunks whose paragraph left the text: they stay in the article, bound to none.
+    public let unboundChunks: [ChunkIndex]
+    /// The article's export that the new text withdrew, if it had one.
+    public let withdrawn: WithdrawnExport?
+}
+
+extension Catalog {
+    static func registerScriptMigration(_ migrator: inout DatabaseMigrator) {
+        // The article's text: paragraphs in order, each chunk bound to the paragraph it reads.
+        migrator.registerMigration("v5-script") { db in
+            try db.create(table: "paragraph") { table in
+                table.primaryKey("id", .text)
+                table.column("articleId", .text).notNull().references("article", onDelete: .cascade)
+                table.column("position", .integer).notNull()
+                table.column("kind", .text).notNull()
+                table.column("text", .text).notNull()
+                table.column("words", .integer).notNull()
+            }
+            try db.create(index: "paragraph_by_article", on: "paragraph", columns: ["articleId", "position"])
+            try db.alter(table: "chunk") { table in
+                table.add(column: "paragraphId", .text).references("paragraph", onDelete: .setNull)
+            }
+            try db.alter(table: "pendingTake") { table in
+                table.add(column: "paragraphId", .text)
+            }
+        }
+    }
+
+    /// The article's text, in order; empty when it has none.
+    public func paragraphs(of article: ArticleID) throws(NarrationError) -> [Paragraph] {
+        let rows = try read { db in
+            try ParagraphRow.filter(Column("articleId") == article.rawValue).order(Column("position")).fetchAll(db)
+        }
+        return try rows.map { (row) throws(NarrationError) in try row.paragraph() }
+    }
+
+    /// The article's paragraphs and its chunks' bindings, for choosing what a take reads.
+    public func readingPlan(of article: Article) throws(NarrationError) -> ReadingPlan {
+        ReadingPlan(
+            paragraphs: try paragraphs(of: article.id),
+            chunks: try chunks(of: article).map { ReadingPlan.ChunkBinding(id: $0.id, paragraph: $0.paragraphID, recordedAt: $0.recordedAt) })
+    }
+
+    /// Attaches `text` to the article, replacing any text it had, in one transaction.
+    ///
+    /// A paragraph of the new text that was in the old one (same kind, same words) keeps its
+    /// identity, and with it its takes; the chunks are put in the order of the new text (a chunk
+    /// bound to no paragraph stays after the chunk before it). Chunks whose paragraph left the
+    /// text stay in the article, bound to none: nothing recorded is thrown away. When the text
+    /// changed, the article's export is withdrawn, since its chapters and transcript came from it.
+    func replaceText(of article: ArticleID, with text: [ScriptParagraph]) throws(NarrationError) -> TextChange {
+        try write { db in
+            let old = try ParagraphRow.filter(Column("articleId") == article.rawValue).order(Column("position")).fetchAll(db)
+            var unused: [String: [String]] = [:]  // "kind text" → ids of old paragraphs, in order
+            for row in old { unused["\(row.kind) \(row.text)", default: []].append(row.id) }
+            var kept: Set<String> = []
+            let rows = text.enumerated().map { position, paragraph in
+                let key = "\(paragraph.kind.rawValue) \(paragraph.text)"
+                var id = ParagraphID.random().rawValue
+                if var ids = unused[key], !ids.isEmpty {
+                    id = ids.removeFirst()
+                    unused[key] = ids
+                    kept.insert(id)
+                }
+                return ParagraphRow(
+                    id: id, articleId: article.rawValue, position: position, kind: paragraph.kind.rawValue, text: paragraph.text,
+                    words: paragraph.wordCount)
+            }
+            let changed = old.map(\.id) != rows.map(\.id)
+            guard changed else {
+                let bound = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chunk WHERE articleId = ? AND paragraphId IS NOT NULL", arguments: [article.rawValue]) ?? 0
+                return TextChange(paragraphs: rows.count, unchanged: rows.count, keptTakes: bound, unboundChunks: [], withdrawn: nil)
+            }
+            for row in old where !kept.contains(row.id) {
+                try db.execute(sql: "UPDATE chunk SET paragraphId = NULL WHERE paragraphId = ?", arguments: [row.id])
+                try row.delete(db)
+            }
+            for row in rows {
+                if kept.contains(row.id) { try row.update(db) } else { try row.insert(db) }
+            }
+            let chunks = try ChunkRow.filter(Column("articleId") == article.rawValue).order(Column("position")).fetchAll(db)
+            let numbers = Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0.position) })
+            var key = -1
+            let keyed = chunks.map { chunk -> (ChunkRow, Int) in
+                if let position = chunk.paragraphId.flatMap({ numbers[$0] }) { key = position }
+                return (chunk, key)
+            }
+            let ordered = keyed.enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }.map(\.element.0)
+            for (position, chunk) in ordered.enumerated() where chunk.position != position {
+                try db.execute(sql: "UPDATE chunk SET position = ? WHERE id = ?", arguments: [position, chunk.id])
+            }
+            let unbound = ordered.enumerated().filter { $0.element.paragraphId == nil }.map { ChunkIndex(position: $0.offset) }
+            let keptTakes = ordered.count - unbound.count
+            let withdrawn = try self.withdrawExport(of: article, db)
+            return TextChange(paragraphs: rows.count, unchanged: kept.count, keptTakes: keptTakes, unboundChunks: unbound, withdrawn: withdrawn)
+        }
+    }
+}
