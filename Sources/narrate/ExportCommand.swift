@@ -24,6 +24,14 @@ extension Narrate {
 
                   narrate export -o budget.mp3 --bitrate 64
                   narrate export -o budget.flac
+
+                In an article with a text (narrate script FILE), an MP3 has one chapter per \
+                paragraph, titled by its heading or its first words (--chapters sections: one per \
+                heading and the paragraphs under it; --chapters chunks: one per chunk), and \
+                --transcript writes beside it a WebVTT or SubRip file with one cue per paragraph, \
+                timed to the millisecond.
+
+                  narrate export -o budget.mp3 --transcript vtt    # also writes budget.vtt
                 """)
 
         @OptionGroup var target: ArticleOption
@@ -45,8 +53,14 @@ extension Narrate {
             valueName: "NAME"))
         var profile: String?
 
-        @Flag(name: .customLong("no-chapters"), help: "Leave out the chapter per chunk.")
+        @Flag(name: .customLong("no-chapters"), help: "Leave out the chapters.")
         var noChapters = false
+
+        @Option(help: ArgumentHelp("What a chapter is: paragraphs (default), sections (a heading and the paragraphs under it) or chunks.", valueName: "KIND"))
+        var chapters: ChapterStyleArgument = .paragraphs
+
+        @Option(help: ArgumentHelp("Also write a transcript beside the file: vtt (WebVTT) or srt (SubRip), one cue per paragraph.", valueName: "FORMAT"))
+        var transcript: TranscriptFormatArgument?
 
         @OptionGroup var json: JSONOption
 
@@ -75,23 +89,36 @@ extension Narrate {
             let encoding: MP3Encoding = vbr.map { .variable(quality: $0) }
                 ?? bitrate.map { .constant(kbps: $0) } ?? chosenProfile?.mp3 ?? .constant(kbps: 128)
             let settings = ExportSettings(
-                format: resolvedFormat, mp3: encoding, chapters: !noChapters, mastering: chosenProfile?.mastering ?? Mastering())
+                format: resolvedFormat, mp3: encoding, chapters: !noChapters, chapterStyle: chapters.style,
+                mastering: chosenProfile?.mastering ?? Mastering())
             let destination = URL(fileURLWithPath: output).standardizedFileURL
             let bar = ProgressBar(label: "Exporting")
+            let transcriptURL = transcript.map { destination.deletingPathExtension().appendingPathExtension($0.format.fileExtension) }
             let result = try CommandRunner.withLibrary(readOnly: true) { (library) throws(NarrationError) -> ExportResult in
                 let article = try library.article(target.article)
-                return try library.export(article, to: destination, settings: settings) { done, total in
+                if transcript != nil, try library.catalog.paragraphs(of: article.id).isEmpty {
+                    throw NarrationError(.usage, "\"\(article.title)\" has no text, so there is no transcript to write.", remedy: .attachText)
+                }
+                let result = try library.export(article, to: destination, settings: settings) { done, total in
                     bar.update(done: done, total: total)
                 }
+                if let transcript, let transcriptURL {
+                    bar.finish()
+                    try library.writeTranscript(of: result.plan, as: transcript.format, to: transcriptURL)
+                }
+                return result
             }
             bar.finish()
             let seconds = result.plan.format.seconds(result.frames)
             if json.json {
                 Console.printJSON(ExportJSON(
                     file: result.file.path, format: settings.format.rawValue, frames: result.frames, duration: seconds,
-                    bytes: result.bytes, chapters: settings.chapters ? result.plan.chapters.count : 0))
+                    bytes: result.bytes, chapters: settings.chapters ? result.plan.chapters.count : 0, transcript: transcriptURL?.path))
             } else {
-                Console.print("Exported \"\(result.plan.tags.title)\" to \(result.file.path): \(Timecode.precise(seconds)), \(result.plan.chapters.count) chunk\(result.plan.chapters.count == 1 ? "" : "s"), \(result.bytes / 1024) KiB.")
+                let chunks = result.plan.chunks.count
+                let chapters = settings.chapters && settings.format == .mp3 ? ", \(result.plan.chapters.count) chapter\(result.plan.chapters.count == 1 ? "" : "s")" : ""
+                Console.print("Exported \"\(result.plan.tags.title)\" to \(result.file.path): \(Timecode.precise(seconds)), \(chunks) chunk\(chunks == 1 ? "" : "s")\(chapters), \(result.bytes / 1024) KiB.")
+                if let transcriptURL { Console.print("Transcript: \(transcriptURL.path) (\(result.plan.transcript?.cues.count ?? 0) cues).") }
             }
         }
     }
@@ -104,4 +131,20 @@ struct ExportJSON: Encodable {
     let duration: Double
     let bytes: Int
     let chapters: Int
+    /// The transcript written beside the file, if one was asked for.
+    let transcript: String?
+}
+
+/// `--chapters` on the command line.
+enum ChapterStyleArgument: String, ExpressibleByArgument, CaseIterable {
+    case paragraphs, sections, chunks
+
+    var style: ChapterStyle { ChapterStyle(rawValue: rawValue)! }
+}
+
+/// `--transcript` on the command line.
+enum TranscriptFormatArgument: String, ExpressibleByArgument, CaseIterable {
+    case vtt, srt
+
+    var format: Transcript.Format { Transcript.Format(rawValue: rawValue)! }
 }

@@ -7,14 +7,20 @@ public struct ExportSettings: Sendable, Equatable {
     public var format: ExportFormat
     /// Used for MP3 only.
     public var mp3: MP3Encoding
-    /// One chapter per chunk (MP3: CTOC + CHAP).
+    /// Whether the file carries chapters (MP3: CTOC + CHAP).
     public var chapters: Bool
+    /// What a chapter is: a paragraph, a section or a chunk.
+    public var chapterStyle: ChapterStyle
     public var mastering: Mastering
 
-    public init(format: ExportFormat, mp3: MP3Encoding = .constant(kbps: 128), chapters: Bool = true, mastering: Mastering = Mastering()) {
+    public init(
+        format: ExportFormat, mp3: MP3Encoding = .constant(kbps: 128), chapters: Bool = true, chapterStyle: ChapterStyle = .paragraphs,
+        mastering: Mastering = Mastering()
+    ) {
         self.format = format
         self.mp3 = mp3
         self.chapters = chapters
+        self.chapterStyle = chapterStyle
         self.mastering = mastering
     }
 
@@ -154,7 +160,11 @@ extension NarrationLibrary {
         }
         try checkDestination(destination)
         let mastered = try Mastering.prepare(entries, format: article.format, mastering: settings.mastering)
-        let plan = ExportPlan(format: article.format, chunkFrames: mastered.chapterFrames, tags: tags(for: article, entries: entries))
+        let paragraphs = Dictionary(uniqueKeysWithValues: try catalog.paragraphs(of: article.id).map { ($0.id, $0) })
+        let plan = ExportPlan(
+            format: article.format, chunkFrames: mastered.chapterFrames,
+            chunkParagraphs: entries.map { $0.chunk.paragraphID.flatMap { paragraphs[$0] } }, chapterStyle: settings.chapterStyle,
+            tags: tags(for: article, entries: entries))
         return try Exporter.export(
             mastered.segments, gain: mastered.gain, ceiling: settings.mastering.peakCeiling, plan: plan, settings: settings,
             to: destination

@@ -41,17 +41,23 @@ extension NarrationLibrary {
             try FileSystem.createDirectory(folder)
             let result = try exportLocked(article, entries: entries, to: audio, settings: ExportSettings(profile: profile), progress: progress)
             var chunkList: [Sidecar.ChunkEntry] = []
-            for (index, chapter) in result.plan.chapters.enumerated() {
+            for (index, chapter) in result.plan.chunks.enumerated() {
                 chunkList.append(Sidecar.ChunkEntry(
                     index: index + 1, start: article.format.seconds(chapter.startFrame),
                     duration: article.format.seconds(chapter.endFrame - chapter.startFrame)))
             }
-            let sidecar = Sidecar(
+            var sidecar = Sidecar(
                 articleId: article.id.rawValue, title: article.title, publication: article.publication, narrator: article.narrator,
                 date: result.plan.tags.date, duration: article.format.seconds(result.frames), file: name, format: profile.format.rawValue,
                 profile: profile.name, bytes: result.bytes, sha256: try Checksum.sha256(of: audio), chunks: chunkList,
                 recordingSeconds: article.format.seconds(entries.reduce(0) { $0 + $1.chunk.frames }),
                 queuedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))  // whole seconds, as ISO 8601 stores it
+            if let transcript = result.plan.transcript {
+                let transcriptURL = audio.deletingPathExtension().appendingPathExtension(Transcript.Format.vtt.fileExtension)
+                try FileSystem.writeAtomically(Data(transcript.webVTT.utf8), to: transcriptURL)
+                sidecar.paragraphs = Sidecar.ParagraphEntry.entries(result.plan)
+                sidecar.transcript = transcriptURL.lastPathComponent
+            }
             try FileSystem.writeAtomically(Self.encode(sidecar), to: sidecarURL)
             row.sha256 = sidecar.sha256
             row.bytes = sidecar.bytes

@@ -15,6 +15,37 @@ public struct Sidecar: Codable, Sendable, Equatable {
         }
     }
 
+    /// A paragraph of the article's text where it lies in the file.
+    public struct ParagraphEntry: Codable, Sendable, Equatable {
+        /// The paragraph's number in the text, from 1.
+        public let number: Int
+        /// "heading" or "paragraph".
+        public let kind: String
+        public let text: String
+        /// Seconds from the start of the file.
+        public let start: Double
+        public let end: Double
+
+        public init(number: Int, kind: String, text: String, start: Double, end: Double) {
+            self.number = number
+            self.kind = kind
+            self.text = text
+            self.start = start
+            self.end = end
+        }
+
+        /// One entry per span of the plan that reads a paragraph.
+        public static func entries(_ plan: ExportPlan) -> [ParagraphEntry] {
+            plan.spans.compactMap { span in
+                span.paragraph.map {
+                    ParagraphEntry(
+                        number: $0.number, kind: $0.kind.rawValue, text: $0.text, start: plan.format.seconds(span.startFrame),
+                        end: plan.format.seconds(span.endFrame))
+                }
+            }
+        }
+    }
+
     public let articleId: String
     public let title: String
     public let publication: String
@@ -31,6 +62,10 @@ public struct Sidecar: Codable, Sendable, Equatable {
     /// Seconds of audio the volunteer recorded for the article (kept takes).
     public let recordingSeconds: Double
     public let queuedAt: Date
+    /// The paragraphs read, in the file's order; absent for an article without a text.
+    public var paragraphs: [ParagraphEntry]?
+    /// The transcript's file name beside the audio, if one was made.
+    public var transcript: String?
 
     public init(
         articleId: String, title: String, publication: String, narrator: String, date: String, duration: Double,

@@ -77,23 +77,36 @@ public struct Chapter: Sendable, Equatable {
     }
 }
 
-/// What an export writes: the chunks' lengths in order become chapters "Part 1", "Part 2", …
+/// What an export writes: the chunks' lengths in order, the paragraphs they read, and the
+/// chapters made from them (see `ChapterStyle`).
 public struct ExportPlan: Sendable, Equatable {
     public let format: AudioFormat
+    /// Each chunk's stretch of the file, in order: "Part 1", "Part 2", …
+    public let chunks: [Chapter]
+    /// Where each paragraph read lies (see `TextSpan`).
+    public let spans: [TextSpan]
     public let chapters: [Chapter]
     public let tags: ExportTags
 
-    public init(format: AudioFormat, chunkFrames: [FrameCount], tags: ExportTags) {
+    /// - Parameter chunkParagraphs: the paragraph each chunk reads; nil (or all nil) for an
+    ///   article without a text, whose chapters are then one per chunk.
+    public init(
+        format: AudioFormat, chunkFrames: [FrameCount], chunkParagraphs: [Paragraph?]? = nil, chapterStyle: ChapterStyle = .paragraphs,
+        tags: ExportTags
+    ) {
         self.format = format
         self.tags = tags
-        var start = 0
-        chapters = chunkFrames.enumerated().map { number, frames in
-            defer { start += frames }
-            return Chapter(title: "Part \(number + 1)", startFrame: start, endFrame: start + frames)
-        }
+        chunks = ChapterStyle.chunkChapters(chunkFrames)
+        spans = TextSpan.spans(chunkFrames: chunkFrames, chunkParagraphs: chunkParagraphs ?? chunkFrames.map { _ in nil })
+        chapters = chapterStyle.chapters(spans: spans, chunkFrames: chunkFrames)
     }
 
-    public var totalFrames: FrameCount { chapters.last?.endFrame ?? 0 }
+    public var totalFrames: FrameCount { chunks.last?.endFrame ?? 0 }
+
+    /// The transcript of the paragraphs read; nil for an article without a text.
+    public var transcript: Transcript? {
+        spans.contains { $0.paragraph != nil } ? Transcript(spans: spans, sampleRate: format.sampleRate) : nil
+    }
 
     /// The whole length in milliseconds (ID3 TLEN).
     public var milliseconds: UInt32 { Chapter.milliseconds(totalFrames, format.sampleRate) }

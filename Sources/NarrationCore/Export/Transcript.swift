@@ -1,0 +1,91 @@
+/// A transcript of an export: one cue per paragraph read, at its exact start and end (from the
+/// chunks' frame counts), written as WebVTT or SubRip.
+public struct Transcript: Sendable, Equatable {
+    /// The two formats players read.
+    public enum Format: String, Sendable, CaseIterable, Codable {
+        case vtt, srt
+
+        public var fileExtension: String { rawValue }
+        public var mimeType: String { self == .vtt ? "text/vtt" : "application/x-subrip" }
+    }
+
+    /// One cue: a stretch of the audio and the words read in it.
+    public struct Cue: Sendable, Equatable {
+        public let startFrame: FrameCount
+        public let endFrame: FrameCount
+        public let text: String
+
+        public init(startFrame: FrameCount, endFrame: FrameCount, text: String) {
+            self.startFrame = startFrame
+            self.endFrame = endFrame
+            self.text = text
+        }
+    }
+
+    public let sampleRate: Int
+    public let cues: [Cue]
+
+    public init(sampleRate: Int, cues: [Cue]) {
+        self.sampleRate = sampleRate
+        self.cues = cues
+    }
+
+    /// A cue per span that reads a paragraph; chunks that read none have no words to show.
+    public init(spans: [TextSpan], sampleRate: Int) {
+        self.init(
+            sampleRate: sampleRate,
+            cues: spans.compactMap { span in
+                span.paragraph.map { Cue(startFrame: span.startFrame, endFrame: span.endFrame, text: $0.text) }
+            })
+    }
+
+    /// The transcript in `format`, as UTF-8 text.
+    public func text(_ format: Format) -> String {
+        switch format {
+        case .vtt: webVTT
+        case .srt: subRip
+        }
+    }
+
+    /// WebVTT: a header, then numbered cues with `HH:MM:SS.mmm` times. "&", "<" and ">" are
+    /// escaped as the format requires, so a cue's words never read as markup or an arrow.
+    public var webVTT: String {
+        var text = "WEBVTT\n"
+        for (number, cue) in cues.enumerated() {
+            let words = cue.text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
+            text += "\n\(number + 1)\n\(Self.time(cue.startFrame, sampleRate, ".")) --> \(Self.time(cue.endFrame, sampleRate, "."))\n\(words)\n"
+        }
+        return text
+    }
+
+    /// SubRip: numbered cues with `HH:MM:SS,mmm` times. A line of its own that would read as a
+    /// cue number or time cannot occur: each cue's words are one line.
+    public var subRip: String {
+        var text = ""
+        for (number, cue) in cues.enumerated() {
+            if number > 0 { text += "\n" }
+            text += "\(number + 1)\n\(Self.time(cue.startFrame, sampleRate, ",")) --> \(Self.time(cue.endFrame, sampleRate, ","))\n\(cue.text)\n"
+        }
+        return text
+    }
+
+    /// `HH:MM:SS.mmm` of `frames`, to the nearest millisecond.
+    static func time(_ frames: FrameCount, _ rate: Int, _ separator: String) -> String {
+        let milliseconds = (frames * 1_000 + rate / 2) / rate
+        let (hours, rest) = milliseconds.quotientAndRemainder(dividingBy: 3_600_000)
+        let (minutes, rest2) = rest.quotientAndRemainder(dividingBy: 60_000)
+        let (seconds, millis) = rest2.quotientAndRemainder(dividingBy: 1_000)
+        return "\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(seconds, 2))\(separator)\(pad(millis, 3))"
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}
+
+extension String {
+    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
