@@ -38,6 +38,18 @@ public enum Signals {
         return bytes
     }
 
+    /// espeak-ng reading exactly `text` (voice `voice`, `wordsPerMinute`), converted by sox to
+    /// `format` as raw little-endian PCM: speech whose words are known.
+    public static func spoken(_ text: String, format: AudioFormat = .speech, voice: String = "en-us", wordsPerMinute: Int = 170) throws -> [UInt8] {
+        let folder = TemporaryFolder("narrate-spoken")
+        let wav = folder.file("spoken.wav").path
+        let raw = folder.file("spoken.raw").path
+        try run("espeak-ng", ["-v", voice, "-s", "\(wordsPerMinute)", "-w", wav, text])
+        try run("sox", [wav, "-r", "\(format.sampleRate)", "-c", "\(format.channels)", "-b", "\(format.bitsPerSample)",
+                        "-e", "signed-integer", "-L", "-t", "raw", raw])
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+    }
+
     /// A 16-bit sine of `frequency` Hz whose peak is `peakDBFS`, as raw little-endian mono PCM.
     public static func sine(frequency: Double, peakDBFS: Double, seconds: Double, sampleRate: Int = 44_100) -> [UInt8] {
         let amplitude = pow(10, peakDBFS / 20) * 32_768

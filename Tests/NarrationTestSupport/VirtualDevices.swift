@@ -47,6 +47,11 @@ public struct VirtualDevices: Sendable {
         definitions = ALSADefinitions(text)
     }
 
+    /// Makes `vmic` play `source` from the next time it is opened.
+    public func setMicrophoneInput(_ source: [UInt8]) throws {
+        try Data(source).write(to: folder.appendingPathComponent("mic-input.raw"))
+    }
+
     /// While this file exists, opening `usbmic` or `usbspk` fails as if another program held it.
     public var busyFile: URL { folder.appendingPathComponent("usb.busy") }
     /// Once this file exists, `usbmic` and `usbspk` are disconnected, as if the cable were pulled.

@@ -54,6 +54,15 @@ extension Catalog {
             try db.alter(table: "pendingTake") { table in
                 table.add(column: "paragraphId", .text)
             }
+            // What the take check found for a chunk (JSON), its speaking rate for the narrator's
+            // median, and whether the volunteer dismissed its hints.
+            try db.create(table: "takeCheck") { table in
+                table.primaryKey("chunkId", .text).references("chunk", onDelete: .cascade)
+                table.column("report", .text).notNull()
+                table.column("wordsPerMinute", .double)
+                table.column("checkedAt", .datetime).notNull()
+                table.column("dismissed", .boolean).notNull().defaults(to: false)
+            }
         }
     }
 
