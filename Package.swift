@@ -28,6 +28,7 @@ let package = Package(
         .systemLibrary(name: "CLame", pkgConfig: "lame", providers: [.apt(["libmp3lame-dev"])]),
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband", providers: [.apt(["librubberband-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // ncursesw's pkg-config flags only set feature macros SwiftPM refuses; shim.h sets what it needs.
         .systemLibrary(name: "CCurses", providers: [.apt(["libncurses-dev"])]),
 
