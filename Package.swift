@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
     ],
     targets: [
         // C libraries from Debian's -dev packages: a module map and a shim header, nothing else.
@@ -35,7 +36,15 @@ let package = Package(
         // Pure Swift: formats, articles, chunks, metering maths, timecodes, errors. No C, no I/O.
         .target(name: "NarrationCore", swiftSettings: strictness),
 
-        // The only code that imports C: ALSA capture and playback, libsndfile, LAME, Rubber Band,
+        // An article's text read into paragraphs: plain text, Markdown (through Ink) and HTML
+        // (through libxml2's HTML parser, the only code that imports CLibXML2).
+        .target(
+            name: "NarrationText",
+            dependencies: ["NarrationCore", "CLibXML2", .product(name: "Ink", package: "Ink")],
+            swiftSettings: strictness
+        ),
+
+        // The only code that imports the audio C libraries: ALSA capture and playback, libsndfile, LAME, Rubber Band,
         // libebur128.
         .target(
             name: "NarrationAudio",
