@@ -124,6 +124,13 @@ let package = Package(
             // long expressions of NarrationCore values still type-check quickly.
             swiftSettings: strictness + [.enableUpcomingFeature("MemberImportVisibility")]
         ),
+        // Plain text, Markdown and HTML files written to a temporary folder and read back into
+        // exact paragraphs; binary, non-UTF-8 and empty files refused with exact sentences.
+        .testTarget(
+            name: "NarrationTextTests",
+            dependencies: ["NarrationText", "NarrationCore"],
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "ObjectStorageTests",
             dependencies: ["ObjectStorage"],
