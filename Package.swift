@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "narrate",
             dependencies: [
-                "Narration", "NarrationCore", "Studio", "NarrationTerminal",
+                "Narration", "NarrationCore", "NarrationText", "Studio", "NarrationTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The demo's speech, compiled into the binary so that `narrate demo` needs no files beside it.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Narration
 import NarrationCore
+import NarrationText
 
 extension Narrate {
     /// `narrate new TITLE`: starts an article and makes it the current one.
@@ -12,6 +13,7 @@ extension Narrate {
                 16-bit, suits speech and every delivery profile.
 
                   narrate new "Budget vote delayed" --publication "Daily Post" --narrator "Ann Lee"
+                  narrate new "Budget vote delayed" --text budget.html    # with its text (see narrate script)
                 """)
 
         @Argument(help: "The article's title, as it will appear in the delivered file's tags.")
@@ -32,6 +34,9 @@ extension Narrate {
         @Option(help: "Bits per sample: 16 or 24.")
         var bits = AudioFormat.speech.bitsPerSample
 
+        @Option(help: ArgumentHelp("The article's text to read from: .txt, .md or .html in UTF-8 (see \"narrate script\").", valueName: "FILE"))
+        var text: String?
+
         @OptionGroup var output: JSONOption
 
         func validate() throws {
@@ -45,16 +50,24 @@ extension Narrate {
         func run() throws {
             let format = AudioFormat(sampleRate: rate, channels: channels, bitsPerSample: bits)
             let settings = try CommandRunner.settings()
-            let article = try CommandRunner.withLibrary { library throws(NarrationError) in
-                try library.newArticle(
+            let (article, paragraphs) = try CommandRunner.withLibrary { library throws(NarrationError) in
+                // The text is read first, so that a file that is not text starts no article.
+                let script = try text.map { (file) throws(NarrationError) in try ScriptReader.read(fileAt: file) }
+                let article = try library.newArticle(
                     title: title, publication: publication ?? settings.publication, narrator: narrator ?? settings.narrator,
                     format: format)
+                if let script, let text { _ = try library.attachText(script, to: article, file: text) }
+                return (article, script?.count)
             }
             if output.json {
                 Console.printJSON(ArticleJSON(article))
             } else {
                 Console.print("Started \"\(article.title)\" (\(article.id)), \(article.format). It is now the current article.")
-                Console.print("Record the first chunk with: narrate record")
+                if let paragraphs {
+                    Console.print("Its text has \(paragraphs) paragraph\(paragraphs == 1 ? "" : "s"). Read the first with: narrate record")
+                } else {
+                    Console.print("Record the first chunk with: narrate record")
+                }
             }
         }
     }

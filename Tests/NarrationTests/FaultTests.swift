@@ -19,7 +19,7 @@ struct FaultTests {
         // What a recorder killed mid-take leaves: a registered take, a header checkpointed at
         // 10 000 frames, 5 000.5 more frames of data after it, and no lock holder.
         let take = ChunkID.random()
-        try library.catalog.beginTake(take, of: article.id, target: .insertBefore(try library.catalog.order(of: article.id).ids[1]), at: Date())
+        try library.catalog.beginTake(take, of: article.id, target: .insertBefore(try library.catalog.order(of: article.id).ids[1]), paragraph: nil, at: Date())
         let partial = library.root.partialURL(take, of: article.id)
         let samples = fixture.sourceSamples(frames: 15_000)
         let writer = try SoundFileWriter(creating: partial.path, format: .speech)
@@ -74,7 +74,7 @@ struct FaultTests {
         try fixture.record(article, seconds: 0.2)
         let first = try library.catalog.order(of: article.id).ids[0]
         let take = ChunkID.random()
-        try library.catalog.beginTake(take, of: article.id, target: .replace(first), at: Date())
+        try library.catalog.beginTake(take, of: article.id, target: .replace(first), paragraph: nil, at: Date())
         let writer = try SoundFileWriter(creating: library.root.partialURL(take, of: article.id).path, format: .speech)
         try fixture.sourceSamples(frames: 300).withUnsafeBufferPointer { try writer.write($0) }
         try writer.close()

@@ -64,7 +64,7 @@ struct RecordingTests {
         let replaced = try fixture.record(article, seconds: 0.5, placement: .replace(ChunkIndex(1)))  // E C D
         #expect(replaced.index == ChunkIndex(1))
         #expect(try frames() == [5, 3, 4])
-        let oldFirst = try #require(replaced.replaced)
+        let oldFirst = try #require(replaced.replaced.first)
         #expect(FileManager.default.fileExists(atPath: library.root.trashedChunkURL(oldFirst, of: article.id).path))
 
         try fixture.record(article, seconds: 0.6, placement: .insert(before: ChunkIndex(3)))  // E C F D

@@ -18,7 +18,7 @@ struct TakeReportTests {
         }
         return Recording.Outcome(
             chunk: chunk, index: chunk.map { _ in ChunkIndex(3) }, file: URL(fileURLWithPath: "/data/take.wav"),
-            replaced: replaced ? ChunkID("older") : nil, reason: reason, deferredBecause: nil)
+            replaced: replaced ? [ChunkID("older")] : [], reason: reason, deferredBecause: nil)
     }
 
     @Test("a saved take: the command line gives milliseconds, RMS and overruns even when none; the studio tenths and overruns only when some")

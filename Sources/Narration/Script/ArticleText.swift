@@ -1,3 +1,4 @@
+import Foundation
 public import NarrationCore
 
 /// The article's text in the library: attaching or replacing it, and reading it with the state
@@ -8,7 +9,7 @@ extension NarrationLibrary {
     ///   is being recorded or edited.
     public func attachText(_ text: [ScriptParagraph], to article: Article, file: String) throws(NarrationError) -> TextChange {
         guard !text.isEmpty else {
-            throw NarrationError(.textUnreadable, "\"\(file)\" has no text to read.", subject: .file(file))
+            throw NarrationError(.textUnreadable, "\"\(URL(fileURLWithPath: file).lastPathComponent)\" has no text to read.", subject: .file(file))
         }
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .edit)
         defer { withExtendedLifetime(lock) {} }

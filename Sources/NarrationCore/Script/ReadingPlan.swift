@@ -44,6 +44,11 @@ public struct ReadingPlan: Sendable {
     public struct Take: Sendable, Equatable {
         public let paragraph: Paragraph
         public let position: Position
+
+        public init(paragraph: Paragraph, position: Position) {
+            self.paragraph = paragraph
+            self.position = position
+        }
     }
 
     public let paragraphs: [Paragraph]
