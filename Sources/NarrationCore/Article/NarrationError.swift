@@ -37,6 +37,9 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
         case storageUnavailable
         /// The storage refused the request: credentials, bucket, clock (will not pass by itself).
         case storageRefused
+        /// The speech recogniser cannot start (its model or dictionary is missing or unreadable)
+        /// or failed on a take. The take itself is fine: only its check is lost.
+        case speechRecognition
     }
 
     /// What a failure happened to, for code that points at it (a file to show, a device to pick).
