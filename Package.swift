@@ -30,6 +30,10 @@ let package = Package(
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband", providers: [.apt(["librubberband-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // Offline speech recognition; its English model comes from pocketsphinx-en-us at run time.
+        .systemLibrary(
+            name: "CPocketSphinx", pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"])]),
         // ncursesw's pkg-config flags only set feature macros SwiftPM refuses; shim.h sets what it needs.
         .systemLibrary(name: "CCurses", providers: [.apt(["libncurses-dev"])]),
 
@@ -49,6 +53,15 @@ let package = Package(
         .target(
             name: "NarrationAudio",
             dependencies: ["NarrationCore", "CALSA", "CSndFile", "CLame", "CRubberBand", "CEBUR128"],
+            swiftSettings: strictness
+        ),
+
+        // The take check: speech recognition of English takes against the article's own text,
+        // with a language model and dictionary made for each article. The only code that
+        // imports PocketSphinx.
+        .target(
+            name: "SpeechRecognition",
+            dependencies: ["NarrationCore", "CPocketSphinx"],
             swiftSettings: strictness
         ),
 

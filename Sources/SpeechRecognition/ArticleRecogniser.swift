@@ -1,0 +1,120 @@
+import Glibc
+public import NarrationCore
+
+/// Where PocketSphinx's English model lives: an acoustic model folder and a pronouncing
+/// dictionary, as the Debian package `pocketsphinx-en-us` installs them.
+public struct SpeechModel: Sendable, Equatable {
+    public var acousticModel: String
+    public var dictionary: String
+
+    public init(acousticModel: String, dictionary: String) {
+        self.acousticModel = acousticModel
+        self.dictionary = dictionary
+    }
+
+    /// US English from `pocketsphinx-en-us`.
+    public static let english = SpeechModel(
+        acousticModel: "/usr/share/pocketsphinx/model/en-us/en-us",
+        dictionary: "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict")
+}
+
+/// Offline speech recognition for the takes of one article, listening for that article's own
+/// words: its language model is made from the article's sentences and its dictionary holds
+/// only the article's words (those the pronouncing dictionary knows).
+///
+/// The single owner of its decoder; `close()` frees it (or `deinit` does). One thread at a
+/// time.
+public final class ArticleRecogniser {
+    /// The words the recogniser can say: the article's words with a dictionary entry.
+    public let vocabulary: Set<String>
+    /// The article's words it cannot say, in order of first use (numbers among them).
+    public let unknownWords: [String]
+    private let decoder: SphinxDecoder
+
+    /// Makes the recogniser for `paragraphs`, writing its language model and dictionary to a
+    /// temporary folder that is gone again when this returns.
+    /// - Throws: `speechRecognition` when the model is not installed or cannot be read, or the
+    ///   article has no word the dictionary knows; `fileSystem` when the temporary folder
+    ///   cannot be made.
+    public init(paragraphs: [ScriptParagraph], model: SpeechModel = .english) throws(NarrationError) {
+        var articleWords: [String] = []
+        var seen: Set<String> = []
+        for paragraph in paragraphs {
+            for word in paragraph.spokenWords where seen.insert(word).inserted { articleWords.append(word) }
+        }
+        let dictionary = try PronouncingDictionary(path: model.dictionary, words: seen)
+        vocabulary = dictionary.known
+        unknownWords = articleWords.filter { !dictionary.known.contains($0) }
+        guard !vocabulary.isEmpty else {
+            throw NarrationError(.speechRecognition, "None of the article's words is in the speech recogniser's dictionary.")
+        }
+        let known = dictionary.known
+        let sentences = paragraphs.flatMap { paragraph in
+            let words = paragraph.spokenWords
+            return paragraph.sentences.map { sentence in words[sentence.words].filter { known.contains($0) } }
+        }
+        let languageModel = ArticleLanguageModel(sentences: sentences).arpa
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let languageModelPath = try folder.write("article.lm", languageModel)
+        let dictionaryPath = try folder.write("article.dict", dictionary.lines.joined(separator: "\n") + "\n")
+        decoder = try SphinxDecoder(acousticModel: model.acousticModel, languageModel: languageModelPath, dictionary: dictionaryPath)
+    }
+
+    /// The words heard in `samples` (mono, full scale 1.0, `sampleRate` per second), with times
+    /// in seconds from the first sample. Other rates than 16 kHz are converted (`Resampler`).
+    /// - Throws: `speechRecognition` when the decoder fails.
+    public func recognise(samples: [Float], sampleRate: Int) throws(NarrationError) -> [RecognisedWord] {
+        let converted = Resampler(from: sampleRate, to: SphinxDecoder.sampleRate)(samples)
+        let pcm = converted.map { Int16(max(-32768, min(32767, ($0 * 32767).rounded()))) }
+        return try decoder.decode(pcm)
+    }
+
+    /// Frees the decoder; the recogniser cannot be used afterwards.
+    public func close() { decoder.close() }
+}
+
+/// A folder of our own under the system's temporary folder, for files a C library reads.
+final class TemporaryFolder {
+    let path: String
+    private var names: [String] = []
+
+    init() throws(NarrationError) {
+        let base = ProcessInfoLite.temporaryDirectory
+        var template = Array("\(base)/narrate-speech-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw NarrationError(.fileSystem, "Cannot make a temporary folder in \(base).", subject: .file(base), cause: .system(errno: errno))
+        }
+        path = String(cString: made)
+    }
+
+    /// Writes `text` to `name` in the folder; returns its path.
+    func write(_ name: String, _ text: String) throws(NarrationError) -> String {
+        let file = "\(path)/\(name)"
+        names.append(name)
+        guard let handle = fopen(file, "w") else {
+            throw NarrationError(.fileSystem, "Cannot write \(file).", subject: .file(file), cause: .system(errno: errno))
+        }
+        let bytes = Array(text.utf8)
+        let written = fwrite(bytes, 1, bytes.count, handle)
+        let closed = fclose(handle)
+        guard written == bytes.count, closed == 0 else {
+            throw NarrationError(.fileSystem, "Cannot write \(file).", subject: .file(file), cause: .system(errno: errno))
+        }
+        return file
+    }
+
+    /// Removes the folder and the files in it; what cannot be removed stays (it is temporary).
+    func remove() {
+        for name in names { unlink("\(path)/\(name)") }
+        rmdir(path)
+    }
+}
+
+/// `$TMPDIR`, or /tmp.
+enum ProcessInfoLite {
+    static var temporaryDirectory: String {
+        if let value = getenv("TMPDIR"), value.pointee != 0 { return String(cString: value) }
+        return "/tmp"
+    }
+}
