@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "Narration",
             dependencies: [
-                "NarrationCore", "NarrationAudio", "ObjectStorage",
+                "NarrationCore", "NarrationAudio", "ObjectStorage", "SpeechRecognition",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictness

@@ -96,6 +96,10 @@ extension Narrate {
                 }
                 return (try capture(recording), article)
             }
+            // The take's check runs after it, in a process of its own: it never delays the next take.
+            if outcome.chunk != nil, outcome.paragraph != nil {
+                CommandRunner.startInBackground(["script", "--check", "--article", article.id.rawValue])
+            }
             try report(outcome, article: article)
         }
 

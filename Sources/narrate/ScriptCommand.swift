@@ -18,7 +18,16 @@ extension Narrate {
                 Takes whose paragraph is unchanged stay bound to it; takes whose paragraph left the \
                 text stay in the article, bound to none.
 
-                Without a file, lists the paragraphs: not read, or read (its chunks and their length).
+                Without a file, lists the paragraphs: not read, read (its chunks and their \
+                length), or flagged by the take check. After each take, narrate checks it in the \
+                background: a take far faster than the narrator's usual pace is "possibly skipped"; \
+                in English (language in config.toml, default "en"), speech recognition against the \
+                article's own text also flags runs of words not heard, with the time, and a take \
+                that sounds like another paragraph. Hints never block anything: listen, then \
+                re-read the paragraph or dismiss them.
+
+                  narrate script --check            # check the takes not checked yet, now
+                  narrate script --dismiss 4        # paragraph 4's hints were wrong
 
                   narrate script article.html       # attach the text of the current article
                   narrate script                    # what is read, what is next
@@ -28,14 +37,56 @@ extension Narrate {
         @Argument(help: ArgumentHelp("The text to attach: .txt, .md or .html (other names: read by their content).", valueName: "FILE"))
         var file: String?
 
+        @Flag(help: "Check the takes not checked yet, now, and print what the check found.")
+        var check = false
+
+        @Option(help: ArgumentHelp("Dismiss the take check's hints about paragraph N.", valueName: "N"))
+        var dismiss: Int?
+
         @OptionGroup var target: ArticleOption
         @OptionGroup var output: JSONOption
+
+        func validate() throws {
+            if file != nil && (check || dismiss != nil) { throw ValidationError("Attach a text, or use --check or --dismiss, one at a time.") }
+            if let dismiss, dismiss < 1 { throw ValidationError("--dismiss takes a paragraph number from 1 (see \"narrate script\").") }
+        }
 
         func run() throws {
             if let file {
                 try attach(file)
+            } else if check {
+                try checkTakes()
+            } else if let dismiss {
+                let (article, count) = try CommandRunner.withLibrary { library throws(NarrationError) in
+                    let article = try library.article(target.article)
+                    return (article, try library.dismissHints(ofParagraph: dismiss, in: article))
+                }
+                if output.json {
+                    Console.printJSON(["dismissed": count])
+                } else {
+                    Console.print(count == 0 ? "Paragraph \(dismiss) of \"\(article.title)\" had no hints to dismiss." : "Dismissed the hints about paragraph \(dismiss) of \"\(article.title)\".")
+                }
             } else {
                 try list()
+            }
+        }
+
+        private func checkTakes() throws {
+            let language = try CommandRunner.settings().language
+            let (article, checks, numbers) = try CommandRunner.withLibrary { library throws(NarrationError) in
+                let article = try library.article(target.article)
+                let checks = try library.checkTakes(of: article, language: language)
+                let order = try library.catalog.order(of: article.id)
+                return (article, checks, checks.map { order.index(of: $0.chunk)?.number ?? 0 })
+            }
+            if output.json {
+                Console.printJSON(zip(checks, numbers).map { TakeCheckJSON($0, chunk: $1) })
+                return
+            }
+            let flagged = checks.filter { !$0.report.hints.isEmpty }
+            Console.print("Checked \(Self.count(checks.count, "take")) of \"\(article.title)\": \(flagged.isEmpty ? "no hints" : Self.count(flagged.count, "with hints", plural: "with hints")).")
+            for (check, number) in zip(checks, numbers) where !check.report.hints.isEmpty {
+                for hint in check.report.hints { Console.print("  chunk \(number): \(TerminalText.escaped(hint.description))") }
             }
         }
 
@@ -62,12 +113,21 @@ extension Narrate {
         }
 
         private func list() throws {
-            let (article, entries, next) = try CommandRunner.withLibrary(readOnly: true) { library throws(NarrationError) in
+            let (article, entries, next, checks, order) = try CommandRunner.withLibrary(readOnly: true) { library throws(NarrationError) in
                 let article = try library.article(target.article)
-                return (article, try library.paragraphEntries(of: article), try library.catalog.readingPlan(of: article).next)
+                return (
+                    article, try library.paragraphEntries(of: article), try library.catalog.readingPlan(of: article).next,
+                    try library.catalog.takeChecks(of: article.id), try library.catalog.order(of: article.id)
+                )
+            }
+            // The hints not dismissed of each paragraph's takes, with the chunk they are about.
+            let hints = { (entry: ParagraphEntry) -> [(chunk: Int, hint: TakeHint)] in
+                entry.chunks.flatMap { index in
+                    (try? order.id(at: index)).flatMap { checks[$0] }.map { $0.openHints.map { (index.number, $0) } } ?? []
+                }
             }
             if output.json {
-                Console.printJSON(entries.map { ParagraphJSON($0, isNext: $0.paragraph.id == next?.id) })
+                Console.printJSON(entries.map { ParagraphJSON($0, isNext: $0.paragraph.id == next?.id, hints: hints($0)) })
                 return
             }
             guard !entries.isEmpty else {
@@ -80,16 +140,25 @@ extension Narrate {
             Console.print("    #  kind       words  state                          text")
             for entry in entries {
                 let paragraph = entry.paragraph
-                let state = entry.isRead
+                let flags = hints(entry)
+                let state = !flags.isEmpty
+                    ? "FLAGGED: \(flags.count) hint\(flags.count == 1 ? "" : "s")"
+                    : entry.isRead
                     ? "read: \(Self.count(entry.chunks.count, "chunk")), \(Timecode.tenths(entry.duration))"
                     : paragraph.id == next?.id ? "not read (next)" : "not read"
                 let kind = paragraph.kind == .heading ? "heading" : "paragraph"
                 let line = "\(Self.pad(paragraph.number, 5))  \(kind.padding(toLength: 9, withPad: " ", startingAt: 0))  \(Self.pad(paragraph.wordCount, 5))  \(state.padding(toLength: 29, withPad: " ", startingAt: 0))  "
                 Console.print(line + TerminalText.escaped(paragraph.text).clipped(to: max(20, 110 - line.count)))
+                for flag in flags { Console.print("         chunk \(flag.chunk): \(TerminalText.escaped(flag.hint.description))") }
+            }
+            if entries.contains(where: { !hints($0).isEmpty }) {
+                Console.print("Listen to a flagged take; re-read its paragraph with \"narrate record --paragraph N\", or dismiss its hints with \"narrate script --dismiss N\".")
             }
         }
 
-        static func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
+        static func count(_ value: Int, _ noun: String, plural: String? = nil) -> String {
+            "\(value) \(value == 1 ? noun : plural ?? noun + "s")"
+        }
 
         static func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
@@ -123,22 +192,65 @@ struct ParagraphJSON: Encodable {
     let kind: String
     let text: String
     let words: Int
-    /// "notRead" or "read".
+    /// "notRead", "read" or "flagged" (read, with hints not dismissed).
     let state: String
     /// Whether a plain `record` reads it next.
     let next: Bool
     let chunks: [Int]
     let duration: Double
+    /// The take check's hints not dismissed, about this paragraph's chunks.
+    let hints: [HintJSON]
 
-    init(_ entry: ParagraphEntry, isNext: Bool) {
+    init(_ entry: ParagraphEntry, isNext: Bool, hints: [(chunk: Int, hint: TakeHint)]) {
         number = entry.paragraph.number
         id = entry.paragraph.id.rawValue
         kind = entry.paragraph.kind.rawValue
         text = entry.paragraph.text
         words = entry.paragraph.wordCount
-        state = entry.isRead ? "read" : "notRead"
+        state = !hints.isEmpty ? "flagged" : entry.isRead ? "read" : "notRead"
+        self.hints = hints.map { HintJSON($0.hint, chunk: $0.chunk) }
         next = isNext
         chunks = entry.chunks.map(\.number)
         duration = entry.duration
+    }
+}
+
+/// A hint of the take check, as `script --json` and `script --check --json` print it.
+struct HintJSON: Encodable {
+    let chunk: Int
+    /// "possiblySkipped", "unheard" or "wrongParagraph".
+    let kind: String
+    let words: String
+    /// Seconds from the start of the chunk.
+    let seconds: Double
+    /// For "wrongParagraph", the paragraph (from 1) the take sounds like.
+    let soundsLike: Int?
+    let sentence: String
+
+    init(_ hint: TakeHint, chunk: Int) {
+        self.chunk = chunk
+        kind = hint.kind.rawValue
+        words = hint.words
+        seconds = hint.seconds
+        soundsLike = hint.paragraph.map { $0 + 1 }
+        sentence = hint.description
+    }
+}
+
+/// One take's check in `script --check --json`.
+struct TakeCheckJSON: Encodable {
+    let chunk: Int
+    let wordsPerMinute: Double?
+    let recognised: Bool
+    /// The share of the paragraph's words heard in order, 0…1 (null without recognition).
+    let match: Double?
+    let hints: [HintJSON]
+
+    init(_ check: TakeCheck, chunk: Int) {
+        self.chunk = chunk
+        wordsPerMinute = check.report.rate.wordsPerMinute
+        recognised = check.report.recognised
+        match = check.report.match
+        hints = check.report.hints.map { HintJSON($0, chunk: chunk) }
     }
 }

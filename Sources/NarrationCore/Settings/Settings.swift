@@ -27,13 +27,16 @@ public struct Settings: Sendable, Equatable {
     public var device = "default"
     public var profile = "archive"
     public var destination: String?
+    /// The language articles are read in, as a BCP 47 tag ("en", "cy", "de"): English takes are
+    /// checked by speech recognition, others by their speaking rate only.
+    public var language = "en"
     public var profiles: [String: DeliveryProfile] = [:]
     /// Named destinations, `[destinations.NAME]`.
     public var destinations: [String: Destination] = [:]
 
     public init() {}
 
-    static let topLevelKeys: Set<String> = ["narrator", "publication", "device", "profile", "destination", "profiles", "destinations"]
+    static let topLevelKeys: Set<String> = ["narrator", "publication", "device", "profile", "destination", "language", "profiles", "destinations"]
     static let destinationKeys: Set<String> = ["url", "endpoint", "region", "path_style", "credentials_file", "credentials_profile"]
     static let profileKeys: Set<String> = [
         "base", "format", "bitrate", "vbr", "loudness", "rms", "peak_ceiling", "room_tone_head", "room_tone_tail", "max_pause", "join_fade",
@@ -56,6 +59,7 @@ public struct Settings: Sendable, Equatable {
         publication = try string("publication") ?? ""
         device = try string("device") ?? "default"
         destination = try string("destination")
+        language = try string("language") ?? "en"
         if let tables = root["profiles"] {
             guard let tables = tables.table else { throw fail("profiles must be tables, e.g. [profiles.org]") }
             for (name, value) in tables.sorted(by: { $0.key < $1.key }) {

@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+import NarrationAudio
+public import NarrationCore
+import SpeechRecognition
+
+/// A chunk's take check as the catalog keeps it: what the check found, and whether the volunteer
+/// dismissed its hints.
+public struct TakeCheck: Sendable, Equatable {
+    public let chunk: ChunkID
+    public let report: TakeCheckReport
+    public let dismissed: Bool
+
+    /// The hints the volunteer has not dismissed.
+    public var openHints: [TakeHint] { dismissed ? [] : report.hints }
+}
+
+/// The take check in the library: each take of an article with a text is checked once, after it
+/// is committed, off the capture path (`record` starts it in a process of its own, the studio on
+/// a thread of its own), and the report is kept in the catalog beside the chunk. Hints never
+/// block anything.
+extension NarrationLibrary {
+    /// Checks every take of the article that reads a paragraph and has no check yet.
+    /// - Parameter language: the article's language (see `Settings.language`).
+    /// - Returns: the checks made, in the article's order.
+    /// - Throws: `speechRecognition` when the English model is missing or fails; the catalog's errors.
+    @discardableResult
+    public func checkTakes(of article: Article, language: String) throws(NarrationError) -> [TakeCheck] {
+        let paragraphs = try catalog.paragraphs(of: article.id)
+        guard !paragraphs.isEmpty else { return [] }
+        let checked = Set(try catalog.takeChecks(of: article.id).keys)
+        let numbers = Dictionary(uniqueKeysWithValues: paragraphs.map { ($0.id, $0.number) })
+        let unchecked = try catalog.chunks(of: article).filter { chunk in
+            !checked.contains(chunk.id) && chunk.paragraphID.flatMap { numbers[$0] } != nil
+        }
+        guard !unchecked.isEmpty else { return [] }
+        let checker = try TakeChecker(paragraphs: paragraphs.map(\.content), language: language)
+        defer { checker.close() }
+        var checks: [TakeCheck] = []
+        for chunk in unchecked {
+            guard let number = chunk.paragraphID.flatMap({ numbers[$0] }) else { continue }
+            let file = root.chunkURL(chunk.id, of: article.id)
+            // A take deleted or damaged meanwhile is not checked; its own commands say what is wrong.
+            guard let samples = try? SoundFileReader(path: file.path).readAll() else { continue }
+            let scale = 1 / Float(1 << 31)
+            let mono = TakeChecker.mono(interleaved: samples.map { Float($0) * scale }, channels: article.format.channels)
+            let median = try catalog.medianWordsPerMinute(narrator: article.narrator, excluding: chunk.id)
+            let report = try checker.check(samples: mono, sampleRate: article.format.sampleRate, paragraphIndex: number - 1, narratorMedianRate: median)
+            if try catalog.storeTakeCheck(report, for: chunk.id) {
+                checks.append(TakeCheck(chunk: chunk.id, report: report, dismissed: false))
+            }
+        }
+        return checks
+    }
+
+    /// Dismisses the hints of every take of paragraph `number`: the volunteer listened and the
+    /// takes are fine. - Returns: how many takes had hints dismissed.
+    public func dismissHints(ofParagraph number: Int, in article: Article) throws(NarrationError) -> Int {
+        let plan = try catalog.readingPlan(of: article)
+        let paragraph = try plan.paragraph(number)
+        return try catalog.dismissTakeChecks(plan.chunks(of: paragraph.id))
+    }
+}
+
+/// A take check as the catalog stores it.
+struct TakeCheckRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "takeCheck"
+    var chunkId: String
+    var report: String
+    var wordsPerMinute: Double?
+    var checkedAt: Date
+    var dismissed: Bool
+}
+
+extension Catalog {
+    /// The checks of the article's takes, by chunk.
+    public func takeChecks(of article: ArticleID) throws(NarrationError) -> [ChunkID: TakeCheck] {
+        let rows = try read { db in
+            try TakeCheckRow.fetchAll(
+                db, sql: "SELECT takeCheck.* FROM takeCheck JOIN chunk ON chunk.id = takeCheck.chunkId WHERE chunk.articleId = ?",
+                arguments: [article.rawValue])
+        }
+        var checks: [ChunkID: TakeCheck] = [:]
+        for row in rows {
+            // A report this narrate cannot read (written by a newer one) is left out, not fatal.
+            guard let report = try? JSONDecoder().decode(TakeCheckReport.self, from: Data(row.report.utf8)) else { continue }
+            checks[ChunkID(row.chunkId)] = TakeCheck(chunk: ChunkID(row.chunkId), report: report, dismissed: row.dismissed)
+        }
+        return checks
+    }
+
+    /// Keeps a take's check; false when the chunk left the article meanwhile.
+    func storeTakeCheck(_ report: TakeCheckReport, for chunk: ChunkID) throws(NarrationError) -> Bool {
+        let json = String(decoding: (try? JSONEncoder().encode(report)) ?? Data(), as: UTF8.self)
+        return try write { db in
+            guard try ChunkRow.exists(db, key: chunk.rawValue) else { return false }
+            try TakeCheckRow(chunkId: chunk.rawValue, report: json, wordsPerMinute: report.rate.wordsPerMinute, checkedAt: Date(), dismissed: false)
+                .save(db)
+            return true
+        }
+    }
+
+    /// The narrator's median speaking rate over their latest 200 checked takes other than `chunk`; nil with
+    /// fewer than `SpeakingRate.takesForMedian`.
+    func medianWordsPerMinute(narrator: String, excluding chunk: ChunkID) throws(NarrationError) -> Double? {
+        let rates = try read { db in
+            try Double.fetchAll(
+                db,
+                sql: """
+                    SELECT takeCheck.wordsPerMinute FROM takeCheck JOIN chunk ON chunk.id = takeCheck.chunkId
+                    JOIN article ON article.id = chunk.articleId
+                    WHERE article.narrator = ? AND takeCheck.chunkId != ? AND takeCheck.wordsPerMinute IS NOT NULL
+                    ORDER BY takeCheck.checkedAt DESC LIMIT 200
+                    """,
+                arguments: [narrator, chunk.rawValue])
+        }
+        return SpeakingRate.median(of: rates)
+    }
+
+    func dismissTakeChecks(_ chunks: [ChunkID]) throws(NarrationError) -> Int {
+        try write { db in
+            var count = 0
+            for chunk in chunks {
+                try db.execute(sql: "UPDATE takeCheck SET dismissed = 1 WHERE chunkId = ? AND dismissed = 0", arguments: [chunk.rawValue])
+                count += db.changesCount
+            }
+            return count
+        }
+    }
+}
