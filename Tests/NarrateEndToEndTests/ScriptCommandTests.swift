@@ -181,6 +181,38 @@ struct ScriptCommandTests {
         #expect(try String(contentsOf: besideAudio, encoding: .utf8) == vtt)
     }
 
+    @Test("the take check flags a take of the wrong paragraph and one that skips a sentence, not a right one; hints can be dismissed")
+    func takeCheck() throws {
+        let fixture = try EndToEndFixture()
+        let paragraphs = [
+            "The city council met on Tuesday evening to discuss the new budget. Several residents spoke about the cost of repairing the old bridge over the river.",
+            "Teachers at the primary school have planted a garden behind the library. The children water the vegetables every morning before their lessons begin.",
+            "The weather service expects heavy rain across the region this weekend. Drivers are asked to take care on the coast road, which often floods near the harbour.",
+        ]
+        let text = fixture.folder.file("news.txt")
+        try paragraphs.joined(separator: "\n\n").write(to: text, atomically: true, encoding: .utf8)
+        _ = try fixture.newArticle("News", "--text", text.path)
+        let firstSentenceOnly = String(paragraphs[2].prefix { $0 != "." }) + "."
+        for spoken in [paragraphs[0], paragraphs[2], firstSentenceOnly] {  // right; the wrong paragraph; a sentence skipped
+            let length = try speak(spoken, fixture)
+            #expect(try fixture.record(Double(length) / 44_100).status == 0)
+        }
+        #expect(try fixture.narrate.run("script", "--check").status == 0)  // checks what the background check has not yet
+        let listed = try #require(try fixture.narrate.run("script", "--json").json() as? [[String: Any]])
+        #expect(listed.map { $0["state"] as? String } == ["read", "flagged", "flagged"])
+        let hints = listed.map { ($0["hints"] as? [[String: Any]] ?? []) }
+        #expect(hints[0].isEmpty)
+        #expect(hints[1].map { $0["kind"] as? String } == ["wrongParagraph"])
+        #expect(hints[1].first?["soundsLike"] as? Int == 3)
+        #expect(hints[2].contains { $0["kind"] as? String == "unheard" || $0["kind"] as? String == "possiblySkipped" })
+        let text2 = try fixture.narrate.run("script").stdout
+        #expect(text2.contains("FLAGGED: 1 hint"))
+        #expect(text2.contains("chunk 2: sounds like paragraph 3"))
+        #expect(try fixture.narrate.run("script", "--dismiss", "2").stdout == "Dismissed the hints about paragraph 2 of \"News\".\n")
+        let after = try #require(try fixture.narrate.run("script", "--json").json() as? [[String: Any]])
+        #expect(after.map { $0["state"] as? String } == ["read", "read", "flagged"])
+    }
+
     /// "00:00:03.215" as milliseconds.
     static func milliseconds(_ time: String) -> Int {
         let parts = time.split(whereSeparator: { $0 == ":" || $0 == "." || $0 == "," }).compactMap { Int($0) }
