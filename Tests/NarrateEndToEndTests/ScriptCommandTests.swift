@@ -211,6 +211,22 @@ struct ScriptCommandTests {
         #expect(try fixture.narrate.run("script", "--dismiss", "2").stdout == "Dismissed the hints about paragraph 2 of \"News\".\n")
         let after = try #require(try fixture.narrate.run("script", "--json").json() as? [[String: Any]])
         #expect(after.map { $0["state"] as? String } == ["read", "read", "flagged"])
+
+        // The right take's two sentences were placed: the transcript has a cue for each, the
+        // boundary between them in the pause after the first (espeak-ng's length of it alone),
+        // and the paragraph's own start and end kept exactly. The others stay one cue each.
+        let vttFile = fixture.folder.file("news.vtt")
+        #expect(try fixture.narrate.run("export", "-o", fixture.folder.file("news.wav").path, "--transcript", "vtt").status == 0)
+        let vtt = try String(contentsOf: vttFile, encoding: .utf8)
+        let cues = vtt.components(separatedBy: "\n\n").dropFirst().map { $0.split(separator: "\n").map(String.init) }
+        let sentences = paragraphs[0].components(separatedBy: ". ").enumerated().map { $0.offset == 0 ? $0.element + "." : $0.element }
+        #expect(cues.map { $0.last ?? "" } == sentences + [paragraphs[1], paragraphs[2]])
+        let frames = try fixture.chunks().map { $0["frames"] as? Int ?? 0 }
+        let firstAlone = try Signals.spoken(sentences[0]).count / 2
+        let times = cues.map { $0[1].components(separatedBy: " --> ").map(Self.milliseconds) }
+        #expect(times[0][0] == 0 && times[1][1] == (frames[0] * 1_000 + 22_050) / 44_100)
+        #expect(abs(times[0][1] - firstAlone * 1_000 / 44_100) < 600, "sentence boundary at \(times[0][1]) ms; the first sentence alone lasts \(firstAlone * 1_000 / 44_100) ms")
+        #expect(times[0][1] == times[1][0])
     }
 
     /// "00:00:03.215" as milliseconds.

@@ -107,6 +107,21 @@ struct ReadingPlanTests {
             """)
     }
 
+    @Test("sentence cues split a paragraph's cue where the take check heard each sentence begin, keeping its exact ends")
+    func sentenceCues() {
+        let paragraph = Paragraph(id: ParagraphID("p"), number: 1, kind: .paragraph, text: "One two. Three four. Five six.", wordCount: 6)
+        let spans = TextSpan.spans(chunkFrames: [500, 6_000], chunkParagraphs: [nil, paragraph])
+        let placed = [SentenceCue(sentence: 1, start: 2.0, end: 3.0), SentenceCue(sentence: 2, start: 3.5, end: 5.0)]
+        let split = Transcript(spans: spans, sampleRate: 1_000, sentenceCues: [2: placed])
+        #expect(split.cues == [
+            Transcript.Cue(startFrame: 500, endFrame: 2_400, text: "One two."),
+            Transcript.Cue(startFrame: 2_400, endFrame: 3_750, text: "Three four."),
+            Transcript.Cue(startFrame: 3_750, endFrame: 6_500, text: "Five six."),
+        ])
+        let unplaced = Transcript(spans: spans, sampleRate: 1_000, sentenceCues: [2: Array(placed.prefix(1))])
+        #expect(unplaced.cues == [Transcript.Cue(startFrame: 500, endFrame: 6_500, text: paragraph.text)])
+    }
+
     @Test("words are counted in any script", arguments: [
         ("The harbour opened on Monday.", 5), ("Café — owners are pleased", 4), ("港は月曜日に再開した", 10), ("  ", 0), ("1,200 boats", 2),
     ])

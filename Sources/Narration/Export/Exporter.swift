@@ -161,10 +161,16 @@ extension NarrationLibrary {
         try checkDestination(destination)
         let mastered = try Mastering.prepare(entries, format: article.format, mastering: settings.mastering)
         let paragraphs = Dictionary(uniqueKeysWithValues: try catalog.paragraphs(of: article.id).map { ($0.id, $0) })
-        let plan = ExportPlan(
+        var plan = ExportPlan(
             format: article.format, chunkFrames: mastered.chapterFrames,
             chunkParagraphs: entries.map { $0.chunk.paragraphID.flatMap { paragraphs[$0] } }, chapterStyle: settings.chapterStyle,
             tags: tags(for: article, entries: entries))
+        if !paragraphs.isEmpty {
+            let checks = try catalog.takeChecks(of: article.id)
+            for (position, entry) in entries.enumerated() where mastered.chapterFrames[position] == entry.chunk.frames {
+                if let cues = checks[entry.chunk.id]?.report.sentenceCues, !cues.isEmpty { plan.sentenceCues[position + 1] = cues }
+            }
+        }
         return try Exporter.export(
             mastered.segments, gain: mastered.gain, ceiling: settings.mastering.peakCeiling, plan: plan, settings: settings,
             to: destination

@@ -103,9 +103,14 @@ public struct ExportPlan: Sendable, Equatable {
 
     public var totalFrames: FrameCount { chunks.last?.endFrame ?? 0 }
 
+    /// Where the take check placed each sentence, by chunk number, for chunks the export kept
+    /// as they were recorded (no edge trimmed, no room tone added), so that the take's times
+    /// are the file's.
+    public var sentenceCues: [Int: [SentenceCue]] = [:]
+
     /// The transcript of the paragraphs read; nil for an article without a text.
     public var transcript: Transcript? {
-        spans.contains { $0.paragraph != nil } ? Transcript(spans: spans, sampleRate: format.sampleRate) : nil
+        spans.contains { $0.paragraph != nil } ? Transcript(spans: spans, sampleRate: format.sampleRate, sentenceCues: sentenceCues) : nil
     }
 
     /// The whole length in milliseconds (ID3 TLEN).

@@ -7,12 +7,15 @@ public struct TextSpan: Sendable, Equatable {
     public let paragraph: Paragraph?
     /// The 1-based number of the span's first chunk.
     public let firstChunk: Int
+    /// How many chunks the span holds.
+    public let chunkCount: Int
     public let startFrame: FrameCount
     public let endFrame: FrameCount
 
-    public init(paragraph: Paragraph?, firstChunk: Int, startFrame: FrameCount, endFrame: FrameCount) {
+    public init(paragraph: Paragraph?, firstChunk: Int, chunkCount: Int = 1, startFrame: FrameCount, endFrame: FrameCount) {
         self.paragraph = paragraph
         self.firstChunk = firstChunk
+        self.chunkCount = chunkCount
         self.startFrame = startFrame
         self.endFrame = endFrame
     }
@@ -25,7 +28,9 @@ public struct TextSpan: Sendable, Equatable {
         for (position, frames) in chunkFrames.enumerated() {
             let paragraph = chunkParagraphs[position]
             if let last = spans.last, let paragraph, last.paragraph?.id == paragraph.id {
-                spans[spans.count - 1] = TextSpan(paragraph: paragraph, firstChunk: last.firstChunk, startFrame: last.startFrame, endFrame: start + frames)
+                spans[spans.count - 1] = TextSpan(
+                    paragraph: paragraph, firstChunk: last.firstChunk, chunkCount: last.chunkCount + 1, startFrame: last.startFrame,
+                    endFrame: start + frames)
             } else {
                 spans.append(TextSpan(paragraph: paragraph, firstChunk: position + 1, startFrame: start, endFrame: start + frames))
             }

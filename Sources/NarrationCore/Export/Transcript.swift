@@ -31,12 +31,43 @@ public struct Transcript: Sendable, Equatable {
     }
 
     /// A cue per span that reads a paragraph; chunks that read none have no words to show.
-    public init(spans: [TextSpan], sampleRate: Int) {
-        self.init(
-            sampleRate: sampleRate,
-            cues: spans.compactMap { span in
-                span.paragraph.map { Cue(startFrame: span.startFrame, endFrame: span.endFrame, text: $0.text) }
-            })
+    ///
+    /// A paragraph read in one chunk whose take check heard where each sentence after the first
+    /// begins (`sentenceCues`, by the chunk's 1-based number, in seconds from the start of the
+    /// chunk) gets a cue per sentence instead. They still cover the paragraph exactly: the first
+    /// starts where the paragraph starts, the last ends where it ends, and each boundary between
+    /// two sentences lies midway through the pause between them (or 0.1 s before the next
+    /// sentence when the end of the one before was not placed).
+    public init(spans: [TextSpan], sampleRate: Int, sentenceCues: [Int: [SentenceCue]] = [:]) {
+        var cues: [Cue] = []
+        for span in spans {
+            guard let paragraph = span.paragraph else { continue }
+            if span.chunkCount == 1, let placed = sentenceCues[span.firstChunk],
+               let sentences = Self.sentenceCues(paragraph, placed, span: span, sampleRate: sampleRate) {
+                cues += sentences
+            } else {
+                cues.append(Cue(startFrame: span.startFrame, endFrame: span.endFrame, text: paragraph.text))
+            }
+        }
+        self.init(sampleRate: sampleRate, cues: cues)
+    }
+
+    /// The paragraph's sentences as cues, or nil unless the start of every sentence after the
+    /// first was placed and the boundaries fall in order inside the span.
+    private static func sentenceCues(_ paragraph: Paragraph, _ placed: [SentenceCue], span: TextSpan, sampleRate: Int) -> [Cue]? {
+        let sentences = paragraph.content.sentences
+        guard sentences.count > 1 else { return nil }
+        let bySentence = Dictionary(placed.map { ($0.sentence, $0) }, uniquingKeysWith: { first, _ in first })
+        var boundaries = [span.startFrame]
+        for index in 1..<sentences.count {
+            guard let next = bySentence[index] else { return nil }
+            let seconds = bySentence[index - 1].map { ($0.end + next.start) / 2 } ?? next.start - 0.1
+            let boundary = span.startFrame + Int((seconds * Double(sampleRate)).rounded())
+            guard boundary > boundaries[boundaries.count - 1], boundary < span.endFrame else { return nil }
+            boundaries.append(boundary)
+        }
+        boundaries.append(span.endFrame)
+        return sentences.indices.map { Cue(startFrame: boundaries[$0], endFrame: boundaries[$0 + 1], text: sentences[$0].text) }
     }
 
     /// The transcript in `format`, as UTF-8 text.
