@@ -156,19 +156,28 @@ public struct TakeAlignment: Sendable, Equatable {
         return hints
     }
 
-    /// A cue for each sentence whose first and last hearable words (or the words next to them)
-    /// were heard confidently, with at least half its hearable words heard.
+    /// A cue for each sentence with at least half its hearable words heard, one of its first
+    /// three and one of its last three heard confidently. The cue starts at the first word
+    /// heard confidently; when words before it were misheard, it starts as many heard words
+    /// earlier, provided that many were heard since the previous sentence's last match (else
+    /// the start is unknown and there is no cue). Its end is found the same way.
     static func cues(sentences: [ScriptSentence], hearable: Set<Int>, pairs: [Int: Int], heard: [RecognisedWord], settings: Settings) -> [SentenceCue] {
+        let kept = sentences.map { sentence in sentence.words.filter { hearable.contains($0) } }
+        let matched = kept.map { words in words.compactMap { pairs[$0] } }
+        func sure(_ word: Int) -> Bool { pairs[word].map { heard[$0].confidence >= settings.cueConfidence } ?? false }
         var cues: [SentenceCue] = []
-        for (index, sentence) in sentences.enumerated() {
-            let kept = sentence.words.filter { hearable.contains($0) }
-            guard !kept.isEmpty else { continue }
-            let sure = kept.filter { word in pairs[word].map { heard[$0].confidence >= settings.cueConfidence } ?? false }
-            guard sure.count * 2 >= kept.count, let first = sure.first, let last = sure.last,
-                kept.prefix(2).contains(first), kept.suffix(2).contains(last),
-                let start = pairs[first], let end = pairs[last]
+        for (index, words) in kept.enumerated() where !words.isEmpty {
+            guard matched[index].count * 2 >= words.count,
+                let leading = words.prefix(3).firstIndex(where: sure), let trailing = words.suffix(3).lastIndex(where: sure)
             else { continue }
-            cues.append(SentenceCue(sentence: index, start: heard[start].start, end: heard[end].end))
+            let missedBefore = leading, missedAfter = words.count - 1 - trailing
+            // Heard words between this sentence's matches and its neighbours' (indices into heard).
+            let after = matched[..<index].last(where: { !$0.isEmpty })?.last.map { $0 + 1 } ?? 0
+            let before = matched[(index + 1)...].first(where: { !$0.isEmpty })?.first.map { $0 - 1 } ?? heard.count - 1
+            let from = pairs[words[leading]]! - missedBefore
+            let to = pairs[words[trailing]]! + missedAfter
+            guard from >= after, to <= before, from <= to else { continue }
+            cues.append(SentenceCue(sentence: index, start: heard[from].start, end: heard[to].end))
         }
         return cues
     }
