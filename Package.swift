@@ -144,6 +144,13 @@ let package = Package(
             dependencies: ["NarrationText", "NarrationCore"],
             swiftSettings: strictness
         ),
+        // The take check's logic on hand-made words and envelopes, and its hints measured on
+        // synthetic speech (espeak-ng, sox) of known text: right takes, skips, wrong paragraphs.
+        .testTarget(
+            name: "SpeechRecognitionTests",
+            dependencies: ["SpeechRecognition", "NarrationCore", "NarrationAudio"],
+            swiftSettings: strictness
+        ),
         .testTarget(
             name: "ObjectStorageTests",
             dependencies: ["ObjectStorage"],
