@@ -52,6 +52,10 @@ public final class Studio {
     /// Chunks with a readable file whose level profile has not been read yet.
     private var unmeasured = 0
     private var recording: (take: Recording, placement: ChunkPlacement)?
+    /// The article's paragraphs and which chunks read them, as of the last reload.
+    private var plan = ReadingPlan(paragraphs: [], chunks: [])
+    /// The paragraph the volunteer moved the reading pane to (p, n); nil while it follows the text.
+    private var chosenParagraph: Int?
     private var player: QueuePlayer?
     private var work: StudioWork?
     private var leaveWhenDone = false
@@ -91,7 +95,11 @@ public final class Studio {
     public func perform(_ action: StudioAction) {
         switch action {
         case .toggleRecording:
-            if recording != nil { stopRecording() } else { startRecording(.append) }
+            if recording != nil { stopRecording() } else { startRecording(.append, reading: chosenParagraph.map { .reread($0) }) }
+        case .moveReading(let delta):
+            moveReading(by: delta)
+        case .readAgain:
+            if let number = state.reading?.number { startRecording(.append, reading: .reread(number)) }
         case .rerecordSelected:
             if let index = state.selectedIndex { startRecording(.replace(index)) }
         case .insertBeforeSelected:
@@ -187,6 +195,7 @@ public final class Studio {
 
     private func open(_ article: Article) {
         self.article = article
+        chosenParagraph = nil
         reload()
         state.panel = .chunks
         state.selection = max(0, state.chunks.count - 1)
@@ -196,6 +205,8 @@ public final class Studio {
     private func showNewArticleForm() {
         article = nil
         entries = []
+        plan = ReadingPlan(paragraphs: [], chunks: [])
+        chosenParagraph = nil
         state = StudioState(panel: .newArticle(NewArticleForm(publication: options.publication, narrator: options.narrator)))
     }
 
@@ -216,8 +227,10 @@ public final class Studio {
         guard let article else { return }
         do {
             entries = try library.chunkEntries(of: article)
+            plan = try library.catalog.readingPlan(of: article)
         } catch {
             state.notice = .init(error)
+            showReading()
             return
         }
         let current = (try? library.catalog.article(matching: article.id.rawValue)) ?? article
@@ -231,6 +244,52 @@ public final class Studio {
         }
         state.selection = min(max(0, state.selection), max(0, entries.count - 1))
         unmeasured = entries.count { levels[$0.chunk.id] == nil && !$0.fileMissing }
+        showReading()
+    }
+
+    // MARK: Reading pane
+
+    /// Fills the reading pane from the plan: the paragraph being read while recording, else the
+    /// one the volunteer moved to, else the one the next take reads, else (every paragraph read)
+    /// the one read last.
+    private func showReading() {
+        guard !plan.paragraphs.isEmpty else {
+            state.reading = nil
+            chosenParagraph = nil
+            return
+        }
+        if let number = chosenParagraph, !plan.paragraphs.indices.contains(number - 1) { chosenParagraph = nil }  // the text changed
+        let read = Set(plan.chunks.compactMap(\.paragraph))
+        let shown: Paragraph
+        let standing: StudioState.Reading.Standing
+        var next: Paragraph?
+        if let (take, _) = recording, let paragraph = take.paragraph {
+            (shown, standing, next) = (paragraph, .reading, take.upNext)
+        } else if let number = chosenParagraph {
+            (shown, standing) = (plan.paragraphs[number - 1], .chosen)
+        } else if let paragraph = plan.next {
+            (shown, standing) = (paragraph, .next)
+        } else {
+            (shown, standing) = (plan.lastRead ?? plan.paragraphs[plan.paragraphs.count - 1], .allRead)
+        }
+        if standing != .reading { next = plan.paragraph(after: shown) }
+        state.reading = .init(
+            number: shown.number, count: plan.paragraphs.count, kind: shown.kind, text: shown.text, isRead: read.contains(shown.id),
+            standing: standing, next: next?.text)
+    }
+
+    /// Moves the pane by `delta` paragraphs; moving onto the paragraph the next take reads
+    /// anyway goes back to following the text.
+    private func moveReading(by delta: Int) {
+        guard let reading = state.reading, recording == nil else { return }
+        let number = min(max(1, reading.number + delta), reading.count)
+        guard number != reading.number else {
+            state.notice = .init(delta < 0 ? "This is the first paragraph of the text." : "This is the last paragraph of the text.")
+            return
+        }
+        chosenParagraph = number == plan.next?.number ? nil : number
+        showReading()
+        state.notice = nil
     }
 
     private func select(_ position: Int) {
@@ -263,26 +322,50 @@ public final class Studio {
 
     // MARK: Recording
 
-    private func startRecording(_ placement: ChunkPlacement) {
+    /// Starts a take; in an article with a text, `reading` says which paragraph it reads (nil:
+    /// the next one for a new chunk, the chunk's own for a re-recorded or inserted one).
+    private func startRecording(_ placement: ChunkPlacement, reading: ReadingPlan.Choice? = nil) {
         guard let article, work == nil, recording == nil else { return }
         stopPlaying()
         do throws(NarrationError) {
             let take = try library.prepareRecording(
-                into: article, placement: placement, device: options.captureDevice, duration: nil, definitions: options.definitions)
+                into: article, placement: placement, reading: reading, device: options.captureDevice, duration: nil,
+                definitions: options.definitions)
             do {
                 try take.start()
             } catch {
                 _ = take.finish()
                 throw error
             }
-            recording = (take, placement)
+            let shownPlacement = placement == .append ? whereTakeGoes(reading ?? .next, title: article.title) : placement
+            recording = (take, shownPlacement)
+            showReading()
             watch = InputWatch()
             state.meter = MeterDisplay()
             state.peak = nil
-            state.activity = .recording(seconds: 0, placement: placement)
+            state.activity = .recording(seconds: 0, placement: shownPlacement)
             state.notice = .init("Recording. Press r to stop; the take is kept whatever happens.")
         } catch {
             state.notice = .init(error)
+        }
+    }
+
+    /// Where a new take reading `choice` goes among the chunks, as the status line says it: in an
+    /// article with a text a paragraph read for the first time may go before later paragraphs'
+    /// chunks, and one read again replaces its chunks.
+    private func whereTakeGoes(_ choice: ReadingPlan.Choice, title: String) -> ChunkPlacement {
+        guard !plan.paragraphs.isEmpty, let take = try? plan.take(choice, title: title) else { return .append }
+        let index = { (id: ChunkID) in self.entries.firstIndex { $0.chunk.id == id }.map { ChunkIndex(position: $0) } }
+        switch take.position {
+        case .append:
+            return .append
+        case .before(let id):
+            return index(id).map { .insert(before: $0) } ?? .append
+        case .after(let id):
+            guard let after = index(id), after.position + 1 < entries.count else { return .append }
+            return .insert(before: ChunkIndex(position: after.position + 1))
+        case .replacingParagraphFrom(let id):
+            return index(id).map { .replace($0) } ?? .append
         }
     }
 
@@ -291,6 +374,7 @@ public final class Studio {
         take.requestStop()
         let outcome = take.finish()
         recording = nil
+        if outcome.chunk != nil { chosenParagraph = nil }  // the pane follows on to the next paragraph
         state.activity = .ready
         state.meter = nil
         state.warning = nil
@@ -465,6 +549,8 @@ public final class Studio {
         }
         state.header = nil
         state.chunks = []
+        state.reading = nil
+        chosenParagraph = nil
         article = nil
     }
 

@@ -3,8 +3,14 @@ public import NarrationCore
 /// What a key asks the studio to do. `StudioState.action(for:)` decides, from what the screen
 /// shows, which action a key means; the session, `Studio`, carries it out.
 public enum StudioAction: Sendable, Equatable {
-    /// `r`: start a new chunk at the end, or stop the take being recorded.
+    /// `r`: start a new chunk at the end (in an article with a text, reading the paragraph the
+    /// pane shows), or stop the take being recorded.
     case toggleRecording
+    /// `p` `n`: move the reading pane to the previous or next paragraph of the text.
+    case moveReading(by: Int)
+    /// `a`: read the paragraph the pane shows again (its takes go to the trash); one never read
+    /// is simply read.
+    case readAgain
     /// `e`: re-record the selected chunk.
     case rerecordSelected
     /// `i`: record a new chunk before the selected one.
@@ -83,7 +89,17 @@ extension StudioState {
             }
         }
         switch key {
-        case .character("r"), .character("R"): return .toggleRecording
+        case .character("r"), .character("R"):
+            if reading?.standing == .allRead {
+                return .explain("Every paragraph is read. Press p or n to move to one, then a to read it again.")
+            }
+            return .toggleRecording
+        case .character("p"), .character("P"), .character("n"), .character("N"):
+            guard reading != nil else { return .explain("This article has no text, so there are no paragraphs to move through.") }
+            return .moveReading(by: key == .character("p") || key == .character("P") ? -1 : 1)
+        case .character("a"), .character("A"):
+            guard reading != nil else { return .explain("This article has no text, so there is no paragraph to read again; press r to record.") }
+            return .readAgain
         case .character(" "): return .playOrPause
         case .enter: return .playSelected
         case .left where isPlaying: return .seek(seconds: -5)

@@ -66,6 +66,44 @@ public struct StudioState: Sendable, Equatable {
         case newArticle(NewArticleForm)
     }
 
+    /// The reading pane over the chunk list, in an article with a text: the paragraph to read and
+    /// the first words of the one after it.
+    public struct Reading: Sendable, Equatable {
+        /// Why this paragraph is the one shown.
+        public enum Standing: Sendable, Equatable {
+            /// The paragraph the next take reads: the first not read after the one read last.
+            case next
+            /// The volunteer moved to it: r and a read it (again, when it is read).
+            case chosen
+            /// The take being recorded reads it.
+            case reading
+            /// Every paragraph is read; this is the one read last.
+            case allRead
+        }
+
+        /// 1 for the first paragraph of the text.
+        public var number: Int
+        /// How many paragraphs the text has.
+        public var count: Int
+        public var kind: ScriptParagraph.Kind
+        public var text: String
+        /// Whether a chunk reads it already (before the take being recorded, while recording).
+        public var isRead: Bool
+        public var standing: Standing
+        /// The text of the paragraph after it; nil for the last.
+        public var next: String?
+
+        public init(number: Int, count: Int, kind: ScriptParagraph.Kind, text: String, isRead: Bool, standing: Standing, next: String?) {
+            self.number = number
+            self.count = count
+            self.kind = kind
+            self.text = text
+            self.isRead = isRead
+            self.standing = standing
+            self.next = next
+        }
+    }
+
     /// A sentence under the list: what just happened, or what went wrong.
     public struct Notice: Sendable, Equatable {
         public var text: String
@@ -93,6 +131,8 @@ public struct StudioState: Sendable, Equatable {
     public var peak: Decibels?
     /// A warning about the input: clipping, or a microphone that seems to be off.
     public var warning: String?
+    /// The reading pane; nil for an article without a text, whose screen has none.
+    public var reading: Reading?
     public var chunks: [ChunkRow] = []
     /// The selected chunk's position in `chunks` (0-based).
     public var selection = 0
