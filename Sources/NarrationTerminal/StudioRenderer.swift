@@ -11,6 +11,10 @@ public import Studio
 ///  ● REC 00:01:23   recording chunk 4
 ///    level ████████····|·······  peak -12.3 dBFS
 ///  (warning)
+///  Paragraph 3 of 9 · reading now                       (the reading pane, in an article with a text)
+///    The council voted on Tuesday evening to adopt the budget after a debate
+///    that lasted most of the day …
+///    Next: The mayor said the vote was a relief for the city's schools, which…
 ///     #  length      peak      level
 /// ▸   1  00:00:41.2  -6.0 dB   ▁▂▅▇▆▄▂▁▃▅▇▆▅▃▂▁
 /// ──────────────────────────────────────────────────────────────
@@ -42,7 +46,7 @@ public enum StudioRenderer {
         let notice = notice(state, width: width)
         // A notice longer than a line (an error and its fix) takes rows from the list above it.
         let listRows = height - rowsAbove - rowsBelow - (notice.count - 1)
-        var middle = middle(state, width: width, rows: listRows + 1).prefix(listRows + 1)
+        var middle = middle(state, width: width, height: height, rows: listRows + 1).prefix(listRows + 1)
         while middle.count < listRows + 1 { middle.append([]) }
         lines += middle
         lines.append([StyledText(rule(width), .dim)])
@@ -117,17 +121,77 @@ public enum StudioRenderer {
         return spans
     }
 
-    private static func middle(_ state: StudioState, width: Int, rows: Int) -> [[StyledText]] {
+    private static func middle(_ state: StudioState, width: Int, height: Int, rows: Int) -> [[StyledText]] {
         switch state.panel {
         case .chunks, .confirmDelete:
-            return chunkList(state, width: width, rows: rows)
+            let pane = readingPane(state, width: width, height: height, rows: rows)
+            return pane + chunkList(state, width: width, rows: rows - pane.count)
         case .help:
-            return help
+            return state.reading == nil ? help : helpWithText
         case .result(let heading, let lines, let remedy):
             let lines = lines + (remedy.map { [$0.commandLine.text] } ?? [])
             return [[StyledText(" \(shown(heading))", .heading)], []] + lines.flatMap { shown($0).wrapped(to: width - 4).map { [StyledText("   \($0)")] } }
         case .newArticle(let form):
             return newArticle(form)
+        }
+    }
+
+    /// The most lines of a paragraph's text the pane shows on a screen `height` rows tall: 6 on
+    /// 24 rows, 9 on 30, more on taller screens.
+    static func readingLines(height: Int) -> Int { max(1, (height - 12) / 2) }
+
+    /// The reading pane over the chunk list, in `rows` shared with the list: "Paragraph 3 of 9"
+    /// and what r does with it, its text wrapped to the width (cut with "…" when longer than the
+    /// screen allows), then the next paragraph's first words, dimmed. The list keeps its column
+    /// heads and three rows (one on the smallest screens); the pane gives up its text first.
+    private static func readingPane(_ state: StudioState, width: Int, height: Int, rows: Int) -> [[StyledText]] {
+        guard let reading = state.reading else { return [] }
+        let room = rows - (rows >= 10 ? 4 : 2)
+        guard room > 0 else { return [] }
+        let name = reading.kind == .heading ? "Heading" : "Paragraph"
+        var lines: [[StyledText]] = [[StyledText(" \(name) \(reading.number) of \(reading.count)", .heading)] + remark(reading, state)]
+        let columns = width - 4
+        let limit = min(readingLines(height: height), room >= 3 ? room - 2 : room - 1)
+        if limit > 0 {
+            var text = shown(reading.text).wrapped(to: columns)
+            if text.count > limit {
+                text = Array(text.prefix(limit))
+                let last = text[limit - 1]
+                text[limit - 1] = last.terminalColumns + 2 <= columns ? last + " …" : last.clipped(to: columns - 2) + " …"
+            }
+            lines += text.map { [StyledText("   \($0)")] }
+        }
+        if room - lines.count >= 1 {
+            let next = reading.next.map { firstWords("Next: " + shown($0), fitting: columns) } ?? "End of the text."
+            lines.append([StyledText("   " + next, .dim)])
+        }
+        return lines
+    }
+
+    /// As much of `text` as fits in `columns`, cut after a whole word with "…" when it is longer.
+    static func firstWords(_ text: String, fitting columns: Int) -> String {
+        guard text.terminalColumns > columns else { return text }
+        var words = text.clipped(to: columns - 1)
+        if text.dropFirst(words.count).first != " ", let space = words.lastIndex(of: " ") {
+            words = String(words[..<space])  // the last word would be cut: leave it out
+        }
+        while words.last == " " { words.removeLast() }
+        return words + "…"
+    }
+
+    /// What the shown paragraph is to the volunteer, after its number.
+    private static func remark(_ reading: StudioState.Reading, _ state: StudioState) -> [StyledText] {
+        switch reading.standing {
+        case .reading:
+            return [StyledText(reading.isRead ? " · reading it again" : " · reading now", .recording)]
+        case _ where state.isRecording:
+            return []
+        case .next:
+            return [StyledText(" · r reads it")]
+        case .chosen:
+            return [StyledText(reading.isRead ? " · read already; r or a reads it again" : " · not read yet; r reads it")]
+        case .allRead:
+            return [StyledText(" · every paragraph is read; p n move, a reads one again")]
         }
     }
 
@@ -171,6 +235,24 @@ public enum StudioRenderer {
         [StyledText("   s      ", .key), StyledText("submit: queue and send to the configured destination")],
         [StyledText("   Esc    ", .key), StyledText("leave (Ctrl-C too); a take being recorded is kept")],
         [],
+        [StyledText("   Any key closes this help.", .dim)],
+    ]
+
+    /// The keys in an article with a text: the paragraph keys join them, the rest say as much
+    /// in fewer lines.
+    private static let helpWithText: [[StyledText]] = [
+        [StyledText(" Keys", .heading)],
+        [StyledText("   r      ", .key), StyledText("record the paragraph shown above; r again stops and keeps it")],
+        [StyledText("   p n    ", .key), StyledText("move to the previous / next paragraph of the text")],
+        [StyledText("   a      ", .key), StyledText("read the shown paragraph again (its old takes go to the trash)")],
+        [StyledText("   e      ", .key), StyledText("re-record the selected chunk (the old take goes to the trash)")],
+        [StyledText("   i      ", .key), StyledText("record a new chunk before the selected one")],
+        [StyledText("   space  ", .key), StyledText("play from the selected chunk; pause and resume")],
+        [StyledText("   Enter  ", .key), StyledText("play the selected chunk from its start, then on")],
+        [StyledText("   ↑ ↓    ", .key), StyledText("select a chunk (PgUp PgDn Home End jump); ← → seek 5 s")],
+        [StyledText("   x      ", .key), StyledText("delete the selected chunk (asks first; it goes to the trash)")],
+        [StyledText("   q s    ", .key), StyledText("queue into the outbox / submit to the destination; next article")],
+        [StyledText("   Esc    ", .key), StyledText("leave (Ctrl-C too); a take being recorded is kept")],
         [StyledText("   Any key closes this help.", .dim)],
     ]
 
@@ -220,6 +302,11 @@ public enum StudioRenderer {
             return [keys([("any key", "next article"), ("Esc", "leave")]), []]
         case .help:
             return [keys([("any key", "back")]), []]
+        case .chunks where state.reading != nil, .confirmDelete where state.reading != nil:
+            return [
+                keys([("r", "record/stop"), ("p n", "paragraph"), ("a", "read again"), ("space", "play/pause"), ("?", "all keys")]),
+                keys([("↑↓", "select"), ("x", "delete"), ("e", "re-record"), ("i", "insert"), ("q", "queue"), ("s", "submit"), ("Esc", "leave")]),
+            ]
         case .chunks, .confirmDelete:
             return [
                 keys([("r", "record/stop"), ("space", "play/pause"), ("Enter", "play selected"), ("↑↓", "select"), ("?", "all keys")]),

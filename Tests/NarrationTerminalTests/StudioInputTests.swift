@@ -47,6 +47,26 @@ struct StudioInputTests {
         #expect(state.action(for: .character("e")) == .explain("There is no chunk to re-record yet; press r to record one."))
     }
 
+    @Test("with a text, p and n move the reading pane and a reads the shown paragraph again; without one they say why not")
+    func paragraphKeys() {
+        var state = Self.ready
+        #expect(state.action(for: .character("p")) == .explain("This article has no text, so there are no paragraphs to move through."))
+        #expect(state.action(for: .character("a")) == .explain("This article has no text, so there is no paragraph to read again; press r to record."))
+        state.reading = .init(number: 2, count: 3, kind: .paragraph, text: "Two.", isRead: false, standing: .next, next: "Three.")
+        #expect(state.action(for: .character("p")) == .moveReading(by: -1))
+        #expect(state.action(for: .character("n")) == .moveReading(by: 1))
+        #expect(state.action(for: .character("N")) == .moveReading(by: 1))
+        #expect(state.action(for: .character("a")) == .readAgain)
+        #expect(state.action(for: .character("r")) == .toggleRecording)
+        state.reading?.standing = .allRead
+        #expect(state.action(for: .character("r")) == .explain("Every paragraph is read. Press p or n to move to one, then a to read it again."))
+        state.reading?.standing = .reading
+        state.activity = .recording(seconds: 1, placement: .append)
+        #expect(state.action(for: .character("r")) == .toggleRecording)
+        #expect(state.action(for: .character("n")) == .explain("Recording: press r to stop, then press n."))
+        #expect(state.action(for: .character("a")) == .explain("Recording: press r to stop, then press a."))
+    }
+
     @Test("a delete waits for y; every other key keeps the chunk")
     func confirmation() {
         var state = Self.ready

@@ -182,12 +182,133 @@ struct StudioRendererTests {
         #expect(small.lines.allSatisfy { $0.map(\.text).joined().terminalColumns == 30 })
     }
 
+    // MARK: The reading pane
+
+    /// The article's text: a heading, then eight paragraphs, the third long.
+    static let text: [(ScriptParagraph.Kind, String)] = [
+        (.heading, "Budget vote in the city council"),
+        (.paragraph, "The city council adopted next year's budget on Tuesday evening by 27 votes to 14."),
+        (.paragraph, """
+            After a debate that lasted most of the day, the council agreed to spend more on schools and on the repair of the \
+            old harbour bridge, which has been closed to lorries since the spring. The opposition said the plan leaves too \
+            little for public transport and asked for bus fares to be frozen; the mayor promised to come back to the question \
+            in the autumn, once the first figures of the year are known, and thanked the volunteers who counted the votes by \
+            hand when the electronic system failed for the second time this year.
+            """),
+        (.paragraph, "The mayor said the vote was a relief for the city's schools, which had waited three years for new roofs."),
+        (.heading, "What changes for residents"),
+        (.paragraph, "Parking in the old town will cost a euro more an hour from March."),
+        (.paragraph, "The libraries keep their opening hours, and the one in the harbour district opens on Sundays."),
+        (.paragraph, "Water and waste charges stay as they are for a second year."),
+        (.paragraph, "The budget comes into force on the first of January."),
+    ]
+
+    /// The pane showing paragraph `number` of `text`.
+    static func reading(_ number: Int, isRead: Bool = false, standing: StudioState.Reading.Standing = .next) -> StudioState.Reading {
+        let (kind, words) = text[number - 1]
+        return .init(
+            number: number, count: text.count, kind: kind, text: words, isRead: isRead, standing: standing,
+            next: number < text.count ? text[number].1 : nil)
+    }
+
+    static var newWithText: StudioState {
+        var state = StudioState(header: .init(
+            title: "Budget vote in the city council", publication: "Daily Post", narrator: "Ann Reader", state: .open, duration: 0, chunkCount: 0))
+        state.reading = reading(1)
+        return state
+    }
+
+    static var recordingParagraph3: StudioState {
+        var state = recording
+        state.header?.chunkCount = 2
+        state.chunks.removeLast()
+        state.selection = 1
+        state.activity = .recording(seconds: 83.4, placement: .append)
+        state.reading = reading(3, standing: .reading)
+        return state
+    }
+
+    @Test("ready on a text: heading 1 of 9, what r does with it, then the next paragraph dimmed; no chunks yet")
+    func readingFirst() throws {
+        try expectSnapshot("reading-first", Self.newWithText)
+        let frame = StudioRenderer.render(Self.newWithText, width: 80, height: 24)
+        #expect(frame.lines[6].first == StyledText(" Heading 1 of 9", .heading))
+        #expect(frame.lines[7].map(\.text).joined().hasPrefix("   Budget vote in the city council"))
+        #expect(frame.lines[8].first?.style == .dim)
+        #expect(frame.lines[8].map(\.text).joined().hasPrefix("   Next: The city council adopted"))
+        #expect(frame.text.contains(" p n paragraph  a read again "))
+    }
+
+    @Test("recording paragraph 3: its long text wrapped at 80 columns and cut after six lines on 24 rows, whole at 120×30")
+    func readingRecording() throws {
+        try expectSnapshot("reading-recording", Self.recordingParagraph3)
+        try expectSnapshot("reading-recording-120x30", Self.recordingParagraph3, width: 120, height: 30)
+        let frame = StudioRenderer.render(Self.recordingParagraph3, width: 80, height: 24)
+        let pane = frame.lines[6...13].map { $0.map(\.text).joined() }
+        #expect(pane[0].hasPrefix(" Paragraph 3 of 9 · reading now"))
+        #expect(pane[1...6].allSatisfy { $0.hasPrefix("   ") && $0.terminalColumns == 80 })
+        #expect(pane[6].trimmingCharacters(in: .whitespaces).hasSuffix(" …"), "the seventh line of the text is cut")
+        #expect(pane[7].hasPrefix("   Next: The mayor said"))
+        #expect(frame.lines[14].map(\.text).joined().hasPrefix("     #  length"))
+        let wide = StudioRenderer.render(Self.recordingParagraph3, width: 120, height: 30).text
+        #expect(!wide.contains(" …"), "at 120×30 the whole paragraph shows")
+        #expect(wide.contains("second time this year."))
+        // The smallest screen keeps the pane's heading and the selected chunk.
+        let small = StudioRenderer.render(Self.recordingParagraph3, width: 40, height: 14).text
+        #expect(small.contains(" Paragraph 3 of 9 · reading now"))
+        #expect(small.contains("▸    2  00:00:38.0"))
+    }
+
+    @Test("the last paragraph: no next one, the pane says the text ends")
+    func readingLast() throws {
+        var state = Self.article
+        state.reading = Self.reading(9)
+        try expectSnapshot("reading-last", state)
+    }
+
+    @Test("moved back to a paragraph already read: the pane says r or a reads it again")
+    func readingChosen() throws {
+        var state = Self.article
+        state.reading = Self.reading(2, isRead: true, standing: .chosen)
+        state.notice = nil
+        try expectSnapshot("reading-chosen", state)
+        #expect(StudioRenderer.render(state, width: 80, height: 24).lines[6].map(\.text).joined()
+            .hasPrefix(" Paragraph 2 of 9 · read already; r or a reads it again"))
+    }
+
+    @Test("with a text, help lists the paragraph keys in the same rows")
+    func helpWithText() {
+        var state = Self.article
+        state.reading = Self.reading(1)
+        state.panel = .help
+        let text = StudioRenderer.render(state, width: 80, height: 24).text
+        #expect(text.contains("   p n    move to the previous / next paragraph of the text"))
+        #expect(text.contains("   a      read the shown paragraph again (its old takes go to the trash)"))
+        #expect(text.contains("   Any key closes this help."))
+    }
+
+    @Test("a paragraph holding control characters reaches the screen escaped")
+    func readingControlCharacters() {
+        var state = Self.article
+        state.reading = .init(
+            number: 1, count: 2, kind: .paragraph, text: "Bold\u{1B}[2J move\u{9B}", isRead: false, standing: .next, next: "\u{1B}]0;x\u{07}")
+        let frame = StudioRenderer.render(state, width: 80, height: 24)
+        #expect(frame.text.unicodeScalars.allSatisfy { $0 == "\n" || !TerminalText.isControl($0) })
+        #expect(frame.text.contains("   Bold\\u{1B}[2J move\\u{9B}"))
+        #expect(frame.text.contains("   Next: \\u{1B}]0;x\\u{07}"))
+    }
+
     @Test("every state fits every size from 40×14 to 200×60 exactly", arguments: [40, 57, 80, 133, 200])
     func fitsEverySize(width: Int) {
         var states = [Self.article, Self.recording, Self.deviceProblem, StudioState(panel: .newArticle(NewArticleForm(publication: "", narrator: "")))]
         var helpState = Self.article
         helpState.panel = .help
         states.append(helpState)
+        var chosen = Self.article
+        chosen.reading = Self.reading(2, isRead: true, standing: .chosen)
+        var helpWithText = Self.recordingParagraph3
+        helpWithText.panel = .help
+        states += [Self.newWithText, Self.recordingParagraph3, chosen, helpWithText]
         for state in states {
             for height in [14, 24, 60] {
                 let frame = StudioRenderer.render(state, width: width, height: height)
