@@ -1,4 +1,6 @@
 public import Foundation
+import Narration
+public import NarrationCore
 
 /// A data root, virtual devices and the `narrate` binary to drive them with.
 public struct EndToEndFixture {
@@ -39,6 +41,13 @@ public struct EndToEndFixture {
             throw FixtureError("narrate new failed: \(result.stderr)")
         }
         return id
+    }
+
+    /// Attaches `text` to the article `id` names, through the engine on this fixture's data root
+    /// (as `narrate script FILE` would).
+    public func attachText(_ text: [ScriptParagraph], to id: String) throws {
+        let library = try NarrationLibrary(root: DataRoot(url: narrate.home))
+        _ = try library.attachText(text, to: try library.article(id), file: "text.md")
     }
 
     /// Records `seconds` from the virtual microphone.

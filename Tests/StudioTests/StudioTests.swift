@@ -14,14 +14,24 @@ struct StudioTests {
     final class Session {
         let fixture: LibraryFixture
         let studio: Studio
+        /// The article opened with a text, if one was given.
+        let article: Article?
 
-        init(destination: Destination? = nil) throws {
+        /// A studio on the new-article form, or, given `text`, on a new article with that text.
+        init(destination: Destination? = nil, text: [ScriptParagraph]? = nil) throws {
             fixture = try LibraryFixture()
             let options = Studio.Options(
                 captureDevice: "usbmic", playbackDevice: "usbspk", profile: .archive, destination: destination,
                 retry: RetrySchedule(attempts: 1, first: 0, limit: 0), publication: "Daily Post", narrator: "Ann Reader",
                 format: .speech, definitions: fixture.devices.definitions)
-            studio = Studio(library: fixture.library, options: options, article: nil)
+            var article: Article?
+            if let text {
+                let new = try fixture.library.newArticle(title: "Budget vote", publication: "Daily Post", narrator: "Ann Reader", format: .speech)
+                _ = try fixture.library.attachText(text, to: new, file: "budget.md")
+                article = new
+            }
+            self.article = article
+            studio = Studio(library: fixture.library, options: options, article: article)
         }
 
         var state: StudioState { studio.state }
@@ -264,6 +274,78 @@ struct StudioTests {
         #expect(sent.contains("/Daily Post/") && sent.hasSuffix(".flac and checked."))
         let delivered = FileManager.default.enumerator(atPath: share.url.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".flac") }
         #expect(delivered?.count == 1)
+    }
+
+    static let text = [
+        ScriptParagraph(kind: .heading, text: "Budget vote"),
+        ScriptParagraph(kind: .paragraph, text: "The council adopted the budget on Tuesday."),
+        ScriptParagraph(kind: .paragraph, text: "The mayor said the schools would get new roofs."),
+        ScriptParagraph(kind: .paragraph, text: "The budget comes into force in January."),
+    ]
+
+    @Test("the reading pane follows the text take by take; p goes back to paragraph 1 and a reads it again in place of its take")
+    func readingPane() throws {
+        let session = try Session(text: Self.text)
+        let library = session.fixture.library
+        let article = try #require(session.article)
+        let paragraphs = try library.catalog.paragraphs(of: article.id)
+        #expect(paragraphs.map(\.text) == Self.text.map(\.text))
+        #expect(session.state.reading == .init(
+            number: 1, count: 4, kind: .heading, text: "Budget vote", isRead: false, standing: .next, next: Self.text[1].text))
+
+        // r reads the paragraph shown; while recording the pane shows it being read.
+        session.press(.character("r"))
+        #expect(session.state.reading?.standing == .reading && session.state.reading?.number == 1)
+        session.hold(0.4)
+        session.press(.character("r"))
+        #expect(session.state.reading?.number == 2 && session.state.reading?.standing == .next)
+        #expect(session.state.notice?.text.hasPrefix("Chunk 1 recorded (paragraph 1): ") == true, "\(String(describing: session.state.notice))")
+        session.recordTake(seconds: 0.4)
+        #expect(session.state.reading?.number == 3 && session.state.reading?.isRead == false)
+        var chunks = try library.catalog.chunks(of: article)
+        #expect(chunks.map(\.paragraphID) == [paragraphs[0].id, paragraphs[1].id])
+
+        // p p: back to paragraph 1, which is read; at the first, p says so.
+        session.press(.character("p"), .character("p"))
+        #expect(session.state.reading == .init(
+            number: 1, count: 4, kind: .heading, text: "Budget vote", isRead: true, standing: .chosen, next: Self.text[1].text))
+        session.press(.character("p"))
+        #expect(session.state.notice?.text == "This is the first paragraph of the text.")
+        #expect(session.state.reading?.number == 1)
+
+        // a reads it again: the new take replaces chunk 1, whose file goes to the trash.
+        let old = chunks[0].id
+        session.press(.character("a"))
+        guard case .recording(_, let placement) = session.state.activity else { Issue.record("a did not record: \(session.state)"); return }
+        #expect(placement == .replace(ChunkIndex(1)), "the status line says the take replaces chunk 1")
+        #expect(session.state.reading?.standing == .reading && session.state.reading?.isRead == true)
+        session.hold(0.4)
+        session.press(.character("r"))
+        chunks = try library.catalog.chunks(of: article)
+        #expect(chunks.count == 2)
+        #expect(chunks[0].id != old && chunks[0].paragraphID == paragraphs[0].id)
+        #expect(chunks[1].paragraphID == paragraphs[1].id)
+        #expect(FileManager.default.fileExists(atPath: library.root.trashedChunkURL(old, of: article.id).path))
+        #expect(!FileManager.default.fileExists(atPath: library.root.chunkURL(old, of: article.id).path))
+        #expect(session.state.notice?.text.hasPrefix("Chunk 1 re-recorded (paragraph 1): ") == true, "\(String(describing: session.state.notice))")
+        #expect(session.state.chunks.count == 2 && session.state.selection == 0)
+        // Then on to the first paragraph not read after it.
+        #expect(session.state.reading?.number == 3 && session.state.reading?.standing == .next)
+
+        // n n: the last paragraph, not read yet; r reads it, and with every paragraph read r explains.
+        session.press(.character("n"))
+        #expect(session.state.reading?.number == 4 && session.state.reading?.standing == .chosen && session.state.reading?.next == nil)
+        session.recordTake(seconds: 0.3)
+        chunks = try library.catalog.chunks(of: article)
+        #expect(chunks.map(\.paragraphID) == [paragraphs[0].id, paragraphs[1].id, paragraphs[3].id])
+        #expect(session.state.reading?.number == 3 && session.state.reading?.standing == .next, "paragraph 3 is still to read")
+        session.recordTake(seconds: 0.3)
+        chunks = try library.catalog.chunks(of: article)
+        #expect(chunks.map(\.paragraphID) == paragraphs.map(\.id), "paragraph 3's take goes before paragraph 4's")
+        #expect(session.state.reading?.standing == .allRead && session.state.reading?.number == 3)
+        session.press(.character("r"))
+        #expect(!session.state.isRecording)
+        #expect(session.state.notice?.text == "Every paragraph is read. Press p or n to move to one, then a to read it again.")
     }
 
     @Test("a chunk's level profile is the RMS level of each stretch: a loud sentence, a soft one and a pause differ")
