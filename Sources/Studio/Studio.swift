@@ -23,10 +23,15 @@ public final class Studio {
         public var narrator: String
         public var format: AudioFormat
         public var definitions: ALSADefinitions?
+        /// The articles' language, for the take check (see `Settings.language`).
+        public var language: String
+        /// Whether each take of an article with a text is checked after it is committed.
+        public var checksTakes: Bool
 
         public init(
             captureDevice: String, playbackDevice: String, profile: DeliveryProfile, destination: Destination?,
-            retry: RetrySchedule, publication: String, narrator: String, format: AudioFormat, definitions: ALSADefinitions? = nil
+            retry: RetrySchedule, publication: String, narrator: String, format: AudioFormat, definitions: ALSADefinitions? = nil,
+            language: String = "en", checksTakes: Bool = true
         ) {
             self.captureDevice = captureDevice
             self.playbackDevice = playbackDevice
@@ -37,6 +42,8 @@ public final class Studio {
             self.narrator = narrator
             self.format = format
             self.definitions = definitions
+            self.language = language
+            self.checksTakes = checksTakes
         }
     }
 
@@ -58,6 +65,8 @@ public final class Studio {
     private var chosenParagraph: Int?
     private var player: QueuePlayer?
     private var work: StudioWork?
+    /// The take check started after the last take, until its findings are shown.
+    private var takeCheck: StudioTakeCheck?
     private var leaveWhenDone = false
     private var watch = InputWatch()
     private let clock: () -> Double
@@ -189,6 +198,20 @@ public final class Studio {
             if let outcome = work.outcome { finishWork(outcome) }
         }
         if recording == nil { measureLevels(around: state.selection, limit: 4) }  // no file reading beside a take
+        if let checks = takeCheck?.checks {
+            takeCheck = nil
+            showHints(checks)
+        }
+    }
+
+    /// Says what the take check found, when it found something: the chunk, the first hint, and
+    /// what the volunteer can do. Hints never interrupt a take: while recording they wait.
+    private func showHints(_ checks: [TakeCheck]) {
+        guard let flagged = checks.first(where: { !$0.report.hints.isEmpty }), let hint = flagged.report.hints.first else { return }
+        let chunk = entries.first { $0.chunk.id == flagged.chunk }
+        let paragraph = chunk?.chunk.paragraphID.flatMap { id in plan.paragraphs.first { $0.id == id } }
+        let which = [chunk.map { "Chunk \($0.index)" }, paragraph.map { "paragraph \($0.number)" }].compactMap { $0 }.joined(separator: ", ")
+        state.notice = .init("\(which.isEmpty ? "A take" : which) may need a listen: \(hint.description).", remedy: .rereadOrContinue)
     }
 
     // MARK: Article
@@ -375,6 +398,9 @@ public final class Studio {
         let outcome = take.finish()
         recording = nil
         if outcome.chunk != nil { chosenParagraph = nil }  // the pane follows on to the next paragraph
+        if options.checksTakes, outcome.chunk != nil, outcome.paragraph != nil, let article {
+            takeCheck = StudioTakeCheck(library: library, article: article, language: options.language)
+        }
         state.activity = .ready
         state.meter = nil
         state.warning = nil

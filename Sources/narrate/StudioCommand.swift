@@ -50,7 +50,7 @@ extension Narrate {
                     captureDevice: device ?? settings.device, playbackDevice: outputDevice ?? settings.device,
                     profile: try profile.resolve(settings), destination: try destination.resolve(settings),
                     retry: RetrySchedule(attempts: 4, first: 2, limit: 30), publication: settings.publication,
-                    narrator: settings.narrator, format: .speech)
+                    narrator: settings.narrator, format: .speech, language: settings.language)
                 let article = try startingArticle(library)
                 let screen = try TerminalScreens.open(environment: environment, colour: TerminalCapabilities.colourAllowed)
                 defer { screen.close() }

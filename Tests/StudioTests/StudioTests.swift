@@ -18,12 +18,13 @@ struct StudioTests {
         let article: Article?
 
         /// A studio on the new-article form, or, given `text`, on a new article with that text.
-        init(destination: Destination? = nil, text: [ScriptParagraph]? = nil) throws {
+        /// Takes are checked only when `checksTakes`: the check's notice comes when it is done.
+        init(destination: Destination? = nil, text: [ScriptParagraph]? = nil, checksTakes: Bool = false) throws {
             fixture = try LibraryFixture()
             let options = Studio.Options(
                 captureDevice: "usbmic", playbackDevice: "usbspk", profile: .archive, destination: destination,
                 retry: RetrySchedule(attempts: 1, first: 0, limit: 0), publication: "Daily Post", narrator: "Ann Reader",
-                format: .speech, definitions: fixture.devices.definitions)
+                format: .speech, definitions: fixture.devices.definitions, checksTakes: checksTakes)
             var article: Article?
             if let text {
                 let new = try fixture.library.newArticle(title: "Budget vote", publication: "Daily Post", narrator: "Ann Reader", format: .speech)
@@ -275,6 +276,22 @@ struct StudioTests {
         let delivered = FileManager.default.enumerator(atPath: share.url.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".flac") }
         #expect(delivered?.count == 1)
     }
+
+    @Test("after a take the check runs on a thread of its own; its hint about the take (a tone, no words) comes as a notice")
+    func takeCheckNotice() throws {
+        let session = try Session(text: Self.text, checksTakes: true)
+        let article = try #require(session.article)
+        session.recordTake(seconds: 0.5)
+        #expect(session.state.notice?.text.hasPrefix("Chunk 1 recorded (paragraph 1): ") == true)
+        session.hold(30) { $0.notice?.text.contains("may need a listen") == true }
+        #expect(session.state.notice?.text.hasPrefix("Chunk 1, paragraph 1 may need a listen: ") == true, "\(String(describing: session.state.notice))")
+        #expect(session.state.notice?.remedy == .rereadOrContinue)
+        let chunk = try #require(try session.fixture.library.catalog.chunks(of: article).first)
+        let check = try #require(try session.fixture.library.catalog.takeChecks(of: article.id)[chunk.id])
+        #expect(!check.report.hints.isEmpty && check.report.recognised)
+        #expect(session.state.notice?.text.contains(check.report.hints[0].description) == true)
+    }
+
 
     static let text = [
         ScriptParagraph(kind: .heading, text: "Budget vote"),
