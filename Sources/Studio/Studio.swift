@@ -211,7 +211,7 @@ public final class Studio {
         let chunk = entries.first { $0.chunk.id == flagged.chunk }
         let paragraph = chunk?.chunk.paragraphID.flatMap { id in plan.paragraphs.first { $0.id == id } }
         let which = [chunk.map { "Chunk \($0.index)" }, paragraph.map { "paragraph \($0.number)" }].compactMap { $0 }.joined(separator: ", ")
-        state.notice = .init("\(which.isEmpty ? "A take" : which) may need a listen: \(hint.description).", remedy: .rereadOrContinue)
+        state.notice = .init("\(which.isEmpty ? "A take" : which) may need a listen: \(hint.description). To read it again, move to it with p or n and press a.")
     }
 
     // MARK: Article
