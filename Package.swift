@@ -194,7 +194,8 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "narrate", "Narration", "NarrationAudio", "NarrationCore", "NarrationTerminal", "NarrationTestSupport", "ObjectStorage",
+                "narrate", "Narration", "NarrationAudio", "NarrationCore", "NarrationTerminal", "NarrationTestSupport", "NarrationText",
+                "ObjectStorage",
             ],
             swiftSettings: strictness
         ),

@@ -222,21 +222,26 @@ public enum StudioRenderer {
         return [StyledText(lead, style), StyledText(spark, selected ? .selected : .meterGreen), StyledText(mark, selected ? .selected : .problem)]
     }
 
-    private static let help: [[StyledText]] = [
-        [StyledText(" Keys", .heading)],
-        [StyledText("   r      ", .key), StyledText("record a new chunk at the end; r again stops and keeps it")],
+    /// The keys for the chunk list, the same with a text and without.
+    private static let chunkKeys: [[StyledText]] = [
         [StyledText("   e      ", .key), StyledText("re-record the selected chunk (the old take goes to the trash)")],
         [StyledText("   i      ", .key), StyledText("record a new chunk before the selected one")],
         [StyledText("   space  ", .key), StyledText("play from the selected chunk; pause and resume")],
         [StyledText("   Enter  ", .key), StyledText("play the selected chunk from its start, then on")],
         [StyledText("   ↑ ↓    ", .key), StyledText("select a chunk (PgUp PgDn Home End jump); ← → seek 5 s")],
         [StyledText("   x      ", .key), StyledText("delete the selected chunk (asks first; it goes to the trash)")],
-        [StyledText("   q      ", .key), StyledText("queue: export into the outbox, then start the next article")],
-        [StyledText("   s      ", .key), StyledText("submit: queue and send to the configured destination")],
-        [StyledText("   Esc    ", .key), StyledText("leave (Ctrl-C too); a take being recorded is kept")],
-        [],
-        [StyledText("   Any key closes this help.", .dim)],
     ]
+
+    private static let leaveKey: [StyledText] = [StyledText("   Esc    ", .key), StyledText("leave (Ctrl-C too); a take being recorded is kept")]
+    private static let closesHelp: [StyledText] = [StyledText("   Any key closes this help.", .dim)]
+
+    private static let help: [[StyledText]] =
+        [[StyledText(" Keys", .heading)], [StyledText("   r      ", .key), StyledText("record a new chunk at the end; r again stops and keeps it")]]
+        + chunkKeys + [
+            [StyledText("   q      ", .key), StyledText("queue: export into the outbox, then start the next article")],
+            [StyledText("   s      ", .key), StyledText("submit: queue and send to the configured destination")],
+            leaveKey, [], closesHelp,
+        ]
 
     /// The keys in an article with a text: the paragraph keys join them, the rest say as much
     /// in fewer lines.
@@ -245,15 +250,9 @@ public enum StudioRenderer {
         [StyledText("   r      ", .key), StyledText("record the paragraph shown above; r again stops and keeps it")],
         [StyledText("   p n    ", .key), StyledText("move to the previous / next paragraph of the text")],
         [StyledText("   a      ", .key), StyledText("read the shown paragraph again (its old takes go to the trash)")],
-        [StyledText("   e      ", .key), StyledText("re-record the selected chunk (the old take goes to the trash)")],
-        [StyledText("   i      ", .key), StyledText("record a new chunk before the selected one")],
-        [StyledText("   space  ", .key), StyledText("play from the selected chunk; pause and resume")],
-        [StyledText("   Enter  ", .key), StyledText("play the selected chunk from its start, then on")],
-        [StyledText("   ↑ ↓    ", .key), StyledText("select a chunk (PgUp PgDn Home End jump); ← → seek 5 s")],
-        [StyledText("   x      ", .key), StyledText("delete the selected chunk (asks first; it goes to the trash)")],
+    ] + chunkKeys + [
         [StyledText("   q s    ", .key), StyledText("queue into the outbox / submit to the destination; next article")],
-        [StyledText("   Esc    ", .key), StyledText("leave (Ctrl-C too); a take being recorded is kept")],
-        [StyledText("   Any key closes this help.", .dim)],
+        leaveKey, closesHelp,
     ]
 
     private static func newArticle(_ form: NewArticleForm) -> [[StyledText]] {

@@ -45,7 +45,7 @@ extension Narrate {
                 if chunk.recovered { marks.append("recovered") }
                 if let problem = entry.problem { marks.append(mark(problem, chunk: chunk)) }
                 Console.print(
-                    "\(pad(entry.index.number, 5))  \(Timecode.precise(chunk.duration))  \(pad(chunk.peak.formatted, 9))  \(pad(chunk.rms.formatted, 8))  \(pad(chunk.overruns, 8))\(scripted ? "  " + pad(paragraph(chunk).map(String.init) ?? "none", 9) : "")\(marks.isEmpty ? "" : "  " + marks.joined(separator: ", "))")
+                    "\(Console.rightAligned(entry.index.number, 5))  \(Timecode.precise(chunk.duration))  \(Console.rightAligned(chunk.peak.formatted, 9))  \(Console.rightAligned(chunk.rms.formatted, 8))  \(Console.rightAligned(chunk.overruns, 8))\(scripted ? "  " + Console.rightAligned(paragraph(chunk).map(String.init) ?? "none", 9) : "")\(marks.isEmpty ? "" : "  " + marks.joined(separator: ", "))")
             }
             let frames = entries.reduce(0) { $0 + $1.chunk.frames }
             Console.print("\(entries.count) chunk\(entries.count == 1 ? "" : "s"), \(Timecode.precise(article.format.seconds(frames))) in all")
@@ -77,9 +77,5 @@ extension Narrate {
 
         private func seconds(_ value: Double) -> String { String(format: "%.1f s", value) }
 
-        private func pad(_ value: some CustomStringConvertible, _ width: Int) -> String {
-            let text = value.description
-            return String(repeating: " ", count: max(0, width - text.count)) + text
-        }
     }
 }

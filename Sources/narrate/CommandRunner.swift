@@ -68,6 +68,12 @@ enum CommandRunner {
 /// in `status` the carriage return that starts a redrawn line, `ESC[K` and the colour sequences
 /// the live displays draw with. JSON is escaped by its encoder.
 enum Console {
+    /// `value` right-aligned in a column `width` characters wide, for listings.
+    static func rightAligned(_ value: some CustomStringConvertible, _ width: Int) -> String {
+        let text = value.description
+        return String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
     static func error(_ line: String) {
         FileHandle.standardError.write(Data((TerminalText.escaped(line, keeping: ["\n"]) + "\n").utf8))
     }

@@ -98,7 +98,7 @@ extension Narrate {
             }
             // The take's check runs after it, in a process of its own: it never delays the next take.
             if outcome.chunk != nil, outcome.paragraph != nil {
-                CommandRunner.startInBackground(["script", "--check", "--article", article.id.rawValue])
+                CommandRunner.startInBackground(["script", "--check", "--after-take", "--article", article.id.rawValue])
             }
             try report(outcome, article: article)
         }

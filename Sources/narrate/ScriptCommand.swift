@@ -43,6 +43,11 @@ extension Narrate {
         @Option(help: ArgumentHelp("Dismiss the take check's hints about paragraph N.", valueName: "N"))
         var dismiss: Int?
 
+        /// Set by `record` when it starts the check after a take: a data root gone meanwhile (a
+        /// test's temporary one) is left alone rather than made again.
+        @Flag(help: .hidden)
+        var afterTake = false
+
         @OptionGroup var target: ArticleOption
         @OptionGroup var output: JSONOption
 
@@ -72,6 +77,7 @@ extension Narrate {
         }
 
         private func checkTakes() throws {
+            if afterTake, let root = try? DataRoot.fromEnvironment(), !FileManager.default.fileExists(atPath: root.catalogURL.path) { return }
             let language = try CommandRunner.settings().language
             let (article, checks, numbers) = try CommandRunner.withLibrary { library throws(NarrationError) in
                 let article = try library.article(target.article)
@@ -147,7 +153,7 @@ extension Narrate {
                     ? "read: \(Self.count(entry.chunks.count, "chunk")), \(Timecode.tenths(entry.duration))"
                     : paragraph.id == next?.id ? "not read (next)" : "not read"
                 let kind = paragraph.kind == .heading ? "heading" : "paragraph"
-                let line = "\(Self.pad(paragraph.number, 5))  \(kind.padding(toLength: 9, withPad: " ", startingAt: 0))  \(Self.pad(paragraph.wordCount, 5))  \(state.padding(toLength: 29, withPad: " ", startingAt: 0))  "
+                let line = "\(Console.rightAligned(paragraph.number, 5))  \(kind.padding(toLength: 9, withPad: " ", startingAt: 0))  \(Console.rightAligned(paragraph.wordCount, 5))  \(state.padding(toLength: 29, withPad: " ", startingAt: 0))  "
                 Console.print(line + TerminalText.escaped(paragraph.text).clipped(to: max(20, 110 - line.count)))
                 for flag in flags { Console.print("         chunk \(flag.chunk): \(TerminalText.escaped(flag.hint.description))") }
             }
@@ -160,10 +166,6 @@ extension Narrate {
             "\(value) \(value == 1 ? noun : plural ?? noun + "s")"
         }
 
-        static func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: " ", count: max(0, width - text.count)) + text
-        }
     }
 }
 

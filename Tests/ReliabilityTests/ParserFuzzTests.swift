@@ -2,6 +2,7 @@ import Foundation
 import NarrationAudio
 import NarrationCore
 import NarrationTerminal
+import NarrationText
 import NarrationTestSupport
 import ObjectStorage
 import Testing
@@ -52,6 +53,31 @@ struct ParserFuzzTests {
             }
         }
         print("figure: \(Self.rounds) damaged config files (seed \(random.seed)): \(refused) refused naming the file or the fix")
+    }
+
+    @Test("an article's text: plain, Markdown and HTML")
+    func articleTexts() {
+        var random = SeededGenerator(default: 0x5445_5854)
+        let samples: [(ScriptFormat, [UInt8])] = [
+            (.plain, Array("The Harbour Reopens\r\n\r\nAfter three years of repairs, the harbour opened.\nFishermen lined the quay.\n\nCafé owners — and 港 — are pleased.\n".utf8)),
+            (.markdown, Array("# The Harbour\n\nAfter *three years*, the [harbour](https://x.org) opened.\n\n- Ferries\n- `Dock Road`\n\n> A quote\n\n![boat](b.jpg)\n".utf8)),
+            (.html, Array("<html><head><meta charset=\"utf-8\"><script>var a = '<p>x</p>';</script></head><body><nav><a>Menu</a></nav><article><h1>Harbour</h1><p>After <em>three</em> years &amp; more.</p><figure><img src=b><figcaption>Boat</figcaption></figure><ul><li>One</li><li>Two</li></ul></article></body></html>".utf8)),
+        ]
+        var refused = 0
+        var read = 0
+        for round in 0..<Self.rounds / 4 {
+            let (format, valid) = samples[round % samples.count]
+            do {
+                let paragraphs = try ScriptReader.read(random.mutate(valid), format: format, name: "article.\(format.rawValue)")
+                read += 1
+                #expect(!paragraphs.isEmpty)
+                #expect(paragraphs.allSatisfy { !$0.text.isEmpty && $0.text == $0.text.trimmingCharacters(in: .whitespacesAndNewlines) })
+            } catch {
+                refused += 1
+                #expect(error.kind == .textUnreadable && error.message.hasPrefix("\"article."), "\(error.message)")
+            }
+        }
+        print("figure: \(Self.rounds / 4) damaged texts (seed \(random.seed)): \(read) read into paragraphs, \(refused) refused naming the file")
     }
 
     @Test("S3's XML error bodies and listings")
