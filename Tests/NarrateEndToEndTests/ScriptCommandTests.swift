@@ -176,9 +176,12 @@ struct ScriptCommandTests {
         let entries = try #require(sidecar["paragraphs"] as? [[String: Any]])
         #expect(entries.map { $0["text"] as? String } == Self.harbour)
         #expect(entries.map { Int((($0["start"] as? Double ?? -1) * 1_000).rounded()) } == Array(boundaries.dropLast()))
-        let transcript = try #require(sidecar["transcript"] as? String)
-        let besideAudio = URL(fileURLWithPath: sidecarPath).deletingLastPathComponent().appendingPathComponent(transcript)
-        #expect(try String(contentsOf: besideAudio, encoding: .utf8) == vtt)
+        let transcripts = try #require(sidecar["transcripts"] as? [String])
+        #expect(transcripts.map { URL(fileURLWithPath: $0).pathExtension } == ["vtt", "srt"])
+        let folder = URL(fileURLWithPath: sidecarPath).deletingLastPathComponent()
+        #expect(try String(contentsOf: folder.appendingPathComponent(transcripts[0]), encoding: .utf8) == vtt)
+        let srt = try String(contentsOf: folder.appendingPathComponent(transcripts[1]), encoding: .utf8)
+        #expect(srt.hasPrefix("1\n00:00:00,000 --> ") && srt.split(separator: "\n").filter { $0.contains(" --> ") }.count == 4)
     }
 
     @Test("the take check flags a take of the wrong paragraph and one that skips a sentence, not a right one; hints can be dismissed")

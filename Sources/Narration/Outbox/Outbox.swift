@@ -53,10 +53,14 @@ extension NarrationLibrary {
                 recordingSeconds: article.format.seconds(entries.reduce(0) { $0 + $1.chunk.frames }),
                 queuedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))  // whole seconds, as ISO 8601 stores it
             if let transcript = result.plan.transcript {
-                let transcriptURL = audio.deletingPathExtension().appendingPathExtension(Transcript.Format.vtt.fileExtension)
-                try FileSystem.writeAtomically(Data(transcript.webVTT.utf8), to: transcriptURL)
+                var names: [String] = []
+                for format in Transcript.Format.allCases {
+                    let transcriptURL = audio.deletingPathExtension().appendingPathExtension(format.fileExtension)
+                    try FileSystem.writeAtomically(Data(transcript.text(format).utf8), to: transcriptURL)
+                    names.append(transcriptURL.lastPathComponent)
+                }
                 sidecar.paragraphs = Sidecar.ParagraphEntry.entries(result.plan)
-                sidecar.transcript = transcriptURL.lastPathComponent
+                sidecar.transcripts = names
             }
             try FileSystem.writeAtomically(Self.encode(sidecar), to: sidecarURL)
             row.sha256 = sidecar.sha256

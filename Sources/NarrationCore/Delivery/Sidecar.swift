@@ -64,8 +64,8 @@ public struct Sidecar: Codable, Sendable, Equatable {
     public let queuedAt: Date
     /// The paragraphs read, in the file's order; absent for an article without a text.
     public var paragraphs: [ParagraphEntry]?
-    /// The transcript's file name beside the audio, if one was made.
-    public var transcript: String?
+    /// The transcripts' file names beside the audio (WebVTT, then SubRip), when the article has a text.
+    public var transcripts: [String]?
 
     public init(
         articleId: String, title: String, publication: String, narrator: String, date: String, duration: Double,
