@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+public import NarrationCore
+
+/// A take check as the catalog stores it.
+struct TakeCheckRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "takeCheck"
+    var chunkId: String
+    var report: String
+    var wordsPerMinute: Double?
+    var checkedAt: Date
+    var dismissed: Bool
+}
+
+extension Catalog {
+    /// The checks of the article's takes, by chunk.
+    public func takeChecks(of article: ArticleID) throws(NarrationError) -> [ChunkID: TakeCheck] {
+        let rows = try read { db in
+            try TakeCheckRow.fetchAll(
+                db, sql: "SELECT takeCheck.* FROM takeCheck JOIN chunk ON chunk.id = takeCheck.chunkId WHERE chunk.articleId = ?",
+                arguments: [article.rawValue])
+        }
+        var checks: [ChunkID: TakeCheck] = [:]
+        for row in rows {
+            // A report this narrate cannot read (written by a newer one) is left out, not fatal.
+            guard let report = try? JSONDecoder().decode(TakeCheckReport.self, from: Data(row.report.utf8)) else { continue }
+            checks[ChunkID(row.chunkId)] = TakeCheck(chunk: ChunkID(row.chunkId), report: report, dismissed: row.dismissed)
+        }
+        return checks
+    }
+
+    /// Keeps a take's check; false when the chunk left the article meanwhile.
+    func storeTakeCheck(_ report: TakeCheckReport, for chunk: ChunkID) throws(NarrationError) -> Bool {
+        let json = String(decoding: (try? JSONEncoder().encode(report)) ?? Data(), as: UTF8.self)
+        return try write { db in
+            guard try ChunkRow.exists(db, key: chunk.rawValue) else { return false }
+            try TakeCheckRow(chunkId: chunk.rawValue, report: json, wordsPerMinute: report.rate.wordsPerMinute, checkedAt: Date(), dismissed: false)
+                .save(db)
+            return true
+        }
+    }
+
+    /// The narrator's median speaking rate over their latest 200 checked takes other than `chunk`; nil with
+    /// fewer than `SpeakingRate.takesForMedian`.
+    func medianWordsPerMinute(narrator: String, excluding chunk: ChunkID) throws(NarrationError) -> Double? {
+        let rates = try read { db in
+            try Double.fetchAll(
+                db,
+                sql: """
+                    SELECT takeCheck.wordsPerMinute FROM takeCheck JOIN chunk ON chunk.id = takeCheck.chunkId
+                    JOIN article ON article.id = chunk.articleId
+                    WHERE article.narrator = ? AND takeCheck.chunkId != ? AND takeCheck.wordsPerMinute IS NOT NULL
+                    ORDER BY takeCheck.checkedAt DESC LIMIT 200
+                    """,
+                arguments: [narrator, chunk.rawValue])
+        }
+        return SpeakingRate.median(of: rates)
+    }
+
+    func dismissTakeChecks(_ chunks: [ChunkID]) throws(NarrationError) -> Int {
+        try write { db in
+            var count = 0
+            for chunk in chunks {
+                try db.execute(sql: "UPDATE takeCheck SET dismissed = 1 WHERE chunkId = ? AND dismissed = 0", arguments: [chunk.rawValue])
+                count += db.changesCount
+            }
+            return count
+        }
+    }
+}
