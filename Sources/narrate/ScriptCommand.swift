@@ -89,6 +89,10 @@ extension Narrate {
                 Console.printJSON(zip(checks, numbers).map { TakeCheckJSON($0, chunk: $1) })
                 return
             }
+            guard !checks.isEmpty else {
+                Console.print("Every take of \"\(article.title)\" that reads a paragraph is checked already; \"narrate script\" shows what the checks found.")
+                return
+            }
             let flagged = checks.filter { !$0.report.hints.isEmpty }
             Console.print("Checked \(Self.count(checks.count, "take")) of \"\(article.title)\": \(flagged.isEmpty ? "no hints" : Self.count(flagged.count, "with hints", plural: "with hints")).")
             for (check, number) in zip(checks, numbers) where !check.report.hints.isEmpty {
