@@ -18,14 +18,14 @@ extension Narrate {
             discussion: """
                 The chunks are joined without gaps. MP3 is encoded as one stream with LAME's info \
                 tag, so players return exactly the recorded samples, and carries an ID3v2.4 tag \
-                (title, narrator, publication, date, article id) with one chapter per chunk. WAV \
+                (title, narrator, publication, date, article id) with chapters, one per chunk. WAV \
                 and FLAC hold the chunks' samples unchanged, with RIFF INFO or Vorbis comment tags. \
                 The file appears only when complete.
 
                   narrate export -o budget.mp3 --bitrate 64
                   narrate export -o budget.flac
 
-                In an article with a text (narrate script FILE), an MP3 has one chapter per \
+                In an article with a text (narrate script FILE), an MP3 has instead one chapter per \
                 paragraph, titled by its heading or its first words (--chapters sections: one per \
                 heading and the paragraphs under it; --chapters chunks: one per chunk), and \
                 --transcript writes beside it a WebVTT or SubRip file with one cue per paragraph, \

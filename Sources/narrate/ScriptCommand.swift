@@ -26,12 +26,11 @@ extension Narrate {
                 that sounds like another paragraph. Hints never block anything: listen, then \
                 re-read the paragraph or dismiss them.
 
-                  narrate script --check            # check the takes not checked yet, now
-                  narrate script --dismiss 4        # paragraph 4's hints were wrong
-
                   narrate script article.html       # attach the text of the current article
                   narrate script                    # what is read, what is next
                   narrate record                    # reads the next paragraph
+                  narrate script --check            # check the takes not checked yet, now
+                  narrate script --dismiss 4        # paragraph 4's hints were wrong
                 """)
 
         @Argument(help: ArgumentHelp("The text to attach: .txt, .md or .html (other names: read by their content).", valueName: "FILE"))
