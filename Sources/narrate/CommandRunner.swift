@@ -68,6 +68,9 @@ enum CommandRunner {
 /// in `status` the carriage return that starts a redrawn line, `ESC[K` and the colour sequences
 /// the live displays draw with. JSON is escaped by its encoder.
 enum Console {
+    /// A number as the volunteer typed it: "-1", "0.25", "1e+06", never "-1.0".
+    static func number(_ value: Double) -> String { String(format: "%g", value) }
+
     /// `value` right-aligned in a column `width` characters wide, for listings.
     static func rightAligned(_ value: some CustomStringConvertible, _ width: Int) -> String {
         let text = value.description

@@ -59,16 +59,18 @@ struct DestinationOptions: ParsableArguments {
 
 /// `--attempts`, `--retry-wait`: how often a delivery that failed for a passing reason is tried again.
 struct RetryOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Tries per file when the storage is unreachable or busy or the connection drops; waits double after each.", valueName: "N"))
     var attempts = 4
 
-    @Option(name: .customLong("retry-wait"), help: ArgumentHelp("Seconds to wait before the first retry (at most 30 between tries).", valueName: "S"))
+    @Option(name: .customLong("retry-wait"), parsing: .unconditional, help: ArgumentHelp("Seconds to wait before the first retry (at most 30 between tries).", valueName: "S"))
     var retryWait = 2.0
 
     func validate() throws {
-        guard (1...20).contains(attempts) else { throw ValidationError("--attempts must be 1 to 20.") }
-        guard retryWait >= 0 && retryWait <= 30 else { throw ValidationError("--retry-wait must be 0 to 30 seconds.") }
+        guard (1...20).contains(attempts) else { throw ValidationError("--attempts \(attempts) is out of range: give 1 to 20.") }
+        guard retryWait >= 0 && retryWait <= 30 else {
+            throw ValidationError("--retry-wait \(Console.number(retryWait)) is out of range: give 0 to 30 seconds.")
+        }
     }
 
     var schedule: RetrySchedule { RetrySchedule(attempts: attempts, first: retryWait, limit: max(30, retryWait)) }

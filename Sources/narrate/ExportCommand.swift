@@ -42,10 +42,10 @@ extension Narrate {
         @Option(help: ArgumentHelp("mp3, wav or flac (default: from the file's extension, else flac).", valueName: "FORMAT"))
         var format: ExportFormatArgument?
 
-        @Option(help: ArgumentHelp("MP3 constant bitrate in kbit/s (default 128).", valueName: "KBPS"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("MP3 constant bitrate in kbit/s (default 128).", valueName: "KBPS"))
         var bitrate: Int?
 
-        @Option(help: ArgumentHelp("MP3 variable bitrate quality, 0 (best) to 9, instead of --bitrate.", valueName: "Q"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("MP3 variable bitrate quality, 0 (best) to 9, instead of --bitrate.", valueName: "Q"))
         var vbr: Int?
 
         @Option(help: ArgumentHelp(

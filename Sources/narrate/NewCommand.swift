@@ -25,13 +25,13 @@ extension Narrate {
         @Option(help: "Your name, as the narrator credited in the tags (default: narrator in config.toml).")
         var narrator: String?
 
-        @Option(help: ArgumentHelp("Sample rate: 16000, 22050, 44100 or 48000.", valueName: "HZ"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Sample rate: 16000, 22050, 44100 or 48000.", valueName: "HZ"))
         var rate = AudioFormat.speech.sampleRate
 
-        @Option(help: "Channels: 1 (mono) or 2 (stereo).")
+        @Option(parsing: .unconditional, help: "Channels: 1 (mono) or 2 (stereo).")
         var channels = AudioFormat.speech.channels
 
-        @Option(help: "Bits per sample: 16 or 24.")
+        @Option(parsing: .unconditional, help: "Bits per sample: 16 or 24.")
         var bits = AudioFormat.speech.bitsPerSample
 
         @Option(help: ArgumentHelp("The article's text to read from: .txt, .md or .html in UTF-8 (see \"narrate script\").", valueName: "FILE"))

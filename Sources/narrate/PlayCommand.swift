@@ -18,19 +18,19 @@ extension Narrate {
 
         @OptionGroup var target: ArticleOption
 
-        @Option(help: ArgumentHelp("The first chunk to play (default 1).", valueName: "N"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("The first chunk to play (default 1).", valueName: "N"))
         var from: Int?
 
-        @Option(help: ArgumentHelp("The last chunk to play (default the last one).", valueName: "N"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("The last chunk to play (default the last one).", valueName: "N"))
         var to: Int?
 
         @Option(help: ArgumentHelp("The ALSA playback device (see \"narrate devices\"; default: device in config.toml, else \"default\").", valueName: "PCM"))
         var device: String?
 
-        @Option(help: ArgumentHelp("Playback speed, 0.5 to 2.0; the pitch stays the same.", valueName: "X"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Playback speed, 0.5 to 2.0; the pitch stays the same.", valueName: "X"))
         var speed = 1.0
 
-        @Option(help: ArgumentHelp("Volume, 0 to 1.", valueName: "V"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Volume, 0 to 1.", valueName: "V"))
         var volume = 1.0
 
         @Flag(name: .customLong("skip-missing"), help: "Play around chunks whose file is missing or damaged.")
@@ -44,10 +44,10 @@ extension Narrate {
         @OptionGroup var output: JSONOption
 
         func validate() throws {
-            guard (0.5...2).contains(speed) else { throw ValidationError("--speed must be between 0.5 and 2.0.") }
-            guard (0...1).contains(volume) else { throw ValidationError("--volume must be between 0 and 1.") }
+            guard (0.5...2).contains(speed) else { throw ValidationError("--speed \(Console.number(speed)) is out of range: give 0.5 to 2.0.") }
+            guard (0...1).contains(volume) else { throw ValidationError("--volume \(Console.number(volume)) is out of range: give 0 to 1.") }
             for (name, value) in [("--from", from), ("--to", to)] {
-                if let value, value < 1 { throw ValidationError("\(name) takes a chunk index from 1 (see \"narrate chunks\").") }
+                if let value, value < 1 { throw ValidationError("\(name) \(value) is not a chunk: chunks are numbered from 1 (see \"narrate chunks\").") }
             }
         }
 

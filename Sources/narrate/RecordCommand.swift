@@ -33,19 +33,19 @@ extension Narrate {
         @Option(help: ArgumentHelp("The ALSA capture device (see \"narrate devices\"; default: device in config.toml, else \"default\").", valueName: "PCM"))
         var device: String?
 
-        @Option(help: ArgumentHelp("Stop after exactly this many seconds (rounded to the nearest frame).", valueName: "S"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Stop after exactly this many seconds (rounded to the nearest frame).", valueName: "S"))
         var duration: Double?
 
-        @Option(name: .customLong("start-after"), help: ArgumentHelp("Count in this many seconds before recording.", valueName: "S"))
+        @Option(name: .customLong("start-after"), parsing: .unconditional, help: ArgumentHelp("Count in this many seconds before recording.", valueName: "S"))
         var startAfter: Double = 0
 
-        @Option(help: ArgumentHelp("Re-record chunk N in place.", valueName: "N"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Re-record chunk N in place.", valueName: "N"))
         var replace: Int?
 
-        @Option(help: ArgumentHelp("Record a new chunk before chunk N.", valueName: "N"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Record a new chunk before chunk N.", valueName: "N"))
         var insert: Int?
 
-        @Option(help: ArgumentHelp("Read paragraph N of the article's text (again: its old chunks go to the trash).", valueName: "N"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Read paragraph N of the article's text (again: its old chunks go to the trash).", valueName: "N"))
         var paragraph: Int?
 
         @Flag(name: .customLong("continue"), help: "Add another chunk to the paragraph read last (or to --paragraph N), keeping its chunks.")
@@ -63,13 +63,17 @@ extension Narrate {
             if (paragraph != nil || continuing) && (replace != nil || insert != nil) {
                 throw ValidationError("--paragraph and --continue choose where the take goes by the text; use them without --replace or --insert.")
             }
-            if let paragraph, paragraph < 1 { throw ValidationError("--paragraph takes a paragraph number from 1 (see \"narrate script\").") }
-            if let duration, !(duration > 0 && duration <= 86_400) {
-                throw ValidationError("--duration must be more than 0 and at most 86400 seconds.")
+            if let paragraph, paragraph < 1 {
+                throw ValidationError("--paragraph \(paragraph) is not a paragraph: paragraphs are numbered from 1 (see \"narrate script\").")
             }
-            if !(startAfter >= 0 && startAfter <= 60) { throw ValidationError("--start-after must be 0 to 60 seconds.") }
+            if let duration, !(duration > 0 && duration <= 86_400) {
+                throw ValidationError("--duration \(Console.number(duration)) is not a length to record: give more than 0 and at most 86400 seconds.")
+            }
+            if !(startAfter >= 0 && startAfter <= 60) {
+                throw ValidationError("--start-after \(Console.number(startAfter)) is not a count-in: give 0 to 60 seconds.")
+            }
             for (name, value) in [("--replace", replace), ("--insert", insert)] {
-                if let value, value < 1 { throw ValidationError("\(name) takes a chunk index from 1 (see \"narrate chunks\").") }
+                if let value, value < 1 { throw ValidationError("\(name) \(value) is not a chunk: chunks are numbered from 1 (see \"narrate chunks\").") }
             }
         }
 

@@ -39,7 +39,7 @@ extension Narrate {
         @Flag(help: "Check the takes not checked yet, now, and print what the check found.")
         var check = false
 
-        @Option(help: ArgumentHelp("Dismiss the take check's hints about paragraph N.", valueName: "N"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Dismiss the take check's hints about paragraph N.", valueName: "N"))
         var dismiss: Int?
 
         /// Set by `record` when it starts the check after a take: a data root gone meanwhile (a
@@ -52,7 +52,9 @@ extension Narrate {
 
         func validate() throws {
             if file != nil && (check || dismiss != nil) { throw ValidationError("Attach a text, or use --check or --dismiss, one at a time.") }
-            if let dismiss, dismiss < 1 { throw ValidationError("--dismiss takes a paragraph number from 1 (see \"narrate script\").") }
+            if let dismiss, dismiss < 1 {
+                throw ValidationError("--dismiss \(dismiss) is not a paragraph: paragraphs are numbered from 1 (see \"narrate script\").")
+            }
         }
 
         func run() throws {

@@ -68,6 +68,28 @@ struct BadInputTests {
         #expect(try fixture.recordings() == before)
     }
 
+    @Test("a number that makes no sense is refused naming it, negative ones included", arguments: [
+        (["record", "--duration", "-1"], "--duration -1 is not a length to record: give more than 0 and at most 86400 seconds."),
+        (["record", "--duration", "0"], "--duration 0 is not a length to record: give more than 0 and at most 86400 seconds."),
+        (["record", "--start-after", "-2.5"], "--start-after -2.5 is not a count-in: give 0 to 60 seconds."),
+        (["record", "--replace", "-3"], "--replace -3 is not a chunk: chunks are numbered from 1 (see \"narrate chunks\")."),
+        (["record", "--paragraph", "0"], "--paragraph 0 is not a paragraph: paragraphs are numbered from 1 (see \"narrate script\")."),
+        (["play", "--from", "-1"], "--from -1 is not a chunk: chunks are numbered from 1 (see \"narrate chunks\")."),
+        (["play", "--speed", "-0.5"], "--speed -0.5 is out of range: give 0.5 to 2.0."),
+        (["submit", "--attempts", "-4"], "--attempts -4 is out of range: give 1 to 20."),
+        (["new", "T", "--rate", "-44100"], "Sample rate -44100 Hz is not supported. Use one of 16000, 22050, 44100, 48000 Hz."),
+        (["export", "-o", "x.mp3", "--bitrate", "-128"], "-128 kbit/s is not an MP3 bitrate. Use one of 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320."),
+        (["record", "--duration", "abc"], "The value 'abc' is invalid for '--duration <S>'"),
+    ])
+    func nonsenseNumbers(arguments: [String], sentence: String) throws {
+        let (fixture, _, before) = try fixtureWithChunks()
+        let result = try fixture.narrate.run(arguments)
+        #expect(result.status == 64 || result.status == 1, "\(result.status)")
+        #expect(result.stderr.contains(sentence), "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Stack dump"))
+        #expect(try fixture.recordings() == before)
+    }
+
     @Test("no such device")
     func noSuchDevice() throws {
         let (fixture, _, before) = try fixtureWithChunks()

@@ -47,9 +47,9 @@ struct PlayCommandTests {
         expectFailure(try fixture.narrate.run("play", "--device", "vspk", "--from", "3", "--to", "2"), status: 64,
             stderr: "--from 3 comes after --to 2; give the first chunk first.")
         let speed = try fixture.narrate.run("play", "--speed", "3")
-        #expect(speed.status == 64 && speed.stderr.hasPrefix("Error: --speed must be between 0.5 and 2.0."))
+        #expect(speed.status == 64 && speed.stderr.hasPrefix("Error: --speed 3 is out of range: give 0.5 to 2.0."))
         let volume = try fixture.narrate.run("play", "--volume", "1.5")
-        #expect(volume.status == 64 && volume.stderr.hasPrefix("Error: --volume must be between 0 and 1."))
+        #expect(volume.status == 64 && volume.stderr.hasPrefix("Error: --volume 1.5 is out of range: give 0 to 1."))
         expectFailure(try fixture.narrate.run("play", "--device", "no-such-speaker"),
             stderr: "Cannot open audio device \"no-such-speaker\": no such device. Run \"narrate devices\" to list devices.")
         try Data().write(to: fixture.devices.busyFile)
