@@ -66,6 +66,16 @@ extension Narrate {
 
         func validate() throws {
             if bitrate != nil && vbr != nil { throw ValidationError("Use --bitrate or --vbr, not both.") }
+            // A file is never written in another format than its name says.
+            let name = URL(fileURLWithPath: output).lastPathComponent
+            let ending = URL(fileURLWithPath: output).pathExtension.lowercased()
+            let known = ExportFormat.allCases.map { "." + $0.fileExtension }.joined(separator: ", ")
+            if format == nil, !ending.isEmpty, ExportFormat(rawValue: ending) == nil {
+                throw ValidationError("\"\(name)\" ends in .\(ending), a format narrate does not write: name the file \(known), or give --format.")
+            }
+            if let format, let named = ExportFormat(rawValue: ending), named != format.format {
+                throw ValidationError("\"\(name)\" ends in .\(ending) but --format asks for \(format.rawValue): name the file .\(format.format.fileExtension), or leave out --format.")
+            }
         }
 
         func resolvedFormat(_ profile: DeliveryProfile?) -> ExportFormat {
