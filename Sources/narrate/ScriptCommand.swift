@@ -132,13 +132,14 @@ extension Narrate {
                 )
             }
             // The hints not dismissed of each paragraph's takes, with the chunk they are about.
-            let hints = { (entry: ParagraphEntry) -> [(chunk: Int, hint: TakeHint)] in
+            let hintsOf = { (entry: ParagraphEntry) -> [(chunk: Int, hint: TakeHint)] in
                 entry.chunks.flatMap { index in
                     (try? order.id(at: index)).flatMap { checks[$0] }.map { $0.openHints.map { (index.number, $0) } } ?? []
                 }
             }
+            let hints = entries.map(hintsOf)
             if output.json {
-                Console.printJSON(entries.map { ParagraphJSON($0, isNext: $0.paragraph.id == next?.id, hints: hints($0)) })
+                Console.printJSON(zip(entries, hints).map { ParagraphJSON($0, isNext: $0.paragraph.id == next?.id, hints: $1) })
                 return
             }
             guard !entries.isEmpty else {
@@ -149,9 +150,8 @@ extension Narrate {
             let words = entries.reduce(0) { $0 + $1.paragraph.wordCount }
             Console.print("\"\(article.title)\" (\(article.id)): \(Self.count(entries.count, "paragraph")), \(read) read, \(Self.count(words, "word")).")
             Console.print("    #  kind       words  state                          text")
-            for entry in entries {
+            for (entry, flags) in zip(entries, hints) {
                 let paragraph = entry.paragraph
-                let flags = hints(entry)
                 let state = !flags.isEmpty
                     ? "FLAGGED: \(flags.count) hint\(flags.count == 1 ? "" : "s")"
                     : entry.isRead
@@ -162,7 +162,7 @@ extension Narrate {
                 Console.print(line + TerminalText.escaped(paragraph.text).clipped(to: max(20, 110 - line.count)))
                 for flag in flags { Console.print("         chunk \(flag.chunk): \(TerminalText.escaped(flag.hint.description))") }
             }
-            if entries.contains(where: { !hints($0).isEmpty }) {
+            if hints.contains(where: { !$0.isEmpty }) {
                 Console.print("Listen to a flagged take; re-read its paragraph with \"narrate record --paragraph N\", or dismiss its hints with \"narrate script --dismiss N\".")
             }
         }

@@ -70,10 +70,10 @@ struct ReadingPlanTests {
         ])
         #expect(plan.chapters.map(\.startFrame) == [0, 100, 600, 1_000, 1_500, 2_100])
         #expect(plan.chapters.map(\.endFrame) == [100, 600, 1_000, 1_500, 2_100, 2_800])
-        let sections = ChapterStyle.sections.chapters(spans: plan.spans, chunkFrames: frames)
+        let sections = ChapterStyle.sections.chapters(spans: plan.spans, chunks: plan.chunks)
         #expect(sections.map(\.title) == ["Words of paragraph number 1 in the text", "Part 5", "Words of paragraph number 4 in the text"])
         #expect(sections.map(\.endFrame) == [1_000, 1_500, 2_800])
-        #expect(ChapterStyle.chunks.chapters(spans: plan.spans, chunkFrames: frames).count == 7)
+        #expect(ChapterStyle.chunks.chapters(spans: plan.spans, chunks: plan.chunks).count == 7)
         #expect(plan.chunks.count == 7 && plan.totalFrames == 2_800)
     }
 

@@ -120,10 +120,11 @@ extension Catalog {
             }
             let chunks = try ChunkRow.filter(Column("articleId") == article.rawValue).order(Column("position")).fetchAll(db)
             let numbers = Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0.position) })
-            var key = -1
+            // Each chunk sorts by its paragraph's new place; one bound to none stays after the chunk before it.
+            var place = -1
             let keyed = chunks.map { chunk -> (ChunkRow, Int) in
-                if let position = chunk.paragraphId.flatMap({ numbers[$0] }) { key = position }
-                return (chunk, key)
+                if let position = chunk.paragraphId.flatMap({ numbers[$0] }) { place = position }
+                return (chunk, place)
             }
             let ordered = keyed.enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }.map(\.element.0)
             for (position, chunk) in ordered.enumerated() where chunk.position != position {

@@ -8,11 +8,22 @@ public enum Timecode {
 
     /// "HH:MM:SS.mmm", rounded to the millisecond.
     public static func precise(_ seconds: Double) -> String {
-        let milliseconds = max(0, Int((seconds * 1000).rounded()))
+        precise(milliseconds: max(0, Int((seconds * 1000).rounded())))
+    }
+
+    /// "HH:MM:SS.mmm" of a whole number of milliseconds; SubRip writes `separator` ","
+    /// before the milliseconds.
+    public static func precise(milliseconds: Int, separator: String = ".") -> String {
         let whole = milliseconds / 1000
         let fraction = milliseconds % 1000
         let fractionText = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
-        return "\(clock(Double(whole))).\(fractionText)"
+        return "\(clock(Double(whole)))\(separator)\(fractionText)"
+    }
+
+    /// `frames` at `rate` in whole milliseconds, rounded to the nearest: exact integer maths,
+    /// so chapters and transcript cues made from the same frames always agree.
+    public static func milliseconds(frames: FrameCount, rate: Int) -> Int {
+        (frames * 1_000 + rate / 2) / rate
     }
 
     /// "HH:MM:SS.t": a chunk's length to the tenth of a second, truncated.

@@ -73,7 +73,7 @@ public struct Chapter: Sendable, Equatable {
     public func endMilliseconds(rate: Int) -> UInt32 { Self.milliseconds(endFrame, rate) }
 
     static func milliseconds(_ frames: FrameCount, _ rate: Int) -> UInt32 {
-        UInt32(clamping: (frames * 1_000 + rate / 2) / rate)
+        UInt32(clamping: Timecode.milliseconds(frames: frames, rate: rate))
     }
 }
 
@@ -98,7 +98,7 @@ public struct ExportPlan: Sendable, Equatable {
         self.tags = tags
         chunks = ChapterStyle.chunkChapters(chunkFrames)
         spans = TextSpan.spans(chunkFrames: chunkFrames, chunkParagraphs: chunkParagraphs ?? chunkFrames.map { _ in nil })
-        chapters = chapterStyle.chapters(spans: spans, chunkFrames: chunkFrames)
+        chapters = chapterStyle.chapters(spans: spans, chunks: chunks)
     }
 
     public var totalFrames: FrameCount { chunks.last?.endFrame ?? 0 }

@@ -51,14 +51,15 @@ public enum ChapterStyle: String, Sendable, CaseIterable, Codable {
     /// One chapter per chunk, "Part 1", "Part 2", … as before articles had texts.
     case chunks
 
-    /// The chapters of `spans` (see `TextSpan`); `chunkFrames` for `chunks`.
-    public func chapters(spans: [TextSpan], chunkFrames: [FrameCount]) -> [Chapter] {
+    /// The chapters of `spans` (see `TextSpan`); `chunks`, one chapter per chunk, for `.chunks`
+    /// and for an article without a text.
+    public func chapters(spans: [TextSpan], chunks: [Chapter]) -> [Chapter] {
         let hasText = spans.contains { $0.paragraph != nil }
         switch self {
         case .chunks:
-            return Self.chunkChapters(chunkFrames)
+            return chunks
         case _ where !hasText:
-            return Self.chunkChapters(chunkFrames)
+            return chunks
         case .paragraphs:
             return spans.map { Chapter(title: Self.title(of: $0), startFrame: $0.startFrame, endFrame: $0.endFrame) }
         case .sections:

@@ -102,16 +102,7 @@ public struct Transcript: Sendable, Equatable {
 
     /// `HH:MM:SS.mmm` of `frames`, to the nearest millisecond.
     static func time(_ frames: FrameCount, _ rate: Int, _ separator: String) -> String {
-        let milliseconds = (frames * 1_000 + rate / 2) / rate
-        let (hours, rest) = milliseconds.quotientAndRemainder(dividingBy: 3_600_000)
-        let (minutes, rest2) = rest.quotientAndRemainder(dividingBy: 60_000)
-        let (seconds, millis) = rest2.quotientAndRemainder(dividingBy: 1_000)
-        return "\(pad(hours, 2)):\(pad(minutes, 2)):\(pad(seconds, 2))\(separator)\(pad(millis, 3))"
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        Timecode.precise(milliseconds: Timecode.milliseconds(frames: frames, rate: rate), separator: separator)
     }
 }
 

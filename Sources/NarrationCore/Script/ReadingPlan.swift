@@ -53,10 +53,13 @@ public struct ReadingPlan: Sendable {
 
     public let paragraphs: [Paragraph]
     public let chunks: [ChunkBinding]
+    /// The paragraphs by id, for the chunks' bindings.
+    private let byID: [ParagraphID: Paragraph]
 
     public init(paragraphs: [Paragraph], chunks: [ChunkBinding]) {
         self.paragraphs = paragraphs
         self.chunks = chunks
+        byID = Dictionary(uniqueKeysWithValues: paragraphs.map { ($0.id, $0) })
     }
 
     /// The chunks of each paragraph, in the article's order.
@@ -66,10 +69,8 @@ public struct ReadingPlan: Sendable {
 
     /// The paragraph of the chunk recorded last, if it belongs to one still in the text.
     public var lastRead: Paragraph? {
-        let numbers = Dictionary(uniqueKeysWithValues: paragraphs.map { ($0.id, $0) })
-        return chunks.filter { $0.paragraph.flatMap { numbers[$0] } != nil }
-            .max { $0.recordedAt < $1.recordedAt }
-            .flatMap { $0.paragraph.flatMap { numbers[$0] } }
+        chunks.compactMap { chunk in chunk.paragraph.flatMap { byID[$0] }.map { (chunk.recordedAt, $0) } }
+            .max { $0.0 < $1.0 }?.1
     }
 
     /// The paragraph `record` reads next: the first not read after the one read last, else the
@@ -130,8 +131,7 @@ public struct ReadingPlan: Sendable {
 
     /// Where a paragraph read for the first time goes: before the first chunk of a later paragraph.
     private func firstReading(_ paragraph: Paragraph) -> Position {
-        let numbers = Dictionary(uniqueKeysWithValues: paragraphs.map { ($0.id, $0.number) })
-        let later = chunks.first { chunk in chunk.paragraph.flatMap { numbers[$0] }.map { $0 > paragraph.number } ?? false }
+        let later = chunks.first { chunk in chunk.paragraph.flatMap { byID[$0] }.map { $0.number > paragraph.number } ?? false }
         return later.map { .before($0.id) } ?? .append
     }
 }
