@@ -30,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband", providers: [.apt(["librubberband-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         // Offline speech recognition; its English model comes from pocketsphinx-en-us at run time.
         .systemLibrary(
             name: "CPocketSphinx", pkgConfig: "pocketsphinx",
@@ -49,10 +50,10 @@ let package = Package(
         ),
 
         // The only code that imports the audio C libraries: ALSA capture and playback, libsndfile, LAME, Rubber Band,
-        // libebur128.
+        // libebur128, libsoxr.
         .target(
             name: "NarrationAudio",
-            dependencies: ["NarrationCore", "CALSA", "CSndFile", "CLame", "CRubberBand", "CEBUR128"],
+            dependencies: ["NarrationCore", "CALSA", "CSndFile", "CLame", "CRubberBand", "CEBUR128", "CSoxr"],
             swiftSettings: strictness
         ),
 
