@@ -1,5 +1,5 @@
 internal import CSoxr
-public import NarrationCore
+import NarrationCore
 
 /// Converts a stream of interleaved samples from one rate to another: libsoxr, the resampler
 /// of SoX, at its high quality (20-bit, linear phase), not a filter of ours. The single owner of

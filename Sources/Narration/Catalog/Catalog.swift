@@ -97,6 +97,7 @@ public final class Catalog: Sendable {
         }
         registerOutboxMigration(&migrator)
         registerScriptMigration(&migrator)
+        registerHistoryMigration(&migrator)
         return migrator
     }
 
@@ -112,7 +113,9 @@ public final class Catalog: Sendable {
 
     /// All articles, newest first.
     public func articles() throws(NarrationError) -> [Article] {
-        let rows = try read { db in try ArticleRow.order(Column("createdAt").desc, Column("id")).fetchAll(db) }
+        let rows = try read { db in
+            try ArticleRow.filter(Column("deletedAt") == nil).order(Column("createdAt").desc, Column("id")).fetchAll(db)
+        }
         return try rows.map { (row) throws(NarrationError) in try row.article() }
     }
 
@@ -135,13 +138,22 @@ public final class Catalog: Sendable {
         return totals
     }
 
-    /// The article with this id, or the only one whose id starts with it.
-    /// - Throws: `unknownArticle` when none or several match.
+    /// The article with this id, or the only one whose id starts with it; articles in the trash
+    /// are not found.
+    /// - Throws: `unknownArticle` when none or several match, saying so when the one that
+    ///   matches is in the trash.
     public func article(matching text: String) throws(NarrationError) -> Article {
         let lowered = text.lowercased()
         guard Identifier.isWellFormed(lowered) else { throw .unknownArticle(text) }
-        let rows = try read { db in
+        let all = try read { db in
             try ArticleRow.filter(sql: "id = ? OR id LIKE ?", arguments: [lowered, lowered + "%"]).fetchAll(db)
+        }
+        let rows = all.filter { $0.deletedAt == nil }
+        if rows.isEmpty, all.count == 1, let deleted = all.first {
+            throw NarrationError(
+                .unknownArticle,
+                "The article \(deleted.id) \"\(Self.quoted(deleted.title))\" is in the trash; narrate undo brings it back (narrate history lists what was deleted).",
+                subject: .article(ArticleID(deleted.id)))
         }
         if let exact = rows.first(where: { $0.id == lowered }) { return try exact.article() }
         guard rows.count == 1, let only = rows.first else {
@@ -156,7 +168,7 @@ public final class Catalog: Sendable {
     public func currentArticle() throws(NarrationError) -> Article? {
         let row = try read { db -> ArticleRow? in
             guard let setting = try SettingRow.fetchOne(db, key: Self.currentArticleKey) else { return nil }
-            return try ArticleRow.fetchOne(db, key: setting.value)
+            return try ArticleRow.filter(key: setting.value).filter(Column("deletedAt") == nil).fetchOne(db)
         }
         return try row?.article()
     }
@@ -197,7 +209,7 @@ public final class Catalog: Sendable {
     }
 
     /// Writes each chunk's position after an edit of the order.
-    private func store(_ order: ChunkOrder, _ db: Database) throws {
+    func store(_ order: ChunkOrder, _ db: Database) throws {
         for (position, id) in order.ids.enumerated() {
             try db.execute(sql: "UPDATE chunk SET position = ? WHERE id = ? AND position != ?", arguments: [position, id.rawValue, position])
         }
@@ -241,6 +253,7 @@ public final class Catalog: Sendable {
         _ chunk: Chunk, target: TakeTarget, moveFiles: @escaping @Sendable ([ChunkID]) throws -> Void
     ) throws(NarrationError) -> (index: ChunkIndex, replaced: [ChunkID], withdrawn: WithdrawnExport?) {
         try write { db in
+            let before = try self.chunkRows(of: chunk.articleID, db)
             var order = try self.order(of: chunk.articleID, db)
             var replaced: [ChunkID] = []
             if case .replaceParagraph(let first) = target, let paragraph = chunk.paragraphID {
@@ -266,6 +279,8 @@ public final class Catalog: Sendable {
             try row.insert(db)
             try self.store(order, db)
             _ = try PendingTakeRow.deleteOne(db, key: chunk.id.rawValue)
+            let edit = Self.takeEdit(chunk, target: target, index: placed.index, replaced: replaced.count)
+            try self.recordEdit(edit.kind, of: chunk.articleID, summary: edit.summary, before: before, db)
             let withdrawn = try self.withdrawExport(of: chunk.articleID, db)
             try moveFiles(replaced)
             return (placed.index, replaced, withdrawn)
@@ -280,6 +295,7 @@ public final class Catalog: Sendable {
         at index: ChunkIndex, of article: Article, moveFile: @escaping @Sendable (ChunkID) throws -> Void
     ) throws(NarrationError) -> (chunk: Chunk, withdrawn: WithdrawnExport?) {
         let (row, withdrawn) = try write { db -> (ChunkRow, WithdrawnExport?) in
+            let before = try self.chunkRows(of: article.id, db)
             var order = try self.order(of: article.id, db)
             let removed = try order.remove(at: index)
             guard let row = try ChunkRow.fetchOne(db, key: removed.rawValue) else {
@@ -287,11 +303,27 @@ public final class Catalog: Sendable {
             }
             try row.delete(db)
             try self.store(order, db)
+            let length = Timecode.precise(article.format.seconds(row.frames))
+            try self.recordEdit(.delete, of: article.id, summary: "Deleted chunk \(index.number) (\(length)).", before: before, db)
             let withdrawn = try self.withdrawExport(of: article.id, db)
             try moveFile(removed)
             return (row, withdrawn)
         }
         return (try row.chunk(format: article.format), withdrawn)
+    }
+
+    /// The kind of edit a committed take is, and its sentence in the history.
+    static func takeEdit(_ chunk: Chunk, target: TakeTarget, index: ChunkIndex, replaced: Int) -> (kind: Edit.Kind, summary: String) {
+        let length = Timecode.precise(chunk.duration)
+        if chunk.recovered { return (.recover, "Recovered an interrupted take as chunk \(index.number) (\(length)).") }
+        switch target {
+        case .append: return (.record, "Recorded chunk \(index.number) (\(length)).")
+        case .insertBefore, .insertAfter: return (.insert, "Inserted chunk \(index.number) (\(length)).")
+        case .replace: return (.rerecord, "Re-recorded chunk \(index.number) (\(length)).")
+        case .replaceParagraph:
+            let others = replaced > 1 ? " in place of its \(replaced) chunks" : ""
+            return (.reread, "Read a paragraph again as chunk \(index.number)\(others) (\(length)).")
+        }
     }
 
     // MARK: Access

@@ -14,6 +14,10 @@ struct ArticleRow: Codable, FetchableRecord, PersistableRecord {
     var bitsPerSample: Int
     var createdAt: Date
     var state: String
+    /// `YYYY-MM-DD`: the date listeners see, when the volunteer set one.
+    var listenerDate: String?
+    /// When the article went to the trash (`narrate delete-article`); nil while it is in use.
+    var deletedAt: Date?
 
     init(_ article: Article) {
         id = article.id.rawValue
@@ -25,6 +29,8 @@ struct ArticleRow: Codable, FetchableRecord, PersistableRecord {
         bitsPerSample = article.format.bitsPerSample
         createdAt = article.createdAt
         state = article.state.rawValue
+        listenerDate = article.date
+        deletedAt = nil
     }
 
     /// The article; a stored value the tool would not have written makes the catalog corrupt.
@@ -33,12 +39,12 @@ struct ArticleRow: Codable, FetchableRecord, PersistableRecord {
         guard Identifier.isWellFormed(id) else {
             throw NarrationError(.catalogCorrupt, "The catalog holds an article whose id \"\(Catalog.quoted(id))\" narrate never makes. \(Catalog.damagedFix)")
         }
-        guard (try? format.validate()) != nil, let state = ArticleState(rawValue: state) else {
+        guard (try? format.validate()) != nil, let state = ArticleState(rawValue: state), listenerDate.map(ListenerDate.isWellFormed) ?? true else {
             throw NarrationError(.catalogCorrupt, "The catalog's entry for article \(id) holds values narrate never writes (format \(format), state \"\(state)\"). \(Catalog.damagedFix)")
         }
         return Article(
             id: ArticleID(id), title: title, publication: publication, narrator: narrator,
-            format: format, createdAt: createdAt, state: state)
+            format: format, createdAt: createdAt, state: state, date: listenerDate)
     }
 }
 

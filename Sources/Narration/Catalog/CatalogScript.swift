@@ -111,6 +111,7 @@ extension Catalog {
                 let bound = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chunk WHERE articleId = ? AND paragraphId IS NOT NULL", arguments: [article.rawValue]) ?? 0
                 return TextChange(paragraphs: rows.count, unchanged: rows.count, keptTakes: bound, unboundChunks: [], withdrawn: nil)
             }
+            let before = try self.chunkRows(of: article, db)
             for row in old where !kept.contains(row.id) {
                 try db.execute(sql: "UPDATE chunk SET paragraphId = NULL WHERE paragraphId = ?", arguments: [row.id])
                 try row.delete(db)
@@ -132,6 +133,9 @@ extension Catalog {
             }
             let unbound = ordered.enumerated().filter { $0.element.paragraphId == nil }.map { ChunkIndex(position: $0.offset) }
             let keptTakes = ordered.count - unbound.count
+            try self.recordEdit(
+                .text, of: article, summary: "Attached a new text (\(rows.count) paragraph\(rows.count == 1 ? "" : "s"), \(kept.count) unchanged).",
+                before: before, db)
             let withdrawn = try self.withdrawExport(of: article, db)
             return TextChange(paragraphs: rows.count, unchanged: kept.count, keptTakes: keptTakes, unboundChunks: unbound, withdrawn: withdrawn)
         }

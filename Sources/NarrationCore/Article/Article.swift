@@ -9,10 +9,13 @@ public struct Article: Hashable, Sendable {
     public var format: AudioFormat
     public var createdAt: Date
     public var state: ArticleState
+    /// The date listeners see (`YYYY-MM-DD`, set by `narrate edit --date`); nil means the day
+    /// its first chunk was recorded.
+    public var date: String?
 
     public init(
         id: ArticleID, title: String, publication: String, narrator: String,
-        format: AudioFormat, createdAt: Date, state: ArticleState = .open
+        format: AudioFormat, createdAt: Date, state: ArticleState = .open, date: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -21,6 +24,7 @@ public struct Article: Hashable, Sendable {
         self.format = format
         self.createdAt = createdAt
         self.state = state
+        self.date = date
     }
 }
 

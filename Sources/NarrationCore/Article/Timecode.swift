@@ -32,5 +32,21 @@ public enum Timecode {
         return "\(clock(Double(tenths / 10))).\(tenths % 10)"
     }
 
+    /// Seconds from a time a volunteer types: `12.5`, `1:02.5` or `00:01:02.500`; nil for
+    /// anything else (negative, a minute or second field of 60 or more, not a number).
+    public static func seconds(parsing text: String) -> Double? {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(fields.count), let last = fields.last,
+              last.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(last), seconds.isFinite
+        else { return nil }
+        let whole = fields.dropLast().map { field in field.allSatisfy { $0.isASCII && $0.isNumber } && !field.isEmpty ? Int(field) : nil }
+        guard whole.allSatisfy({ $0 != nil }) else { return nil }
+        let units = whole.compactMap { $0 }
+        if !units.isEmpty {
+            guard seconds < 60, units.count == 1 || units[1] < 60 else { return nil }
+        }
+        return units.reduce(0) { $0 * 60 + Double($1) } * 60 + seconds
+    }
+
     private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

@@ -1,0 +1,51 @@
+import Foundation
+import GRDB
+import NarrationCore
+
+/// Edits of an article's chunk list that record no take: moving a chunk, and putting a chunk
+/// made from another (trimmed, punched) in its place. Each is one transaction that records
+/// itself in the history and withdraws the article's export; file moves run last.
+extension Catalog {
+    /// Moves the chunk at `index` so that it ends up at `destination`; those between shift by one.
+    /// - Returns: the export withdrawn, if the article had one.
+    /// - Throws: `chunkIndexOutOfRange` for either index.
+    func moveChunk(at index: ChunkIndex, to destination: ChunkIndex, of article: ArticleID) throws(NarrationError) -> WithdrawnExport? {
+        try write { db in
+            let before = try self.chunkRows(of: article, db)
+            var order = try self.order(of: article, db)
+            try order.validate(destination)
+            let id = try order.remove(at: index)
+            var ids = order.ids
+            ids.insert(id, at: destination.position)
+            try self.store(ChunkOrder(ids), db)
+            try self.recordEdit(.move, of: article, summary: "Moved chunk \(index.number) to \(destination.number).", before: before, db)
+            return try self.withdrawExport(of: article, db)
+        }
+    }
+
+    /// Puts `replacement` (a new file made from the chunk `original`: trimmed, punched) in the
+    /// original's place, in one transaction whose last step is `moveFiles()` (the new file to
+    /// its name, the original's to the trash). The replacement keeps the original's paragraph.
+    /// - Returns: the chunk's index and the export withdrawn.
+    /// - Throws: `chunkIndexOutOfRange` when the original left the article meanwhile.
+    func substituteChunk(
+        _ original: ChunkID, with replacement: Chunk, kind: Edit.Kind, summary: @escaping @Sendable (ChunkIndex) -> String,
+        moveFiles: @escaping @Sendable () throws -> Void
+    ) throws(NarrationError) -> (index: ChunkIndex, withdrawn: WithdrawnExport?) {
+        try write { db in
+            let before = try self.chunkRows(of: replacement.articleID, db)
+            let order = try self.order(of: replacement.articleID, db)
+            guard let index = order.index(of: original), let old = try ChunkRow.fetchOne(db, key: original.rawValue) else {
+                throw NarrationError(.chunkIndexOutOfRange, "The chunk being changed was deleted meanwhile; nothing was changed.")
+            }
+            try old.delete(db)
+            var row = ChunkRow(replacement, position: old.position)
+            row.paragraphId = old.paragraphId
+            try row.insert(db)
+            try self.recordEdit(kind, of: replacement.articleID, summary: summary(index), before: before, db)
+            let withdrawn = try self.withdrawExport(of: replacement.articleID, db)
+            try moveFiles()
+            return (index, withdrawn)
+        }
+    }
+}

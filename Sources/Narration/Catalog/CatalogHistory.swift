@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+public import NarrationCore
+
+/// An edit as the catalog stores it: the article's chunk rows before and after (JSON), and its
+/// details before and after when they changed.
+struct EditRow: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "edit"
+    var id: Int64?
+    var articleId: String
+    var kind: String
+    var summary: String
+    var madeAt: Date
+    var chunksBefore: String
+    var chunksAfter: String
+    var detailsBefore: String?
+    var detailsAfter: String?
+    var undoneAt: Date?
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    func edit() throws(NarrationError) -> Edit {
+        guard let id, let kind = Edit.Kind(rawValue: kind), Identifier.isWellFormed(articleId) else {
+            throw NarrationError(.catalogCorrupt, "The catalog's history holds an edit narrate never writes (\"\(Catalog.quoted(kind))\"). \(Catalog.damagedFix)")
+        }
+        return Edit(number: Int(id), article: ArticleID(articleId), kind: kind, summary: summary, madeAt: madeAt, undoneAt: undoneAt)
+    }
+}
+
+/// What an edit of an article's details can change.
+struct ArticleDetails: Codable, Equatable {
+    var title: String
+    var publication: String
+    var narrator: String
+    var listenerDate: String?
+
+    init(_ row: ArticleRow) {
+        title = row.title
+        publication = row.publication
+        narrator = row.narrator
+        listenerDate = row.listenerDate
+    }
+}
+
+/// What `undo` did.
+public struct UndoneEdit: Sendable {
+    public let edit: Edit
+    /// Chunks whose files came back from the trash.
+    public let restored: [ChunkID]
+    /// Chunks whose files went to the trash.
+    public let removed: [ChunkID]
+    /// The article's export that the undo withdrew, if it had one.
+    public let withdrawn: WithdrawnExport?
+}
+
+/// Which edits `undo` may reverse.
+public enum UndoScope: Sendable {
+    /// The last edit of this article, its deletion included.
+    case article(ArticleID)
+    /// The last edit of the current article (if any) or the last deletion of an article,
+    /// whichever is later: what a volunteer who just did something means.
+    case latest(current: ArticleID?)
+}
+
+extension Catalog {
+    static func registerHistoryMigration(_ migrator: inout DatabaseMigrator) {
+        // The history of edits, for undo; articles in the trash; the date listeners see.
+        migrator.registerMigration("v6-history") { db in
+            try db.create(table: "edit") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("articleId", .text).notNull().indexed().references("article", onDelete: .cascade)
+                table.column("kind", .text).notNull()
+                table.column("summary", .text).notNull()
+                table.column("madeAt", .datetime).notNull()
+                table.column("chunksBefore", .text).notNull()
+                table.column("chunksAfter", .text).notNull()
+                table.column("detailsBefore", .text)
+                table.column("detailsAfter", .text)
+                table.column("undoneAt", .datetime)
+            }
+            try db.alter(table: "article") { table in
+                table.add(column: "listenerDate", .text)
+                table.add(column: "deletedAt", .datetime)
+            }
+        }
+    }
+
+    // MARK: Recording edits
+
+    /// The article's chunk rows in order: what history keeps before and after an edit.
+    func chunkRows(of article: ArticleID, _ db: Database) throws -> [ChunkRow] {
+        try ChunkRow.filter(Column("articleId") == article.rawValue).order(Column("position")).fetchAll(db)
+    }
+
+    /// Adds an edit to the history inside the edit's own transaction: the chunk rows `before`
+    /// it and as they are now.
+    func recordEdit(
+        _ kind: Edit.Kind, of article: ArticleID, summary: String, before: [ChunkRow],
+        details: (before: ArticleDetails, after: ArticleDetails)? = nil, _ db: Database
+    ) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        func json<T: Encodable>(_ value: T) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+        var row = EditRow(
+            id: nil, articleId: article.rawValue, kind: kind.rawValue, summary: summary, madeAt: Date(),
+            chunksBefore: try json(before), chunksAfter: try json(try chunkRows(of: article, db)),
+            detailsBefore: try details.map { try json($0.before) }, detailsAfter: try details.map { try json($0.after) }, undoneAt: nil)
+        try row.insert(db)
+    }
+
+    // MARK: Reading history
+
+    /// Edits, newest first: of one article (its deletion included), or of every article.
+    public func history(of article: ArticleID?, limit: Int? = nil) throws(NarrationError) -> [Edit] {
+        let rows = try read { db in
+            var request = EditRow.order(Column("id").desc)
+            if let article { request = request.filter(Column("articleId") == article.rawValue) }
+            if let limit { request = request.limit(limit) }
+            return try request.fetchAll(db)
+        }
+        return try rows.map { (row) throws(NarrationError) in try row.edit() }
+    }
+
+    /// The titles of these articles, those in the trash included, by id.
+    public func titles(of articles: Set<ArticleID>) throws(NarrationError) -> [ArticleID: String] {
+        let ids = articles.map(\.rawValue)
+        let rows = try read { db in try ArticleRow.filter(keys: ids).fetchAll(db) }
+        return Dictionary(rows.map { (ArticleID($0.id), $0.title) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    // MARK: Undo
+
+    /// Reverses the last edit `scope` allows, in one transaction whose last step is
+    /// `moveFiles(leaving, returning)`: chunks that leave the list go to the trash, chunks that
+    /// come back return from it. The article's export, if it had one, is withdrawn.
+    /// - Throws: `usage` when there is nothing to undo or the last edit cannot be undone (a new
+    ///   text), `catalogCorrupt` when the chunks are not as the edit left them.
+    func undo(
+        _ scope: UndoScope, moveFiles: @escaping @Sendable (_ article: ArticleID, _ leaving: [ChunkID], _ returning: [ChunkID]) throws -> Void
+    ) throws(NarrationError) -> UndoneEdit {
+        try write { db in
+            var request = EditRow.filter(Column("undoneAt") == nil).order(Column("id").desc)
+            switch scope {
+            case .article(let id):
+                request = request.filter(Column("articleId") == id.rawValue)
+            case .latest(let current):
+                let deletion = Column("kind") == Edit.Kind.deleteArticle.rawValue
+                request = request.filter(current.map { Column("articleId") == $0.rawValue || deletion } ?? deletion)
+            }
+            guard var row = try request.fetchOne(db) else {
+                throw NarrationError(.usage, "There is nothing to undo: no edit of the article is left to reverse (narrate history lists them).")
+            }
+            let edit = try row.edit()
+            guard edit.kind.canUndo else {
+                throw NarrationError(
+                    .usage,
+                    "The last edit attached a new text, which undo cannot take back; attach the old text again with narrate script FILE. Nothing was changed.")
+            }
+            let decoder = JSONDecoder()
+            let before = try decoder.decode([ChunkRow].self, from: Data(row.chunksBefore.utf8))
+            let after = try decoder.decode([ChunkRow].self, from: Data(row.chunksAfter.utf8))
+            let current = try self.chunkRows(of: edit.article, db)
+            guard current.map(\.id) == after.map(\.id) else {
+                throw NarrationError(
+                    .catalogCorrupt,
+                    "The chunks of the article are not as its last edit (\(Self.quoted(edit.summary, limit: 60))) left them, so undo cannot know what to restore. Nothing was changed.")
+            }
+            let wanted = Set(before.map(\.id))
+            let present = Set(current.map(\.id))
+            let leaving = current.filter { !wanted.contains($0.id) }.map { ChunkID($0.id) }
+            let returning = before.filter { !present.contains($0.id) }.map { ChunkID($0.id) }
+            for id in leaving { _ = try ChunkRow.deleteOne(db, key: id.rawValue) }
+            for var chunk in before {
+                if let paragraph = chunk.paragraphId, try !ParagraphRow.exists(db, key: paragraph) { chunk.paragraphId = nil }
+                if present.contains(chunk.id) { try chunk.update(db) } else { try chunk.insert(db) }
+            }
+            if let details = row.detailsBefore {
+                let restored = try decoder.decode(ArticleDetails.self, from: Data(details.utf8))
+                try db.execute(
+                    sql: "UPDATE article SET title = ?, publication = ?, narrator = ?, listenerDate = ? WHERE id = ?",
+                    arguments: [restored.title, restored.publication, restored.narrator, restored.listenerDate, edit.article.rawValue])
+            }
+            var withdrawn: WithdrawnExport?
+            if edit.kind == .deleteArticle {
+                try db.execute(sql: "UPDATE article SET deletedAt = NULL WHERE id = ?", arguments: [edit.article.rawValue])
+                try SettingRow(key: Self.currentArticleKey, value: edit.article.rawValue).save(db)
+            } else {
+                withdrawn = try self.withdrawExport(of: edit.article, db)
+            }
+            row.undoneAt = Date()
+            try row.update(db)
+            try moveFiles(edit.article, leaving, returning)
+            return UndoneEdit(edit: try row.edit(), restored: returning, removed: leaving, withdrawn: withdrawn)
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import NarrationAudio
+public import NarrationCore
+
+/// What `trim` did to a chunk.
+public struct TrimResult: Sendable {
+    public let index: ChunkIndex
+    /// The new chunk; its file is new, the old one went to the trash.
+    public let chunk: Chunk
+    /// Frames cut at the start and at the end.
+    public let cutAtStart: FrameCount
+    public let cutAtEnd: FrameCount
+    /// The article's noise floor the cut was measured against (`--auto` only).
+    public let noiseFloor: Decibels?
+    public let withdrawn: WithdrawnExport?
+}
+
+/// How `trim` chooses what to keep.
+public enum TrimBounds: Sendable {
+    /// Keep from `start` to `end` seconds into the chunk (nil: its own start or end).
+    case seconds(start: Double?, end: Double?)
+    /// Cut the silence at the edges, keeping `EdgeTrim.margin`, against the article's noise floor.
+    case automatic
+}
+
+extension NarrationLibrary {
+    /// Moves chunk `index` to `destination`, as one edit in the article's history.
+    /// - Throws: `chunkIndexOutOfRange`, `articleBusy`.
+    public func moveChunk(at index: ChunkIndex, to destination: ChunkIndex, of article: Article) throws(NarrationError) -> WithdrawnExport? {
+        let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .edit)
+        defer { withExtendedLifetime(lock) {} }
+        let withdrawn = try catalog.moveChunk(at: index, to: destination, of: article.id)
+        if withdrawn != nil { OutboxSweep.run(root: root, catalog: catalog) }
+        return withdrawn
+    }
+
+    /// Trims chunk `index`: a new file holding only the frames kept takes its place and the old
+    /// file goes to the trash (undo brings it back).
+    /// - Returns: nil when nothing would be cut (no edit is made).
+    /// - Throws: a usage error for bounds outside the chunk or keeping nothing, or a chunk with
+    ///   no sound above the noise floor (`--auto`); the file's errors; `articleBusy`.
+    public func trim(chunkAt index: ChunkIndex, of article: Article, _ bounds: TrimBounds) throws(NarrationError) -> TrimResult? {
+        let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .edit)
+        defer { withExtendedLifetime(lock) {} }
+        let entries = try chunkEntries(of: article)
+        try ChunkOrder(entries.map(\.chunk.id)).validate(index)
+        let entry = entries[index.position]
+        if let problem = entry.problem { throw Self.unusable(entry, problem: problem) }
+        let chunk = entry.chunk
+        let format = article.format
+        var floor: Decibels?
+        let kept: Range<FrameCount>
+        switch bounds {
+        case .seconds(let start, let end):
+            let first = start.map(format.frames(forSeconds:)) ?? 0
+            let last = end.map(format.frames(forSeconds:)) ?? chunk.frames
+            let length = Timecode.precise(chunk.duration)
+            guard first <= chunk.frames, last <= chunk.frames else {
+                throw .usage("Chunk \(index.number) is \(length) long; give --start and --end within it.")
+            }
+            guard first < last else {
+                throw .usage("--start \(Timecode.precise(format.seconds(first))) is not before --end \(Timecode.precise(format.seconds(last))): that keeps nothing of chunk \(index.number); to remove it, use narrate delete-chunk \(index.number).")
+            }
+            kept = first..<last
+        case .automatic:
+            let noiseFloor = try articleNoiseFloor(entries)
+            floor = noiseFloor
+            var edges = EdgeTrim(format: format)
+            try Self.forEachBlock(of: entry.file) { edges.add($0) }
+            guard let range = edges.keptFrames(noiseFloor: noiseFloor) else {
+                throw .usage(
+                    "Chunk \(index.number) holds no sound above the article's noise floor (\(noiseFloor.formatted) dBFS); nothing was trimmed. To remove it, use narrate delete-chunk \(index.number).")
+            }
+            kept = range
+        }
+        guard kept != 0..<chunk.frames else { return nil }
+        let trimmedID = ChunkID.random()
+        let partial = root.partialURL(trimmedID, of: article.id)
+        let levels: LevelAccumulator
+        do {
+            levels = try Self.copy(entry.file, frames: kept, to: partial, format: format)
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        let trimmed = Chunk(
+            id: trimmedID, articleID: article.id, frames: levels.frames, format: format, peak: levels.peak, rms: levels.rms,
+            overruns: chunk.overruns, recovered: chunk.recovered, recordedAt: chunk.recordedAt, paragraphID: chunk.paragraphID)
+        let cutStart = kept.lowerBound
+        let cutEnd = chunk.frames - kept.upperBound
+        let root = self.root
+        let summary: @Sendable (ChunkIndex) -> String = { index in
+            "Trimmed chunk \(index.number): cut \(Timecode.precise(format.seconds(cutStart))) at the start and \(Timecode.precise(format.seconds(cutEnd))) at the end (\(Timecode.precise(trimmed.duration)) left)."
+        }
+        let placed: (index: ChunkIndex, withdrawn: WithdrawnExport?)
+        do {
+            placed = try catalog.substituteChunk(chunk.id, with: trimmed, kind: .trim, summary: summary) {
+                try FileSystem.move(partial, to: root.chunkURL(trimmedID, of: article.id))
+                try FileSystem.move(root.chunkURL(chunk.id, of: article.id), to: root.trashedChunkURL(chunk.id, of: article.id))
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        FileSystem.syncDirectory(root.chunksURL(article.id))
+        if placed.withdrawn != nil { OutboxSweep.run(root: root, catalog: catalog) }
+        return TrimResult(
+            index: placed.index, chunk: trimmed, cutAtStart: cutStart, cutAtEnd: cutEnd, noiseFloor: floor, withdrawn: placed.withdrawn)
+    }
+
+    /// The article's noise floor: the quietest 500 ms of any of its chunks, as `check` measures it.
+    func articleNoiseFloor(_ entries: [ChunkEntry]) throws(NarrationError) -> Decibels {
+        var quietest: Decibels?
+        for entry in entries where entry.problem == nil {
+            var statistics = SignalStatistics(format: entry.chunk.format)
+            try Self.forEachBlock(of: entry.file) { statistics.add($0) }
+            statistics.finish()
+            guard !statistics.windowPowers.isEmpty else { continue }
+            let floor = statistics.noiseFloor
+            if quietest.map({ floor.value < $0.value }) ?? true { quietest = floor }
+        }
+        return quietest ?? .silence
+    }
+
+    /// Reads a chunk file block by block.
+    static func forEachBlock(of file: URL, _ body: (UnsafeBufferPointer<Int32>) -> Void) throws(NarrationError) {
+        let reader = try SoundFileReader(path: file.path)
+        defer { reader.close() }
+        let blockFrames = 16_384
+        var block = [Int32](repeating: 0, count: blockFrames * reader.format.channels)
+        while true {
+            let read = try block.withUnsafeMutableBufferPointer { (buffer) throws(NarrationError) in try reader.read(into: buffer, frames: blockFrames) }
+            if read == 0 { break }
+            block.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<(read * reader.format.channels)])) }
+        }
+    }
+
+    /// Copies `frames` of `source` into a new WAV file at `destination`, measuring its levels.
+    static func copy(_ source: URL, frames: Range<FrameCount>, to destination: URL, format: AudioFormat) throws(NarrationError) -> LevelAccumulator {
+        let reader = try SoundFileReader(path: source.path)
+        defer { reader.close() }
+        try reader.seek(to: frames.lowerBound)
+        let writer = try SoundFileWriter(creating: destination.path, format: format)
+        var levels = LevelAccumulator(channels: format.channels)
+        let blockFrames = 16_384
+        var block = [Int32](repeating: 0, count: blockFrames * format.channels)
+        var left = frames.count
+        while left > 0 {
+            let read = try block.withUnsafeMutableBufferPointer { (buffer) throws(NarrationError) in
+                try reader.read(into: buffer, frames: min(blockFrames, left))
+            }
+            guard read > 0 else { break }
+            try block.withUnsafeBufferPointer { (buffer) throws(NarrationError) in
+                let slice = UnsafeBufferPointer(rebasing: buffer[0..<(read * format.channels)])
+                levels.add(slice)
+                try writer.write(slice)
+            }
+            left -= read
+        }
+        try writer.close()
+        return levels
+    }
+
+    /// The error for a chunk whose file cannot be edited.
+    static func unusable(_ entry: ChunkEntry, problem: FileProblem) -> NarrationError {
+        let what = switch problem {
+        case .missing: "is missing"
+        case .truncated: "is shorter than the catalog says"
+        case .otherFormat: "is not in the article's format"
+        case .unreadable(let reason): "cannot be read (\(reason))"
+        }
+        return NarrationError(
+            .chunkFileMissing, "The file of chunk \(entry.index.number) (\(entry.file.path)) \(what); narrate chunks says more. Nothing was changed.",
+            subject: .file(entry.file.path))
+    }
+}
