@@ -3,6 +3,7 @@ import Foundation
 import Narration
 import NarrationCore
 import NarrationTerminal
+import Synchronization
 
 extension Narrate {
     /// `narrate record`: records one chunk from the microphone into the article.
@@ -26,6 +27,14 @@ extension Narrate {
                   narrate record --paragraph 4      # read paragraph 4 again (its old chunks go to the trash)
                   narrate record --continue         # another chunk for the paragraph read last
                   narrate record --paragraph 4 --continue   # another chunk for paragraph 4
+
+                Slipped inside a chunk? Punch in: record plays the seconds before the slip, then \
+                records from there on. The chunk keeps what came before, joined to the new take \
+                with a 10 ms crossfade; what came after goes to the trash (narrate undo brings the \
+                chunk back as it was).
+
+                  narrate record --punch 3@12.5     # chunk 3 from 12.5 s on, after 3 s of it
+                  narrate record --punch 3@0:12.5 --pre-roll 5 --output-device hw:1
                 """)
 
         @OptionGroup var target: ArticleOption
@@ -48,6 +57,17 @@ extension Narrate {
         @Option(parsing: .unconditional, help: ArgumentHelp("Read paragraph N of the article's text (again: its old chunks go to the trash).", valueName: "N"))
         var paragraph: Int?
 
+        @Option(help: ArgumentHelp(
+            "Punch-and-roll: play the seconds of chunk N before TIME, then record over it from TIME on (seconds or HH:MM:SS.mmm).",
+            valueName: "N@TIME"))
+        var punch: PunchPoint?
+
+        @Option(name: .customLong("pre-roll"), parsing: .unconditional, help: ArgumentHelp("With --punch: how many seconds to play before TIME (default 3).", valueName: "S"))
+        var preRoll: Double = PunchRequest.defaultPreRollSeconds
+
+        @Option(name: .customLong("output-device"), help: ArgumentHelp("With --punch: the ALSA playback device for the pre-roll (default: device in config.toml, else \"default\").", valueName: "PCM"))
+        var outputDevice: String?
+
         @Flag(name: .customLong("continue"), help: "Add another chunk to the paragraph read last (or to --paragraph N), keeping its chunks.")
         var continuing = false
 
@@ -65,6 +85,15 @@ extension Narrate {
             }
             if let paragraph, paragraph < 1 {
                 throw ValidationError("--paragraph \(paragraph) is not a paragraph: paragraphs are numbered from 1 (see \"narrate script\").")
+            }
+            if punch != nil, replace != nil || insert != nil || paragraph != nil || continuing {
+                throw ValidationError("--punch records over a chunk from a time on; use it without --replace, --insert, --paragraph or --continue.")
+            }
+            if !(preRoll >= 0 && preRoll <= 30) {
+                throw ValidationError("--pre-roll \(Console.number(preRoll)) is not a pre-roll: give 0 to 30 seconds.")
+            }
+            if punch == nil, outputDevice != nil {
+                throw ValidationError("--output-device plays the pre-roll of a punch; use it with --punch N@TIME.")
             }
             if let duration, !(duration > 0 && duration <= 86_400) {
                 throw ValidationError("--duration \(Console.number(duration)) is not a length to record: give more than 0 and at most 86400 seconds.")
@@ -94,11 +123,13 @@ extension Narrate {
             let (outcome, article) = try CommandRunner.withLibrary { library throws(NarrationError) in
                 let article = try library.article(target.article)
                 let recording = try library.prepareRecording(
-                    into: article, placement: placement, reading: reading, device: device ?? settings.device, duration: duration)
+                    into: article, placement: placement, reading: reading,
+                    punch: punch.map { PunchRequest(index: ChunkIndex($0.chunk), seconds: $0.seconds, preRollSeconds: preRoll) },
+                    device: device ?? settings.device, duration: duration)
                 if !output.json, let paragraph = recording.paragraph {
                     showParagraph(paragraph, upNext: recording.upNext, of: try library.catalog.paragraphs(of: article.id).count)
                 }
-                return (try capture(recording), article)
+                return (try capture(recording, playbackDevice: outputDevice ?? settings.device), article)
             }
             // The take's check runs after it, in a process of its own: it never delays the next take.
             if outcome.chunk != nil, outcome.paragraph != nil {
@@ -116,11 +147,18 @@ extension Narrate {
         }
 
         /// Runs the take: count-in, capture with a live display, stop on any stop signal.
-        private func capture(_ recording: Recording) throws(NarrationError) -> Recording.Outcome {
+        private func capture(_ recording: Recording, playbackDevice: String) throws(NarrationError) -> Recording.Outcome {
+            let stopped = Atomic<Bool>(false)
             let keys = TerminalKeys.start { key in
-                if [KeyPress.enter, .character("q"), .character("Q")].contains(key) { recording.requestStop() }
+                if [KeyPress.enter, .character("q"), .character("Q")].contains(key) {
+                    stopped.store(true, ordering: .releasing)
+                    recording.requestStop()
+                }
             }
-            let signals = SignalTrap { _ in recording.requestStop() }
+            let signals = SignalTrap { _ in
+                stopped.store(true, ordering: .releasing)
+                recording.requestStop()
+            }
             defer {
                 keys?.stop()
                 withExtendedLifetime(signals) {}
@@ -128,6 +166,19 @@ extension Narrate {
             let display = LiveDisplay(mode: progress, recording: recording)
             if startAfter > 0, !display.countIn(seconds: startAfter) {
                 return recording.finish()
+            }
+            if let preRoll = recording.preRoll {
+                let format = preRoll.format
+                if !output.json {
+                    Console.error("Listen: \(Timecode.precise(format.seconds(preRoll.frames.count))) of the chunk up to \(Timecode.precise(format.seconds(preRoll.frames.upperBound))) on \(playbackDevice); recording starts where it stops.")
+                }
+                do {
+                    _ = try preRoll.play(device: playbackDevice) { stopped.load(ordering: .acquiring) }
+                } catch {
+                    _ = recording.finish()
+                    throw error
+                }
+                if stopped.load(ordering: .acquiring) { return recording.finish() }
             }
             do {
                 try recording.start()

@@ -193,6 +193,11 @@ public final class Catalog: Sendable {
         return try rows.map { (row) throws(NarrationError) in try row.chunk(format: article.format) }
     }
 
+    /// One chunk by its id, if it is in an article.
+    func chunk(_ id: ChunkID, format: AudioFormat) throws(NarrationError) -> Chunk? {
+        try read { db in try ChunkRow.fetchOne(db, key: id.rawValue) }.map { (row) throws(NarrationError) in try row.chunk(format: format) }
+    }
+
     func order(of article: ArticleID, _ db: Database) throws -> ChunkOrder {
         let ids = try String.fetchAll(
             db, sql: "SELECT id FROM chunk WHERE articleId = ? ORDER BY position", arguments: [article.rawValue])
@@ -319,7 +324,7 @@ public final class Catalog: Sendable {
         switch target {
         case .append: return (.record, "Recorded chunk \(index.number) (\(length)).")
         case .insertBefore, .insertAfter: return (.insert, "Inserted chunk \(index.number) (\(length)).")
-        case .replace: return (.rerecord, "Re-recorded chunk \(index.number) (\(length)).")
+        case .replace, .punch: return (.rerecord, "Re-recorded chunk \(index.number) (\(length)).")
         case .replaceParagraph:
             let others = replaced > 1 ? " in place of its \(replaced) chunks" : ""
             return (.reread, "Read a paragraph again as chunk \(index.number)\(others) (\(length)).")

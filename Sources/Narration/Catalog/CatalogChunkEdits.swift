@@ -26,10 +26,12 @@ extension Catalog {
     /// Puts `replacement` (a new file made from the chunk `original`: trimmed, punched) in the
     /// original's place, in one transaction whose last step is `moveFiles()` (the new file to
     /// its name, the original's to the trash). The replacement keeps the original's paragraph.
+    /// `finishingTake` names a take (a punch) whose registration ends with this edit.
     /// - Returns: the chunk's index and the export withdrawn.
     /// - Throws: `chunkIndexOutOfRange` when the original left the article meanwhile.
     func substituteChunk(
-        _ original: ChunkID, with replacement: Chunk, kind: Edit.Kind, summary: @escaping @Sendable (ChunkIndex) -> String,
+        _ original: ChunkID, with replacement: Chunk, kind: Edit.Kind, finishingTake: ChunkID? = nil,
+        summary: @escaping @Sendable (ChunkIndex) -> String,
         moveFiles: @escaping @Sendable () throws -> Void
     ) throws(NarrationError) -> (index: ChunkIndex, withdrawn: WithdrawnExport?) {
         try write { db in
@@ -42,6 +44,7 @@ extension Catalog {
             var row = ChunkRow(replacement, position: old.position)
             row.paragraphId = old.paragraphId
             try row.insert(db)
+            if let take = finishingTake { _ = try PendingTakeRow.deleteOne(db, key: take.rawValue) }
             try self.recordEdit(kind, of: replacement.articleID, summary: summary(index), before: before, db)
             let withdrawn = try self.withdrawExport(of: replacement.articleID, db)
             try moveFiles()

@@ -51,6 +51,8 @@ extension Catalog {
         for paragraph in try ParagraphRow.filter(Column("articleId") == article.rawValue).order(Column("position")).fetchAll(db) {
             text += "¶ \(paragraph.id) \(paragraph.kind) \(paragraph.text)\n"
         }
+        // Likewise the date listeners see, once the volunteer set one.
+        if let date = row.listenerDate { text += "date \(date)\n" }
         return Digest.sha256Hex(Data(text.utf8))
     }
 

@@ -187,7 +187,7 @@ extension NarrationLibrary {
         let comment = article.narrator.isEmpty ? "Narrated with narrate." : "Narrated by \(article.narrator)."
         return ExportTags(
             title: article.title, narrator: article.narrator, publication: article.publication,
-            date: formatter.string(from: recorded), comment: comment, articleID: article.id.rawValue)
+            date: article.date ?? formatter.string(from: recorded), comment: comment, articleID: article.id.rawValue)
     }
 
     private func checkDestination(_ destination: URL) throws(NarrationError) {

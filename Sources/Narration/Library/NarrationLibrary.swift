@@ -148,18 +148,36 @@ public final class NarrationLibrary: Sendable {
     /// goes follows from it (see `ReadingPlan`); without `reading`, an appended take reads the
     /// next paragraph not read, and a re-recorded or inserted one reads the paragraph of the
     /// chunk it replaces or goes before.
+    ///
+    /// With `punch`, the take goes over chunk `punch.index` from `punch.seconds` on (punch-and-roll,
+    /// see `PunchCommit`) and reads that chunk's paragraph; `Recording.preRoll` is what to play
+    /// before starting it.
     /// - Throws: `articleBusy`, `chunkIndexOutOfRange`, a usage error for a paragraph that cannot
     ///   be read, the device's errors, `diskFull`.
     public func prepareRecording(
-        into article: Article, placement: ChunkPlacement, reading: ReadingPlan.Choice? = nil, device name: String, duration: Double?,
-        definitions: ALSADefinitions? = nil
+        into article: Article, placement: ChunkPlacement, reading: ReadingPlan.Choice? = nil, punch: PunchRequest? = nil, device name: String,
+        duration: Double?, definitions: ALSADefinitions? = nil
     ) throws(NarrationError) -> Recording {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .recording)
         let order = try catalog.order(of: article.id)
         let plan = try catalog.readingPlan(of: article)
         var target = try TakeTarget(placement, in: order)
         var paragraph: Paragraph?
-        if let reading {
+        var preRoll: PreRoll?
+        if let punch {
+            try order.validate(punch.index)
+            let entry = try chunkEntries(of: article)[punch.index.position]
+            if let problem = entry.problem { throw Self.unusable(entry, problem: problem) }
+            let frame = article.format.frames(forSeconds: punch.seconds)
+            guard frame < entry.chunk.frames else {
+                throw .usage(
+                    "Chunk \(punch.index.number) is \(Timecode.precise(entry.chunk.duration)) long, so \(Timecode.precise(punch.seconds)) is not in it: punch in at a time within it, or add a chunk with narrate record --insert.")
+            }
+            target = .punch(entry.chunk.id, frame: frame)
+            paragraph = plan.paragraphs.first { $0.id == entry.chunk.paragraphID }
+            let start = max(0, frame - article.format.frames(forSeconds: punch.preRollSeconds))
+            preRoll = PreRoll(file: entry.file, frames: start..<frame, format: article.format)
+        } else if let reading {
             let take = try plan.take(reading, title: article.title)
             (target, paragraph) = (TakeTarget(take.position), take.paragraph)
         } else if !plan.paragraphs.isEmpty {
@@ -184,7 +202,7 @@ public final class NarrationLibrary: Sendable {
             return Recording(
                 article: article, chunkID: chunkID, paragraph: paragraph, upNext: paragraph.flatMap(plan.paragraph(after:)), device: device,
                 durationFrames: duration.map { article.format.frames(forSeconds: $0) }, root: root,
-                catalog: catalog, target: target, writer: writer, lock: lock, reserve: reserve)
+                catalog: catalog, target: target, writer: writer, lock: lock, reserve: reserve, preRoll: preRoll)
         } catch {
             try? device.close()
             try? catalog.abandonTake(chunkID)

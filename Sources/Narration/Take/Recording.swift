@@ -53,6 +53,8 @@ public final class Recording: Sendable {
         public var withdrawn: WithdrawnExport? = nil
         /// The paragraph of the article's text the take reads, if it has a text.
         public var paragraph: Paragraph? = nil
+        /// For a punch: the frame of the chunk the take begins at, and the take's own length.
+        public var punch: (at: FrameCount, takeFrames: FrameCount)? = nil
     }
 
     public let article: Article
@@ -67,6 +69,8 @@ public final class Recording: Sendable {
     public var deviceName: String { device.name }
     /// The exact number of frames to record, if limited.
     public let durationFrames: FrameCount?
+    /// For punch-and-roll: what to play before `start()`.
+    public let preRoll: PreRoll?
 
     private let root: DataRoot
     private let catalog: Catalog
@@ -98,8 +102,9 @@ public final class Recording: Sendable {
 
     init(
         article: Article, chunkID: ChunkID, paragraph: Paragraph?, upNext: Paragraph?, device: CaptureDevice, durationFrames: FrameCount?, root: DataRoot,
-        catalog: Catalog, target: TakeTarget, writer: SoundFileWriter, lock: ArticleLock, reserve: SpaceReserve
+        catalog: Catalog, target: TakeTarget, writer: SoundFileWriter, lock: ArticleLock, reserve: SpaceReserve, preRoll: PreRoll? = nil
     ) {
+        self.preRoll = preRoll
         self.article = article
         self.chunkID = chunkID
         self.paragraph = paragraph
@@ -190,9 +195,13 @@ public final class Recording: Sendable {
         do {
             let placed = try TakeCommit.commit(chunk, target: target, from: partialURL, root: root, catalog: catalog)
             if placed.withdrawn != nil { OutboxSweep.run(root: root, catalog: catalog) }
-            return Outcome(
-                chunk: chunk, index: placed.index, file: root.chunkURL(chunkID, of: article.id), replaced: placed.replaced, reason: reason,
-                deferredBecause: nil, withdrawn: placed.withdrawn, paragraph: paragraph)
+            var outcome = Outcome(
+                chunk: placed.chunk, index: placed.index, file: root.chunkURL(placed.chunk.id, of: article.id), replaced: placed.replaced,
+                reason: reason, deferredBecause: nil, withdrawn: placed.withdrawn, paragraph: paragraph)
+            if case .punch(_, let frame) = target {
+                outcome.punch = (at: frame, takeFrames: chunk.frames)
+            }
+            return outcome
         } catch {
             return Outcome(chunk: nil, index: nil, file: partialURL, replaced: [], reason: reason, deferredBecause: error)
         }

@@ -39,6 +39,16 @@ public struct TakeReport: Sendable {
     /// became a chunk; else nil.
     public var saved: String? {
         guard let chunk = outcome.chunk, let index = outcome.index else { return nil }
+        if let punch = outcome.punch {
+            let at = chunk.format.seconds(punch.at)
+            let take = chunk.format.seconds(punch.takeFrames)
+            switch detail {
+            case .full:
+                return "Chunk \(index) punched in at \(Timecode.precise(at)): \(Timecode.precise(take)) recorded over its end; now \(Timecode.precise(chunk.duration)), peak \(chunk.peak), RMS \(chunk.rms)."
+            case .brief:
+                return "Chunk \(index) punched in at \(Timecode.tenths(at)): now \(Timecode.tenths(chunk.duration)), peak \(chunk.peak)."
+            }
+        }
         var verb = !outcome.replaced.isEmpty ? "re-recorded" : "recorded"
         if let paragraph = outcome.paragraph {
             verb += " (paragraph \(paragraph.number)\(outcome.replaced.count > 1 ? ", replacing its \(outcome.replaced.count) chunks" : ""))"

@@ -11,6 +11,9 @@ enum TakeTarget: Equatable, Sendable {
     /// In place of this chunk, the first of its paragraph; the paragraph's other chunks go to the
     /// trash with it (a paragraph read again).
     case replaceParagraph(ChunkID)
+    /// Punch-and-roll: the take goes over this chunk from `frame` on, joined with a crossfade
+    /// (see `PunchJoin`); the chunk as it was goes to the trash.
+    case punch(ChunkID, frame: FrameCount)
 
     init(_ position: ReadingPlan.Position) {
         switch position {
@@ -35,6 +38,14 @@ enum TakeTarget: Equatable, Sendable {
         case ("insertAfter", let id?): self = .insertAfter(ChunkID(id))
         case ("replace", let id?): self = .replace(ChunkID(id))
         case ("replaceParagraph", let id?): self = .replaceParagraph(ChunkID(id))
+        case ("punch", let stored?):
+            // "<chunk id>@<frame>"
+            let parts = stored.split(separator: "@")
+            if parts.count == 2, let frame = Int(parts[1]), frame >= 0 {
+                self = .punch(ChunkID(String(parts[0])), frame: frame)
+            } else {
+                self = .append
+            }
         default: self = .append
         }
     }
@@ -46,6 +57,7 @@ enum TakeTarget: Equatable, Sendable {
         case .insertAfter: "insertAfter"
         case .replace: "replace"
         case .replaceParagraph: "replaceParagraph"
+        case .punch: "punch"
         }
     }
 
@@ -53,14 +65,16 @@ enum TakeTarget: Equatable, Sendable {
         switch self {
         case .append: nil
         case .insertBefore(let id), .insertAfter(let id), .replace(let id), .replaceParagraph(let id): id.rawValue
+        case .punch(let id, let frame): "\(id.rawValue)@\(frame)"
         }
     }
 
-    /// Where a take recovered after a crash goes. A crashed re-record may be a fragment, so it
-    /// never replaces the good take: it goes right after it, and the volunteer chooses.
+    /// Where a take recovered after a crash goes. A crashed re-record or punch may be a
+    /// fragment, so it never replaces the good take: it goes right after it, and the volunteer
+    /// chooses.
     var forRecovery: TakeTarget {
         switch self {
-        case .replace(let id), .replaceParagraph(let id): return .insertAfter(id)
+        case .replace(let id), .replaceParagraph(let id), .punch(let id, _): return .insertAfter(id)
         default: return self
         }
     }
@@ -75,7 +89,7 @@ enum TakeTarget: Equatable, Sendable {
         case .insertAfter(let id):
             guard let index = order.index(of: id), index.number < order.count else { return .append }
             return .insert(before: ChunkIndex(index.number + 1))
-        case .replace(let id), .replaceParagraph(let id):
+        case .replace(let id), .replaceParagraph(let id), .punch(let id, _):
             return order.index(of: id).map { .replace($0) } ?? .append
         }
     }
