@@ -230,6 +230,7 @@ public enum StudioRenderer {
         [StyledText("   Enter  ", .key), StyledText("play the selected chunk from its start, then on")],
         [StyledText("   ↑ ↓    ", .key), StyledText("select a chunk (PgUp PgDn Home End jump); ← → seek 5 s")],
         [StyledText("   x      ", .key), StyledText("delete the selected chunk (asks first; it goes to the trash)")],
+        [StyledText("   c u    ", .key), StyledText("paused: correct from there (hear 3 s, read on) / undo an edit")],
     ]
 
     private static let leaveKey: [StyledText] = [StyledText("   Esc    ", .key), StyledText("leave (Ctrl-C too); a take being recorded is kept")]
@@ -238,8 +239,7 @@ public enum StudioRenderer {
     private static let help: [[StyledText]] =
         [[StyledText(" Keys", .heading)], [StyledText("   r      ", .key), StyledText("record a new chunk at the end; r again stops and keeps it")]]
         + chunkKeys + [
-            [StyledText("   q      ", .key), StyledText("queue: export into the outbox, then start the next article")],
-            [StyledText("   s      ", .key), StyledText("submit: queue and send to the configured destination")],
+            [StyledText("   q s    ", .key), StyledText("queue into the outbox / submit to the destination; next article")],
             leaveKey, [], closesHelp,
         ]
 
@@ -301,6 +301,11 @@ public enum StudioRenderer {
             return [keys([("any key", "next article"), ("Esc", "leave")]), []]
         case .help:
             return [keys([("any key", "back")]), []]
+        case .chunks where state.isPlaying:
+            return [
+                keys([("space", "pause/resume"), ("← →", "5 s"), ("c", "correct from here"), ("u", "undo"), ("?", "all keys")]),
+                keys([("Enter", "play selected"), ("↑↓", "select"), ("x", "delete"), ("e", "re-record"), ("Esc", "leave")]),
+            ]
         case .chunks where state.reading != nil, .confirmDelete where state.reading != nil:
             return [
                 keys([("r", "record/stop"), ("p n", "paragraph"), ("a", "read again"), ("space", "play/pause"), ("?", "all keys")]),

@@ -59,6 +59,8 @@ public final class Studio {
     /// Chunks with a readable file whose level profile has not been read yet.
     private var unmeasured = 0
     private var recording: (take: Recording, placement: ChunkPlacement)?
+    /// The pre-roll of a punch-and-roll take, until the take starts.
+    private var punch: StudioPunch?
     /// The article's paragraphs and which chunks read them, as of the last reload.
     private var plan = ReadingPlan(paragraphs: [], chunks: [])
     /// The paragraph the volunteer moved the reading pane to (p, n); nil while it follows the text.
@@ -88,6 +90,7 @@ public final class Studio {
     /// keeps a take being recorded, and stops playback, as leaving does; nobody sees its state
     /// any more, so the list is not reloaded and the take's sparkline is not read.
     deinit {
+        punch?.cancel()
         if let (take, _) = recording {
             take.requestStop()
             _ = take.finish()
@@ -120,6 +123,10 @@ public final class Studio {
             play(from: state.selectedIndex)
         case .seek(let seconds):
             player?.seek(by: seconds)
+        case .punchIn:
+            punchIn()
+        case .undo:
+            undo()
         case .select(let delta):
             select(state.selection + delta)
         case .selectFirst:
@@ -171,7 +178,10 @@ public final class Studio {
             }
             state.warning = status.firstFrameTime == nil ? nil : watch.warning(at: now)
             state.activity = .recording(seconds: take.article.format.seconds(status.frames), placement: placement)
-            if status.stopReason != nil { stopRecording() }  // the device failed or the disk filled
+            if status.stopReason != nil || punch?.error != nil { stopRecording() }  // the device failed or the disk filled
+            else if let punch, !punch.isListening, state.notice?.text.hasPrefix("Correcting") == true {
+                state.notice = .init("Recording from there. Press r to stop; the take is kept whatever happens.")
+            }
         }
         if let player {
             let status = player.status
@@ -392,8 +402,53 @@ public final class Studio {
         }
     }
 
+    /// Punch-and-roll at the playing position: playing stops, the seconds before it play again,
+    /// and the take records over the chunk from there.
+    private func punchIn() {
+        guard let article, let player, recording == nil, work == nil else { return }
+        let status = player.status
+        let seconds = player.format.seconds(status.positionInChunk)
+        stopPlaying()
+        do throws(NarrationError) {
+            let take = try library.prepareRecording(
+                into: article, placement: .append, punch: PunchRequest(index: status.chunk, seconds: seconds), device: options.captureDevice,
+                duration: nil, definitions: options.definitions)
+            punch = StudioPunch(take: take, device: options.playbackDevice, definitions: options.definitions)
+            recording = (take, .replace(status.chunk))
+            state.selection = status.chunk.position
+            showReading()
+            watch = InputWatch()
+            state.meter = MeterDisplay()
+            state.peak = nil
+            state.activity = .recording(seconds: 0, placement: .replace(status.chunk))
+            let preRoll = take.preRoll.map { article.format.seconds($0.frames.count) } ?? 0
+            state.notice = .init(
+                "Correcting chunk \(status.chunk) from \(Timecode.tenths(seconds)): listen to the \(Timecode.tenths(preRoll).dropFirst(3)) before it, then read on. Press r to stop.")
+        } catch {
+            state.notice = .init(error)
+        }
+    }
+
+    /// Takes back the article's last edit and says which.
+    private func undo() {
+        guard let article, recording == nil, work == nil else { return }
+        stopPlaying()
+        do throws(NarrationError) {
+            let undone = try library.undo(.article(article.id))
+            chosenParagraph = nil
+            reload()
+            let note = undone.withdrawn.map { " " + WithdrawnExport.sentence($0, title: article.title) } ?? ""
+            state.notice = .init("Undone: \(undone.edit.summary) Press u again to go one edit further back.\(note)")
+        } catch {
+            state.notice = .init(error)
+        }
+    }
+
     private func stopRecording() {
         guard let (take, _) = recording else { return }
+        punch?.cancel()
+        let punchFailure = punch?.error
+        punch = nil
         take.requestStop()
         let outcome = take.finish()
         recording = nil
@@ -423,6 +478,7 @@ public final class Studio {
         if let deferred = outcome.deferredBecause {
             state.notice = .init("\(deferred.message) The take is safe and will be added the next time narrate opens the article.", isProblem: true)
         }
+        if let punchFailure { state.notice = .init(punchFailure) }
     }
 
     // MARK: Playing

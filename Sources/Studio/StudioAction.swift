@@ -24,6 +24,11 @@ public enum StudioAction: Sendable, Equatable {
     /// ↑ ↓ PgUp PgDn: move the selection by this many chunks.
     case select(by: Int)
     case selectFirst, selectLast
+    /// `c` while playing or paused: punch-and-roll at the playing position (hear the seconds
+    /// before it, then record over the chunk from there).
+    case punchIn
+    /// `u`: take back the article's last edit.
+    case undo
     /// `x`: ask whether to delete the selected chunk.
     case askDelete
     /// `y` after `x`.
@@ -102,6 +107,12 @@ extension StudioState {
             return .readAgain
         case .character(" "): return .playOrPause
         case .enter: return .playSelected
+        case .character("c"), .character("C"):
+            guard isPlaying else {
+                return .explain("To correct a slip: play the chunk and pause where it went wrong (← → move 5 s), then press c to read on from there.")
+            }
+            return .punchIn
+        case .character("u"), .character("U"): return .undo
         case .left where isPlaying: return .seek(seconds: -5)
         case .right where isPlaying: return .seek(seconds: 5)
         case .character("x"), .character("X"), .delete: return chunks.isEmpty ? .explain("There are no chunks to delete yet.") : .askDelete

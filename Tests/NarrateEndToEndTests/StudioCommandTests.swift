@@ -122,6 +122,61 @@ struct StudioCommandTests {
         print("figure: exported \(exported.count) frames (\(Double(exported.count) / 44_100) s) in 2 chunks, tags:\n\(tags)")
     }
 
+    @Test("a punch by keys (play, pause, c, read, r) joins the take at the paused position; u takes it back")
+    func punchAndUndoByKeys() throws {
+        let terminal = try openStudio()
+        try expectScreen(terminal, "New article")
+        try terminal.type("Punch by keys")
+        try terminal.send("Enter", "Enter", "Enter")
+        try expectScreen(terminal, "Press r to record the first chunk.")
+        try terminal.send("r")
+        try expectScreen(terminal, "● REC 00:00:02")
+        try terminal.send("r")
+        try expectScreen(terminal, "Chunk 1 recorded: 00:00:0")
+        let original = try #require(try fixture.chunks().first)
+        let originalSamples = try samples(ofFile: original["file"] as! String)
+
+        try terminal.send("c")
+        try expectScreen(terminal, "To correct a slip: play the chunk and pause where it went wrong")
+        try terminal.send("Space")
+        try expectScreen(terminal, "▶ chunk 1/1 00:00:01")
+        try terminal.send("Space")
+        let paused = try expectScreen(terminal, "c correct from here")
+        print("figure: the studio paused, ready to punch:\n" + paused)
+        try terminal.send("c")
+        try expectScreen(terminal, "Correcting chunk 1 from 00:00:01")
+        try expectScreen(terminal, "Recording from there.")
+        try expectScreen(terminal, "● REC 00:00:01")
+        try terminal.send("r")
+        let punched = try expectScreen(terminal, "Chunk 1 punched in at 00:00:01")
+        print("figure: after the punch:\n" + punched)
+
+        // The chunk is its first part up to the paused position, then the take: p + take frames.
+        let chunk = try #require(try fixture.chunks().first)
+        #expect(chunk["id"] as? String != original["id"] as? String)
+        let joined = try samples(ofFile: chunk["file"] as! String)
+        let trash = URL(fileURLWithPath: original["file"] as! String).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("trash")
+        let trashed = try FileManager.default.contentsOfDirectory(atPath: trash.path).filter { $0.hasSuffix(".wav") }
+        #expect(trashed.count == 2, "the old chunk and the raw take: \(trashed)")
+        let takeName = try #require(trashed.first { !$0.hasPrefix(original["id"] as? String ?? "?") })
+        let take = try samples(ofFile: trash.appendingPathComponent(takeName).path)
+        let punchFrame = joined.count - take.count
+        #expect(punchFrame >= 44_100 && punchFrame < originalSamples.count, "punched at frame \(punchFrame)")
+        #expect(Array(joined[0..<punchFrame]) == Array(originalSamples[0..<punchFrame]))
+        #expect(Array(joined[(punchFrame + 441)...]) == Array(take[441...]))
+
+        try terminal.send("u")
+        try expectScreen(terminal, "Undone: Punched in chunk 1 at 00:00:01")
+        let restored = try #require(try fixture.chunks().first)
+        #expect(restored["id"] as? String == original["id"] as? String)
+        #expect(try samples(ofFile: restored["file"] as! String) == originalSamples)
+        try terminal.send("u")
+        try expectScreen(terminal, "Undone: Recorded chunk 1")
+        #expect(try fixture.chunks().isEmpty)
+        try terminal.send("Escape")
+        try expectScreen(terminal, "EXIT=0")
+    }
+
     @Test("an article with a text: the reading pane shows paragraph 1, and after a take paragraph 2")
     func readingPane() throws {
         let id = try fixture.newArticle("Budget vote")
