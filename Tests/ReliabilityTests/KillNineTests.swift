@@ -4,7 +4,7 @@ import NarrationTestSupport
 import Testing
 
 /// `kill -9` at random moments of real-time takes (through a user-mode PulseAudio server, so
-/// capture is paced by a clock, as with a microphone): appends, inserts and re-records, some
+/// capture is paced by a clock, as with a microphone): appends, inserts, re-records and punches, some
 /// killed before audio even flows. Two libraries take 25 kills each, side by side, to halve the
 /// wall time (starting a capture stream through PulseAudio takes 1–2 s of it).
 @Suite("Random kill -9 during real-time recordings")
@@ -28,12 +28,21 @@ struct KillNineTests {
         _ = try fixture.newArticle("Killed again and again")
         var losses: [Double] = []
         var earlyKills = 0
+        var punches = 0
         for kill in 0..<Self.kills {
             let before = try fixture.chunks()
             var arguments = ["record", "--progress", "json", "--json"]
-            let placement = before.isEmpty ? 0 : Int.random(in: 0..<5, using: &random)
+            let placement = before.isEmpty ? 0 : Int.random(in: 0..<6, using: &random)
             if placement == 3 { arguments += ["--insert", String(Int.random(in: 1...before.count, using: &random))] }
             if placement == 4 { arguments += ["--replace", String(Int.random(in: 1...before.count, using: &random))] }
+            if placement == 5 {
+                // A punch: a killed one is recovered as a take of its own after the chunk, which stays as it was.
+                let chunk = Int.random(in: 1...before.count, using: &random)
+                let length = before[chunk - 1]["duration"] as? Double ?? 0
+                let at = (length * Double.random(in: 0.1...0.9, using: &random) * 1_000).rounded() / 1_000
+                arguments += ["--punch", "\(chunk)@\(at)", "--pre-roll", "0.2", "--output-device", "vspk"]
+                punches += 1
+            }
             let early = Int.random(in: 0..<10, using: &random) == 0
             let hold = Double.random(in: 0.05...0.8, using: &random)
             let context = "kill \(kill + 1) (seed \(random.seed)): \(arguments.dropFirst(4).joined(separator: " "))"
@@ -79,6 +88,6 @@ struct KillNineTests {
         #expect(final.status == 0 && final.stderr.isEmpty)
         let sorted = losses.sorted()
         let milliseconds = { (seconds: Double) in Int((seconds * 1_000).rounded()) }
-        print("figure: \(Self.kills) kill -9s (\(earlyKills) before audio flowed), \(losses.count) takes recovered; audio lost per take: median \(milliseconds(sorted[sorted.count / 2])) ms, worst \(milliseconds(sorted.last ?? 0)) ms (limit 250 ms)")
+        print("figure: \(Self.kills) kill -9s (\(earlyKills) before audio flowed, \(punches) of punches), \(losses.count) takes recovered; audio lost per take: median \(milliseconds(sorted[sorted.count / 2])) ms, worst \(milliseconds(sorted.last ?? 0)) ms (limit 250 ms)")
     }
 }
