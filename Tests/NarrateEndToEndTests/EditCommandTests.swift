@@ -88,6 +88,12 @@ struct EditCommandTests {
         try fixture.record(0.5)
         try fixture.record(0.7)
         try fixture.record(0.9)
+        // A file recorded elsewhere, for import: 0.3 s of the speech at 48 kHz stereo.
+        let imported = fixture.folder.file("elsewhere.wav").path
+        let stereo = AudioFormat(sampleRate: 48_000, channels: 2, bitsPerSample: 16)
+        let writer = try SoundFileWriter(creating: imported, format: stereo)
+        try Signals.samples(try Signals.speech(stereo, seconds: 0.3), bitsPerSample: 16).withUnsafeBufferPointer { try writer.write($0) }
+        try writer.close()
         let edits: [(name: String, arguments: [String], kind: String)] = [
             ("record", ["record", "--device", "vmic", "--duration", "0.3"], "record"),
             ("re-record", ["record", "--device", "vmic", "--duration", "0.4", "--replace", "2"], "rerecord"),
@@ -97,6 +103,7 @@ struct EditCommandTests {
             ("move", ["move-chunk", "3", "--to", "1"], "move"),
             ("trim", ["trim", "3", "--start", "0.1", "--end", "0.3"], "trim"),
             ("rename", ["edit", "--title", "Renamed", "--date", "2026-10-31"], "details"),
+            ("import", ["import", imported, imported], "import"),
         ]
         for edit in edits {
             let before = try Self.snapshot(fixture)
@@ -115,11 +122,11 @@ struct EditCommandTests {
             // Done again, so that the next edit starts from it: undo goes one edit further back each time.
             #expect(try fixture.narrate.run(edit.arguments).status == 0)
         }
-        // Eight edits done again, then undone one by one back to the three first takes.
+        // Nine edits done again, then undone one by one back to the three first takes.
         let history = try #require(try fixture.narrate.run("history", "--json", "--limit", "100").json() as? [[String: Any]])
         let standing = history.filter { $0["undoneAt"] == nil || $0["undoneAt"] is NSNull }
-        #expect(standing.count == 11)
-        for _ in 0..<8 { #expect(try fixture.narrate.run("undo").status == 0) }
+        #expect(standing.count == 12)
+        for _ in 0..<9 { #expect(try fixture.narrate.run("undo").status == 0) }
         #expect(try fixture.chunks().map { $0["frames"] as? Int } == [22_050, 30_870, 39_690])
 
         // delete-article, then undo: the article is back and current, its chunks untouched.
