@@ -31,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         // Offline speech recognition; its English model comes from pocketsphinx-en-us at run time.
         .systemLibrary(
             name: "CPocketSphinx", pkgConfig: "pocketsphinx",
@@ -50,10 +51,10 @@ let package = Package(
         ),
 
         // The only code that imports the audio C libraries: ALSA capture and playback, libsndfile, LAME, Rubber Band,
-        // libebur128, libsoxr.
+        // libebur128, libsoxr, libFLAC.
         .target(
             name: "NarrationAudio",
-            dependencies: ["NarrationCore", "CALSA", "CSndFile", "CLame", "CRubberBand", "CEBUR128", "CSoxr"],
+            dependencies: ["NarrationCore", "CALSA", "CSndFile", "CLame", "CRubberBand", "CEBUR128", "CSoxr", "CFLAC"],
             swiftSettings: strictness
         ),
 

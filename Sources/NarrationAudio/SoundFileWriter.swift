@@ -2,11 +2,24 @@ internal import CSndFile
 import Glibc
 public import NarrationCore
 
-/// A WAV file being written: the single owner of its `SNDFILE` and file descriptor.
+/// A WAV file being written (or a FLAC, Ogg Vorbis or Ogg Opus one): the single owner of its
+/// `SNDFILE` and file descriptor.
 ///
 /// Made for crash safety: `checkpoint()` rewrites the header for the frames written so far and
 /// forces data and header to disk, so that the file on disk is a valid WAV at every checkpoint.
-/// Samples are left-justified `Int32`s (see `AudioFormat`); libsndfile keeps their top 16 or 24 bits.
+/// Samples are left-justified `Int32`s (see `AudioFormat`); libsndfile keeps their top 16 or 24
+/// bits, and scales them by 1/2³¹ for the Vorbis and Opus encoders.
+///
+/// The lossy encodings are chosen for speech:
+/// - Ogg Vorbis at quality 0.3 (`oggenc -q 3`, oggenc's own default; libsndfile's is 0.4), VBR.
+///   Speech is transparent there, and mono speech comes out at far less than the nominal
+///   112 kbit/s of stereo music (see the README for the figures measured).
+/// - Ogg Opus at 32 kbit/s per channel, VBR (libopus's default mode). Opus gives full-band
+///   (20 kHz) speech from about 24 kbit/s mono; 32 leaves room for sibilants and room tone, at a
+///   quarter of an MP3's 128. libsndfile sets its rate through `SFC_SET_COMPRESSION_LEVEL`:
+///   `bitrate = ((1 − level) × 250000 + 6000) × channels`.
+/// Opus files take only 8, 12, 16, 24 or 48 kHz (libsndfile refuses others): convert first (see
+/// `ExportFormat.fileSampleRate` and `SampleRateConverter`).
 public final class SoundFileWriter: @unchecked Sendable {
     public let path: String
     public let format: AudioFormat
@@ -15,12 +28,20 @@ public final class SoundFileWriter: @unchecked Sendable {
     private var file: OpaquePointer?
     private let descriptor: CInt
 
-    /// Creates a new WAV (or FLAC) file at `path`; fails if it exists. `tags`, if given, are
-    /// written as RIFF INFO (WAV) or Vorbis comments (FLAC).
-    /// - Throws: `diskFull`, or `fileSystem` naming the path and the reason.
-    ///   The corresponding C functions are `open`, `sf_open_fd` and `sf_set_string`.
+    /// Vorbis quality 0.3 (see above) as libsndfile's compression level, 1 − quality.
+    static let vorbisCompressionLevel = 0.7
+    /// 32 kbit/s per channel (see above): ((1 − level) × 250000 + 6000) = 32000, with half a bit
+    /// per second to spare so that libsndfile's truncation to an integer does not make it 31999.
+    static let opusCompressionLevel = 1 - 26_000.5 / 250_000
+
+    /// Creates a new WAV, FLAC, Ogg Vorbis or Ogg Opus file at `path`; fails if it exists.
+    /// `tags`, if given, are written as RIFF INFO (WAV) or Vorbis comments (the others).
+    /// - Throws: `diskFull`, or `fileSystem` naming the path and the reason (an Opus file at a
+    ///   rate Opus does not take is a bug of the caller and traps).
+    ///   The corresponding C functions are `open`, `sf_open_fd`, `sf_command` and `sf_set_string`.
     public init(creating path: String, format: AudioFormat, container: ExportFormat = .wav, tags: ExportTags? = nil) throws(NarrationError) {
         precondition(container != .mp3, "MP3 files are written by MP3Writer")
+        precondition(container != .opus || ExportFormat.opusSampleRates.contains(format.sampleRate), "Opus takes 8, 12, 16, 24 or 48 kHz only")
         self.path = path
         self.format = format
         let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -36,7 +57,12 @@ public final class SoundFileWriter: @unchecked Sendable {
         info.samplerate = CInt(format.sampleRate)
         info.channels = CInt(format.channels)
         info.format = format.wavFormatCode
-        if container == .flac { info.format = (info.format & CInt(SF_FORMAT_SUBMASK)) | CInt(SF_FORMAT_FLAC) }
+        switch container {
+        case .wav, .mp3: break
+        case .flac: info.format = (info.format & CInt(SF_FORMAT_SUBMASK)) | CInt(SF_FORMAT_FLAC)
+        case .ogg: info.format = CInt(SF_FORMAT_OGG) | CInt(SF_FORMAT_VORBIS)
+        case .opus: info.format = CInt(SF_FORMAT_OGG) | CInt(SF_FORMAT_OPUS)
+        }
         guard let file = sf_open_fd(descriptor, Int32(SFM_WRITE), &info, 0) else {
             let error = soundFileError(nil, path: path, doing: "start writing", errno: errno)
             Glibc.close(descriptor)
@@ -44,6 +70,13 @@ public final class SoundFileWriter: @unchecked Sendable {
         }
         self.file = file
         self.descriptor = descriptor
+        if container == .ogg || container == .opus {
+            // Before the first sample: Vorbis takes its quality only then.
+            var level = container == .ogg ? Self.vorbisCompressionLevel : Self.opusCompressionLevel
+            guard sf_command(file, CInt(SFC_SET_COMPRESSION_LEVEL), &level, CInt(MemoryLayout<Double>.size)) == CInt(SF_TRUE) else {
+                throw soundFileError(file, path: path, doing: "set the \(container.name) quality of", errno: 0)
+            }
+        }
         if let tags {
             // libsndfile takes strings only before the first sample is written.
             let fields: [(Int, String)] = [

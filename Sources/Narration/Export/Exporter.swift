@@ -7,21 +7,28 @@ public struct ExportSettings: Sendable, Equatable {
     public var format: ExportFormat
     /// Used for MP3 only.
     public var mp3: MP3Encoding
-    /// Whether the file carries chapters (MP3: CTOC + CHAP).
+    /// Whether the file carries chapters, in formats that hold them (`ExportFormat.holdsChapters`:
+    /// MP3's CTOC + CHAP frames, FLAC's CHAPTERxxx comments).
     public var chapters: Bool
     /// What a chapter is: a paragraph, a section or a chunk.
     public var chapterStyle: ChapterStyle
     public var mastering: Mastering
+    /// The first and last chunk to export (1-based, inclusive); nil: the article's first and last.
+    /// Frames, chapters and transcript times then start at 0 at the first chunk exported.
+    public var firstChunk: ChunkIndex?
+    public var lastChunk: ChunkIndex?
 
     public init(
         format: ExportFormat, mp3: MP3Encoding = .constant(kbps: 128), chapters: Bool = true, chapterStyle: ChapterStyle = .paragraphs,
-        mastering: Mastering = Mastering()
+        mastering: Mastering = Mastering(), firstChunk: ChunkIndex? = nil, lastChunk: ChunkIndex? = nil
     ) {
         self.format = format
         self.mp3 = mp3
         self.chapters = chapters
         self.chapterStyle = chapterStyle
         self.mastering = mastering
+        self.firstChunk = firstChunk
+        self.lastChunk = lastChunk
     }
 
     /// A profile's format, encoding and mastering.
@@ -33,9 +40,15 @@ public struct ExportSettings: Sendable, Equatable {
 /// What an export made.
 public struct ExportResult: Sendable {
     public let file: URL
+    /// Frames at the article's rate (an Opus file converted to 48 kHz holds
+    /// `round(frames × 48000 / rate)`).
     public let frames: FrameCount
     public let bytes: Int
     public let plan: ExportPlan
+    /// The chapters written into the file: 0 for a format that holds none (WAV, Ogg Vorbis, Ogg
+    /// Opus) or without chapters, at most `VorbisComments.maximumChapters` in FLAC. Report this,
+    /// never `plan.chapters.count`.
+    public let chapters: Int
     /// The gain mastering applied, in dB (0 when untouched).
     public let gainDecibels: Double
 }
@@ -59,7 +72,7 @@ enum Exporter {
         do throws(NarrationError) {
             // A lossy encoder changes loudness a little (about 0.4 LU for some voices at 128 kbit/s):
             // measure what will be delivered, and encode once more with the difference made up.
-            if settings.format == .mp3, let target = settings.mastering.loudnessTarget {
+            if settings.format.isLossy, let target = settings.mastering.loudnessTarget {
                 _ = try encode(segments, gain: gain, ceiling: ceiling, plan: plan, settings: settings, to: temporary) { _ in }
                 let delivered = try Analyzer.measure(file: temporary)
                 FileSystem.discard(temporary)
@@ -78,7 +91,7 @@ enum Exporter {
             }
             FileSystem.syncDirectory(folder)
             return ExportResult(
-                file: destination, frames: done, bytes: FileSystem.size(destination), plan: plan,
+                file: destination, frames: done.frames, bytes: FileSystem.size(destination), plan: plan, chapters: done.chapters,
                 gainDecibels: gain.isUnity ? 0 : 20 * log10(gain.linear))
         } catch {
             FileSystem.discard(temporary)
@@ -89,21 +102,35 @@ enum Exporter {
         }
     }
 
+    /// The file for `settings.format` at `path`, and the chapters it will hold.
+    private static func makeSink(at path: URL, plan: ExportPlan, settings: ExportSettings) throws(NarrationError) -> (any AudioSink, chapters: Int) {
+        switch settings.format {
+        case .mp3:
+            let sink = try MP3Writer(
+                creating: path.path, format: plan.format, encoding: settings.mp3, tag: ID3Tag(plan: plan, chapters: settings.chapters))
+            return (sink, settings.chapters ? plan.chapters.count : 0)
+        case .flac:
+            let comments = VorbisComments(plan: plan, chapters: settings.chapters)
+            let sink = try FLACWriter(creating: path.path, format: plan.format, comments: comments, expectedFrames: plan.totalFrames)
+            return (sink, comments.chapterCount)
+        case .wav, .ogg:
+            return (try SoundFileWriter(creating: path.path, format: plan.format, container: settings.format, tags: plan.tags), 0)
+        case .opus:
+            var fileFormat = plan.format
+            fileFormat.sampleRate = ExportFormat.opus.fileSampleRate(forArticleRate: plan.format.sampleRate)
+            let file = try SoundFileWriter(creating: path.path, format: fileFormat, container: .opus, tags: plan.tags)
+            guard fileFormat.sampleRate != plan.format.sampleRate else { return (file, 0) }
+            return (ResamplingSink(from: plan.format.sampleRate, to: fileFormat.sampleRate, channels: plan.format.channels, into: file), 0)
+        }
+    }
+
     /// Streams the segments through gain and limiter into a new file at `path`.
-    /// - Returns: the frames written.
+    /// - Returns: the frames written (at the article's rate) and the chapters the file holds.
     private static func encode(
         _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels?, plan: ExportPlan, settings: ExportSettings,
         to path: URL, progress: (FrameCount) -> Void
-    ) throws(NarrationError) -> FrameCount {
-        let sink: any AudioSink
-        switch settings.format {
-        case .mp3:
-            sink = try MP3Writer(
-                creating: path.path, format: plan.format, encoding: settings.mp3,
-                tag: ID3Tag(plan: plan, chapters: settings.chapters))
-        case .wav, .flac:
-            sink = try SoundFileWriter(creating: path.path, format: plan.format, container: settings.format, tags: plan.tags)
-        }
+    ) throws(NarrationError) -> (frames: FrameCount, chapters: Int) {
+        let (sink, chapters) = try makeSink(at: path, plan: plan, settings: settings)
         var done: FrameCount = 0
         do throws(NarrationError) {
             var limiter = PeakLimiter(gain: gain, ceiling: ceiling ?? Decibels(0), format: plan.format)
@@ -127,14 +154,17 @@ enum Exporter {
             try? sink.close()
             throw error
         }
-        return done
+        return (done, chapters)
     }
 }
 
 extension NarrationLibrary {
     /// Exports the article's chunks, in order, to `destination`.
     /// - Parameter progress: called with the frames done so far, from this thread.
-    /// - Throws: `emptyArticle`; `chunkFileMissing`/`fileCorrupt` naming the chunk; `articleBusy`
+    /// With `settings.firstChunk`/`lastChunk`, only those chunks: the file, its chapters, tags and
+    /// transcript are those of chunks N…M, with times from 0 at chunk N.
+    /// - Throws: `emptyArticle`; `usage` for chunks the article does not have or a first chunk
+    ///   after the last; `chunkFileMissing`/`fileCorrupt` naming the chunk; `articleBusy`
     ///   while the article is being recorded; `usage` for a bitrate LAME cannot make gapless;
     ///   `fileSystem`/`diskFull` for the destination (which is then left untouched).
     @discardableResult
@@ -155,6 +185,7 @@ extension NarrationLibrary {
         guard !entries.isEmpty else {
             throw .emptyArticle(article, nothingTo: "export")
         }
+        let entries = try Self.chunks(settings.firstChunk, through: settings.lastChunk, of: entries, in: article)
         for entry in entries {
             try verifyFile(of: entry, format: article.format, then: .exportAgain)
         }
@@ -164,11 +195,11 @@ extension NarrationLibrary {
         var plan = ExportPlan(
             format: article.format, chunkFrames: mastered.chapterFrames,
             chunkParagraphs: entries.map { $0.chunk.paragraphID.flatMap { paragraphs[$0] } }, chapterStyle: settings.chapterStyle,
-            tags: tags(for: article, entries: entries))
+            tags: tags(for: article, entries: entries), firstChunk: entries[0].index.number)
         if !paragraphs.isEmpty {
             let checks = try catalog.takeChecks(of: article.id)
             for (position, entry) in entries.enumerated() where mastered.chapterFrames[position] == entry.chunk.frames {
-                if let cues = checks[entry.chunk.id]?.report.sentenceCues, !cues.isEmpty { plan.sentenceCues[position + 1] = cues }
+                if let cues = checks[entry.chunk.id]?.report.sentenceCues, !cues.isEmpty { plan.sentenceCues[entry.index.number] = cues }
             }
         }
         return try Exporter.export(
@@ -177,6 +208,26 @@ extension NarrationLibrary {
         ) { done in
             progress(done, plan.totalFrames)
         }
+    }
+
+    /// Chunks `first`…`last` of `entries` (all of them when both are nil).
+    /// - Throws: `usage` naming a chunk the article does not have, with its chunk count, or a
+    ///   first chunk after the last.
+    static func chunks(
+        _ first: ChunkIndex?, through last: ChunkIndex?, of entries: [ChunkEntry], in article: Article
+    ) throws(NarrationError) -> [ChunkEntry] {
+        let count = entries.count
+        for index in [first, last].compactMap({ $0 }) where !(1...count).contains(index.number) {
+            let has = count == 1 ? "1 chunk" : "\(count) chunks (1–\(count))"
+            throw NarrationError(
+                .usage, "There is no chunk \(index.number): \"\(article.title)\" has \(has).", subject: .chunk(index), remedy: .listChunks)
+        }
+        let from = first ?? ChunkIndex(1)
+        let to = last ?? ChunkIndex(count)
+        guard from <= to else {
+            throw .usage("Chunk \(from), the first to export, comes after chunk \(to), the last; give the first chunk first.")
+        }
+        return Array(entries[from.position...to.position])
     }
 
     func tags(for article: Article, entries: [ChunkEntry]) -> ExportTags {

@@ -1,16 +1,49 @@
 /// The container an article is exported to.
 public enum ExportFormat: String, Sendable, CaseIterable, Codable {
     case mp3, wav, flac
+    /// Ogg Vorbis.
+    case ogg
+    /// Ogg Opus.
+    case opus
 
     public var fileExtension: String { rawValue }
 
-    /// The Content-Type an upload of this format carries.
+    /// The format's name as volunteers know it.
+    public var name: String {
+        switch self {
+        case .mp3: "MP3"
+        case .wav: "WAV"
+        case .flac: "FLAC"
+        case .ogg: "Ogg Vorbis"
+        case .opus: "Ogg Opus"
+        }
+    }
+
+    /// The Content-Type an upload of this format carries (RFC 7845 gives Ogg Opus `audio/ogg`).
     public var mimeType: String {
         switch self {
         case .mp3: "audio/mpeg"
         case .wav: "audio/wav"
         case .flac: "audio/flac"
+        case .ogg, .opus: "audio/ogg"
         }
+    }
+
+    /// Whether the encoder drops information (its loudness is measured again after encoding).
+    public var isLossy: Bool { self == .mp3 || self == .ogg || self == .opus }
+
+    /// Whether narrate writes chapters into files of this format: MP3 (ID3 CHAP frames) and FLAC
+    /// (CHAPTERxxx Vorbis comments). WAV, Ogg Vorbis and Ogg Opus files carry none.
+    public var holdsChapters: Bool { self == .mp3 || self == .flac }
+
+    /// The rates an Ogg Opus stream takes; libsndfile refuses any other.
+    public static let opusSampleRates = [8_000, 12_000, 16_000, 24_000, 48_000]
+
+    /// The sample rate a file of this format holds for an article recorded at `rate`: the same,
+    /// except Opus, which takes only 8, 12, 16, 24 and 48 kHz, so 22.05 and 44.1 kHz articles are
+    /// converted to 48 kHz (Opus's own rate, which every Opus decoder gives back by default).
+    public func fileSampleRate(forArticleRate rate: Int) -> Int {
+        self == .opus && !Self.opusSampleRates.contains(rate) ? 48_000 : rate
     }
 }
 
@@ -88,22 +121,30 @@ public struct ExportPlan: Sendable, Equatable {
     public let chapters: [Chapter]
     public let tags: ExportTags
 
+    /// The article's number of the first chunk exported: 1, or N for chunks N…M. Chunks keep
+    /// their article's numbers ("Part 3"); frames and times start at 0 at this chunk.
+    public let firstChunk: Int
+
     /// - Parameter chunkParagraphs: the paragraph each chunk reads; nil (or all nil) for an
     ///   article without a text, whose chapters are then one per chunk.
+    /// - Parameter firstChunk: the article's number of the first chunk in `chunkFrames`.
     public init(
         format: AudioFormat, chunkFrames: [FrameCount], chunkParagraphs: [Paragraph?]? = nil, chapterStyle: ChapterStyle = .paragraphs,
-        tags: ExportTags
+        tags: ExportTags, firstChunk: Int = 1
     ) {
+        precondition(firstChunk >= 1, "chunks are numbered from 1")
         self.format = format
         self.tags = tags
-        chunks = ChapterStyle.chunkChapters(chunkFrames)
-        spans = TextSpan.spans(chunkFrames: chunkFrames, chunkParagraphs: chunkParagraphs ?? chunkFrames.map { _ in nil })
+        self.firstChunk = firstChunk
+        chunks = ChapterStyle.chunkChapters(chunkFrames, firstChunk: firstChunk)
+        spans = TextSpan.spans(
+            chunkFrames: chunkFrames, chunkParagraphs: chunkParagraphs ?? chunkFrames.map { _ in nil }, firstChunk: firstChunk)
         chapters = chapterStyle.chapters(spans: spans, chunks: chunks)
     }
 
     public var totalFrames: FrameCount { chunks.last?.endFrame ?? 0 }
 
-    /// Where the take check placed each sentence, by chunk number, for chunks the export kept
+    /// Where the take check placed each sentence, by the chunk's number in the article, for chunks the export kept
     /// as they were recorded (no edge trimmed, no room tone added), so that the take's times
     /// are the file's.
     public var sentenceCues: [Int: [SentenceCue]] = [:]

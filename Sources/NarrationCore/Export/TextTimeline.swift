@@ -5,7 +5,7 @@
 public struct TextSpan: Sendable, Equatable {
     /// The paragraph the span reads; nil for a chunk that reads none.
     public let paragraph: Paragraph?
-    /// The 1-based number of the span's first chunk.
+    /// The article's 1-based number of the span's first chunk.
     public let firstChunk: Int
     /// How many chunks the span holds.
     public let chunkCount: Int
@@ -20,8 +20,9 @@ public struct TextSpan: Sendable, Equatable {
         self.endFrame = endFrame
     }
 
-    /// The spans of chunks of `chunkFrames` frames that read `chunkParagraphs` (one per chunk).
-    public static func spans(chunkFrames: [FrameCount], chunkParagraphs: [Paragraph?]) -> [TextSpan] {
+    /// The spans of chunks of `chunkFrames` frames that read `chunkParagraphs` (one per chunk);
+    /// the first is the article's chunk `firstChunk`, and it starts at frame 0.
+    public static func spans(chunkFrames: [FrameCount], chunkParagraphs: [Paragraph?], firstChunk: Int = 1) -> [TextSpan] {
         precondition(chunkFrames.count == chunkParagraphs.count, "one paragraph (or none) per chunk")
         var spans: [TextSpan] = []
         var start = 0
@@ -32,7 +33,7 @@ public struct TextSpan: Sendable, Equatable {
                     paragraph: paragraph, firstChunk: last.firstChunk, chunkCount: last.chunkCount + 1, startFrame: last.startFrame,
                     endFrame: start + frames)
             } else {
-                spans.append(TextSpan(paragraph: paragraph, firstChunk: position + 1, startFrame: start, endFrame: start + frames))
+                spans.append(TextSpan(paragraph: paragraph, firstChunk: firstChunk + position, startFrame: start, endFrame: start + frames))
             }
             start += frames
         }
@@ -84,11 +85,12 @@ public enum ChapterStyle: String, Sendable, CaseIterable, Codable {
         return paragraph.kind == .heading ? paragraph.text : paragraph.content.firstWords(6)
     }
 
-    static func chunkChapters(_ chunkFrames: [FrameCount]) -> [Chapter] {
+    /// One chapter per chunk, titled by the chunk's number in the article.
+    static func chunkChapters(_ chunkFrames: [FrameCount], firstChunk: Int = 1) -> [Chapter] {
         var start = 0
-        return chunkFrames.enumerated().map { number, frames in
+        return chunkFrames.enumerated().map { position, frames in
             defer { start += frames }
-            return Chapter(title: "Part \(number + 1)", startFrame: start, endFrame: start + frames)
+            return Chapter(title: "Part \(firstChunk + position)", startFrame: start, endFrame: start + frames)
         }
     }
 }

@@ -154,7 +154,8 @@ public struct Settings: Sendable, Equatable {
         var format = base.format
         if let value = table["format"] {
             guard let text = value.string, let parsed = ExportFormat(rawValue: text) else {
-                throw fail("format in [profiles.\(name)] must be \"mp3\", \"wav\" or \"flac\"")
+                let names = ExportFormat.allCases.map { "\"\($0.rawValue)\"" }
+                throw fail("format in [profiles.\(name)] must be \(names.dropLast().joined(separator: ", ")) or \(names.last!)")
             }
             format = parsed
         }
