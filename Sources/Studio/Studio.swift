@@ -604,7 +604,7 @@ public final class Studio {
     /// Where the file is, what it is, and how it measures against the profile.
     private static func summary(of job: OutboxJob, sidecar: Sidecar, profile: DeliveryProfile) -> [String] {
         var lines = [
-            "\(Timecode.precise(sidecar.duration)), \(sidecar.chunks.count) chapters, \(profile.name) profile (\(sidecar.format)), \(job.bytes) bytes",
+            "\(Timecode.precise(sidecar.duration)), \(sidecar.chapters ?? 0) chapters, \(profile.name) profile (\(sidecar.format)), \(job.bytes) bytes",
             "In the outbox: \(job.file.path)",
         ]
         do {

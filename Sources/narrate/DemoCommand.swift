@@ -88,7 +88,7 @@ enum DemoSummary {
             case .constant(let kbps): "\(kbps) kbit/s"
             case .variable(let quality): "VBR quality \(quality)"
             }
-            lines.append("4. Queued one tagged MP3 (\(sidecar.profile) profile, \(bitrate), \(Timecode.tenths(sidecar.duration)), \(sidecar.chunks.count) chapters, \(job.bytes) bytes):")
+            lines.append("4. Queued one tagged MP3 (\(sidecar.profile) profile, \(bitrate), \(Timecode.tenths(sidecar.duration)), \(sidecar.chapters ?? 0) chapters, \(job.bytes) bytes):")
             lines.append("     \(job.file.path)")
         }
         lines.append("5. Checked it: it decodes to exactly the chunks' \(report.decodedFrames) frames.")

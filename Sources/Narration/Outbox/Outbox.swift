@@ -52,6 +52,7 @@ extension NarrationLibrary {
                 profile: profile.name, bytes: result.bytes, sha256: try Checksum.sha256(of: audio), chunks: chunkList,
                 recordingSeconds: article.format.seconds(entries.reduce(0) { $0 + $1.chunk.frames }),
                 queuedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))  // whole seconds, as ISO 8601 stores it
+            sidecar.chapters = result.chapters
             if let transcript = result.plan.transcript {
                 var names: [String] = []
                 for format in Transcript.Format.allCases {

@@ -66,6 +66,9 @@ public struct Sidecar: Codable, Sendable, Equatable {
     public var paragraphs: [ParagraphEntry]?
     /// The transcripts' file names beside the audio (WebVTT, then SubRip), when the article has a text.
     public var transcripts: [String]?
+    /// The chapters the file holds: 0 for a format that holds none (WAV, Ogg); absent in
+    /// sidecars written before it was recorded.
+    public var chapters: Int?
 
     public init(
         articleId: String, title: String, publication: String, narrator: String, date: String, duration: Double,
