@@ -5,31 +5,45 @@ import NarrationCore
 
 /// `--format` on the command line.
 enum ExportFormatArgument: String, ExpressibleByArgument, CaseIterable {
-    case mp3, wav, flac
+    case mp3, wav, flac, ogg, opus
 
     var format: ExportFormat { ExportFormat(rawValue: rawValue)! }
 }
 
 extension Narrate {
-    /// `narrate export -o PATH`: one tagged file of the whole article.
+    /// `narrate export -o PATH`: one tagged file of the whole article, or of chunks N…M.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Export the article's chunks as one tagged file (MP3, WAV or FLAC).",
+            abstract: "Export the article's chunks as one tagged file (MP3, WAV, FLAC, Ogg Vorbis or Ogg Opus).",
             discussion: """
-                The chunks are joined without gaps. MP3 is encoded as one stream with LAME's info \
-                tag, so players return exactly the recorded samples, and carries an ID3v2.4 tag \
-                (title, narrator, publication, date, article id) with chapters, one per chunk. WAV \
-                and FLAC hold the chunks' samples unchanged, with RIFF INFO or Vorbis comment tags. \
-                The file appears only when complete.
+                The chunks are joined without gaps; the file's ending (.mp3, .wav, .flac, .ogg, \
+                .opus) says the format, and --format must agree with it. MP3 is encoded as one \
+                stream with LAME's info tag, so players return exactly the recorded samples, and \
+                carries an ID3v2.4 tag (title, narrator, publication, date, article id) with \
+                chapters, one per chunk. FLAC holds the chunks' samples unchanged, with Vorbis \
+                comment tags and the same chapters (CHAPTER001=00:00:00.000, CHAPTER001NAME=…). \
+                WAV holds them unchanged with RIFF INFO tags and no chapters. Ogg Vorbis (quality \
+                3) and Ogg Opus (32 kbit/s per channel; 44.1 kHz is converted to Opus's 48 kHz) are \
+                small files for listening, tagged with Vorbis comments, without chapters. The file \
+                appears only when complete.
 
                   narrate export -o budget.mp3 --bitrate 64
-                  narrate export -o budget.flac
+                  narrate export -o budget.flac                      # lossless, with chapters
+                  narrate export -o budget.opus                      # small, for phones
+                  narrate export -o budget.ogg --profile podcast     # loudness-normalised Ogg Vorbis
 
-                In an article with a text (narrate script FILE), an MP3 has instead one chapter per \
-                paragraph, titled by its heading or its first words (--chapters sections: one per \
-                heading and the paragraphs under it; --chapters chunks: one per chunk), and \
-                --transcript writes beside it a WebVTT or SubRip file with one cue per paragraph, \
-                timed to the millisecond.
+                --from and --to export only chunks N to M (either may be left out): the file, its \
+                chapters, tags and transcript start at 0 at chunk N. queue and submit always send \
+                the whole article.
+
+                  narrate export -o part2.flac --from 4 --to 7
+                  narrate export -o ending.mp3 --from 12
+
+                In an article with a text (narrate script FILE), an MP3 or FLAC has instead one \
+                chapter per paragraph, titled by its heading or its first words (--chapters \
+                sections: one per heading and the paragraphs under it; --chapters chunks: one per \
+                chunk), and --transcript writes beside it a WebVTT or SubRip file with one cue per \
+                paragraph, timed to the millisecond.
 
                   narrate export -o budget.mp3 --transcript vtt    # also writes budget.vtt
                 """)
@@ -39,7 +53,9 @@ extension Narrate {
         @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (replaced if it exists).", valueName: "PATH"))
         var output: String
 
-        @Option(help: ArgumentHelp("mp3, wav or flac (default: from the file's extension, else flac).", valueName: "FORMAT"))
+        @Option(help: ArgumentHelp(
+            "mp3, wav, flac, ogg (Ogg Vorbis) or opus (Ogg Opus); default: from the file's ending, else the profile's, else flac.",
+            valueName: "FORMAT"))
         var format: ExportFormatArgument?
 
         @Option(parsing: .unconditional, help: ArgumentHelp("MP3 constant bitrate in kbit/s (default 128).", valueName: "KBPS"))
@@ -52,6 +68,12 @@ extension Narrate {
             "A delivery profile: archive (FLAC, untouched), librivox, acx, podcast or one of config.toml's. It sets the mastering, and the format and bitrate unless --format, the file's extension or --bitrate say otherwise. Without it the samples are untouched.",
             valueName: "NAME"))
         var profile: String?
+
+        @Option(parsing: .unconditional, help: ArgumentHelp("The first chunk to export (default 1).", valueName: "N"))
+        var from: Int?
+
+        @Option(parsing: .unconditional, help: ArgumentHelp("The last chunk to export (default the last one).", valueName: "N"))
+        var to: Int?
 
         @Flag(name: .customLong("no-chapters"), help: "Leave out the chapters.")
         var noChapters = false
@@ -66,6 +88,9 @@ extension Narrate {
 
         func validate() throws {
             if bitrate != nil && vbr != nil { throw ValidationError("Use --bitrate or --vbr, not both.") }
+            for (name, value) in [("--from", from), ("--to", to)] {
+                if let value, value < 1 { throw ValidationError("\(name) \(value) is not a chunk: chunks are numbered from 1 (see \"narrate chunks\").") }
+            }
             // A file is never written in another format than its name says.
             let name = URL(fileURLWithPath: output).lastPathComponent
             let ending = URL(fileURLWithPath: output).pathExtension.lowercased()
@@ -80,6 +105,20 @@ extension Narrate {
 
         func resolvedFormat(_ profile: DeliveryProfile?) -> ExportFormat {
             format?.format ?? ExportFormat(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? profile?.format ?? .flac
+        }
+
+        /// The sentence refusing `--from`/`--to` for an article of `count` chunks, if they do not fit it.
+        func rangeProblem(count: Int, title: String) -> String? {
+            guard count > 0 else { return nil }  // the export says there is nothing to export
+            let has = count == 1 ? "1 chunk" : "\(count) chunks"
+            let fix = count == 1 ? "leave out --from and --to or give 1" : "give --from and --to from 1 to \(count)"
+            for (name, value) in [("--from", from), ("--to", to)] {
+                if let value, value > count { return "\(name) \(value) is past the last chunk: \"\(title)\" has \(has); \(fix) (see \"narrate chunks\")." }
+            }
+            if let from, let to, from > to {
+                return "--from \(from) comes after --to \(to) (\"\(title)\" has \(has)): give the first chunk first, e.g. --from \(to) --to \(from)."
+            }
+            return nil
         }
 
         func run() throws {
@@ -100,12 +139,14 @@ extension Narrate {
                 ?? bitrate.map { .constant(kbps: $0) } ?? chosenProfile?.mp3 ?? .constant(kbps: 128)
             let settings = ExportSettings(
                 format: resolvedFormat, mp3: encoding, chapters: !noChapters, chapterStyle: chapters.style,
-                mastering: chosenProfile?.mastering ?? Mastering())
+                mastering: chosenProfile?.mastering ?? Mastering(), firstChunk: from.map { ChunkIndex($0) }, lastChunk: to.map { ChunkIndex($0) })
             let destination = URL(fileURLWithPath: output).standardizedFileURL
             let bar = ProgressBar(label: "Exporting")
             let transcriptURL = transcript.map { destination.deletingPathExtension().appendingPathExtension($0.format.fileExtension) }
-            let result = try CommandRunner.withLibrary(readOnly: true) { (library) throws(NarrationError) -> ExportResult in
+            let (result, chunkCount) = try CommandRunner.withLibrary(readOnly: true) { (library) throws(NarrationError) -> (ExportResult, Int) in
                 let article = try library.article(target.article)
+                let chunkCount = try library.catalog.chunks(of: article).count
+                if let problem = rangeProblem(count: chunkCount, title: article.title) { throw .usage(problem) }
                 if transcript != nil, try library.catalog.paragraphs(of: article.id).isEmpty {
                     throw NarrationError(.usage, "\"\(article.title)\" has no text, so there is no transcript to write.", remedy: .attachText)
                 }
@@ -116,18 +157,26 @@ extension Narrate {
                     bar.finish()
                     try library.writeTranscript(of: result.plan, as: transcript.format, to: transcriptURL)
                 }
-                return result
+                return (result, chunkCount)
             }
             bar.finish()
             let seconds = result.plan.format.seconds(result.frames)
+            let chunks = result.plan.chunks.count
+            let first = result.plan.firstChunk
+            let last = first + chunks - 1
             if json.json {
                 Console.printJSON(ExportJSON(
                     file: result.file.path, format: settings.format.rawValue, frames: result.frames, duration: seconds,
-                    bytes: result.bytes, chapters: settings.chapters ? result.plan.chapters.count : 0, transcript: transcriptURL?.path))
+                    bytes: result.bytes, chapters: result.chapters, firstChunk: first, lastChunk: last, transcript: transcriptURL?.path))
             } else {
-                let chunks = result.plan.chunks.count
-                let chapters = settings.chapters && settings.format == .mp3 ? ", \(result.plan.chapters.count) chapter\(result.plan.chapters.count == 1 ? "" : "s")" : ""
-                Console.print("Exported \"\(result.plan.tags.title)\" to \(result.file.path): \(Timecode.precise(seconds)), \(chunks) chunk\(chunks == 1 ? "" : "s")\(chapters), \(result.bytes / 1024) KiB.")
+                let which = chunks == chunkCount ? "\"\(result.plan.tags.title)\""
+                    : chunks == 1 ? "chunk \(first) of \"\(result.plan.tags.title)\"" : "chunks \(first)–\(last) of \"\(result.plan.tags.title)\""
+                var chapterText = ""
+                if !noChapters {
+                    chapterText = settings.format.holdsChapters
+                        ? ", \(result.chapters) chapter\(result.chapters == 1 ? "" : "s")" : ", no chapters (\(settings.format.name) files hold none)"
+                }
+                Console.print("Exported \(which) to \(result.file.path): \(Timecode.precise(seconds)), \(chunks) chunk\(chunks == 1 ? "" : "s")\(chapterText), \(result.bytes / 1024) KiB.")
                 if let transcriptURL { Console.print("Transcript: \(transcriptURL.path) (\(result.plan.transcript?.cues.count ?? 0) cues).") }
             }
         }
@@ -140,7 +189,11 @@ struct ExportJSON: Encodable {
     let frames: Int
     let duration: Double
     let bytes: Int
+    /// The chapters written into the file: 0 for WAV, Ogg Vorbis and Ogg Opus, which hold none.
     let chapters: Int
+    /// The chunks exported, numbered as in the article.
+    let firstChunk: Int
+    let lastChunk: Int
     /// The transcript written beside the file, if one was asked for.
     let transcript: String?
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NarrationAudio
+import NarrationCore
 import NarrationTestSupport
 import Testing
 
@@ -41,5 +42,132 @@ struct ExportCommandTests {
         #expect(missing.status == 1)
         #expect(missing.stderr == "The folder \(fixture.folder.file("no/such").path) does not exist; create it or export somewhere else.\n")
         #expect(!FileManager.default.fileExists(atPath: fixture.folder.file("x.mp3").path))
+    }
+
+    /// An article "Budget vote" of chunks of 0.5, 0.25 and 0.4 s (22050, 11025, 17640 frames).
+    private func threeChunks(_ fixture: EndToEndFixture) throws -> String {
+        let id = try fixture.newArticle("Budget vote", "--publication", "Daily Post", "--narrator", "Ann Lee")
+        for seconds in [0.5, 0.25, 0.4] { try fixture.record(seconds) }
+        return id
+    }
+
+    @Test("each format says the chapters its file holds, in words and in --json", arguments: [
+        ("flac", "flac", 3, ", 3 chapters, "),
+        ("mp3", "mp3", 3, ", 3 chapters, "),
+        ("wav", "wav", 0, ", no chapters (WAV files hold none), "),
+        ("ogg", "ogg", 0, ", no chapters (Ogg Vorbis files hold none), "),
+        ("opus", "opus", 0, ", no chapters (Ogg Opus files hold none), "),
+    ])
+    func chapterCounts(ending: String, format: String, chapters: Int, words: String) throws {
+        let fixture = try EndToEndFixture()
+        _ = try threeChunks(fixture)
+        let file = fixture.folder.file("budget.\(ending)")
+        let text = try fixture.narrate.run("export", "-o", file.path)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("Exported \"Budget vote\" to \(file.path): 00:00:01.150, 3 chunks\(words)"), "\(text.stdout)")
+        #expect(try MediaProbe.chapters(file).count == chapters)
+        let json = try #require(try fixture.narrate.run("export", "-o", file.path, "--json").json() as? [String: Any])
+        #expect(json["format"] as? String == format && json["chapters"] as? Int == chapters && json["frames"] as? Int == 50_715)
+        let none = try #require(try fixture.narrate.run("export", "-o", file.path, "--no-chapters", "--json").json() as? [String: Any])
+        #expect(none["chapters"] as? Int == 0)
+        #expect(try MediaProbe.chapters(file).isEmpty)
+    }
+
+    @Test("-o x.ogg writes Ogg Vorbis and -o x.opus Ogg Opus, tagged; --format ogg|opus names them too")
+    func oggAndOpus() throws {
+        let fixture = try EndToEndFixture()
+        _ = try threeChunks(fixture)
+        let ogg = fixture.folder.file("budget.ogg")
+        #expect(try fixture.narrate.run("export", "-o", ogg.path).status == 0)
+        #expect(try MediaProbe.stream(ogg) == ("vorbis", 44_100))
+        #expect(try MediaProbe.decodedFrames(ogg) == 50_715)
+        let opus = fixture.folder.file("budget.opus")
+        #expect(try fixture.narrate.run("export", "-o", opus.path, "--format", "opus").status == 0)
+        #expect(try MediaProbe.stream(opus) == ("opus", 48_000))
+        #expect(try MediaProbe.decodedFrames(opus) == 55_200)  // 50715 × 48000 / 44100
+        let tags = try MediaProbe.vorbisComments(opus)
+        #expect(tags["title"] == ["Budget vote"] && tags["artist"] == ["Ann Lee"] && tags["album"] == ["Daily Post"] && tags["genre"] == ["Speech"])
+        let unnamed = fixture.folder.file("budget-vorbis")
+        #expect(try fixture.narrate.run("export", "-o", unnamed.path, "--format", "ogg").status == 0)
+        #expect(try MediaProbe.stream(unnamed).codec == "vorbis")
+    }
+
+    @Test("--profile archive keeps an Opus export's samples untouched; --profile podcast masters an Ogg Vorbis one")
+    func profiles() throws {
+        let fixture = try EndToEndFixture()
+        _ = try threeChunks(fixture)
+        let archive = fixture.folder.file("archive.opus")
+        let untouched = try #require(try fixture.narrate.run("export", "-o", archive.path, "--profile", "archive", "--json").json() as? [String: Any])
+        #expect(untouched["format"] as? String == "opus" && untouched["frames"] as? Int == 50_715)
+        let podcast = fixture.folder.file("podcast.ogg")
+        let mastered = try fixture.narrate.run("export", "-o", podcast.path, "--profile", "podcast")
+        #expect(mastered.status == 0, "\(mastered.stderr)")
+        let check = try fixture.narrate.run("check", podcast.path, "--profile", "podcast")
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
+    @Test("an ending and --format that disagree are refused in one sentence naming both, and nothing is written", arguments: [
+        ("x.ogg", "opus", "\"x.ogg\" ends in .ogg but --format asks for opus: name the file .opus, or leave out --format."),
+        ("x.opus", "ogg", "\"x.opus\" ends in .opus but --format asks for ogg: name the file .ogg, or leave out --format."),
+        ("x.flac", "opus", "\"x.flac\" ends in .flac but --format asks for opus: name the file .opus, or leave out --format."),
+        ("x.oga", nil, "\"x.oga\" ends in .oga, a format narrate does not write: name the file .mp3, .wav, .flac, .ogg, .opus, or give --format."),
+    ] as [(String, String?, String)])
+    func refusals(name: String, format: String?, sentence: String) throws {
+        let fixture = try EndToEndFixture()
+        _ = try threeChunks(fixture)
+        let file = fixture.folder.file(name)
+        let result = try fixture.narrate.run(["export", "-o", file.path] + (format.map { ["--format", $0] } ?? []))
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: \(sentence)\n"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test("--from 2 --to 3: the file holds exactly chunks 2 and 3; chapters and transcript cues start at 0")
+    func range() throws {
+        let fixture = try EndToEndFixture()
+        let id = try fixture.newArticle("Budget vote", "--publication", "Daily Post")
+        try fixture.attachText([
+            ScriptParagraph(kind: .paragraph, text: "The council met on Tuesday."),
+            ScriptParagraph(kind: .paragraph, text: "It adopted the budget."),
+            ScriptParagraph(kind: .paragraph, text: "The mayor was relieved."),
+        ], to: id)
+        for seconds in [0.5, 0.25, 0.4] { #expect(try fixture.record(seconds).status == 0) }
+        let flac = fixture.folder.file("part.flac")
+        let result = try fixture.narrate.run("export", "-o", flac.path, "--from", "2", "--to", "3", "--transcript", "vtt")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("Exported chunks 2–3 of \"Budget vote\" to \(flac.path): 00:00:00.650, 2 chunks, 2 chapters, "), "\(result.stdout)")
+        let chosen = fixture.sourceSamples(frames: 11_025) + fixture.sourceSamples(frames: 17_640)  // each take starts the source anew
+        #expect(try SoundFileReader(path: flac.path).readAll() == chosen)
+        #expect(try MediaProbe.chapters(flac) == [
+            MediaProbe.Chapter(startMilliseconds: 0, title: "It adopted the budget."),
+            MediaProbe.Chapter(startMilliseconds: 250, title: "The mayor was relieved."),
+        ])
+        let vtt = try String(contentsOf: fixture.folder.file("part.vtt"), encoding: .utf8)
+        #expect(vtt.contains("00:00:00.000 --> 00:00:00.250\nIt adopted the budget."), "\(vtt)")
+        #expect(vtt.contains("00:00:00.250 --> 00:00:00.650\nThe mayor was relieved."), "\(vtt)")
+        #expect(!vtt.contains("Tuesday"))
+
+        let wav = fixture.folder.file("first.wav")
+        let json = try #require(try fixture.narrate.run("export", "-o", wav.path, "--to", "1", "--json").json() as? [String: Any])
+        #expect(json["frames"] as? Int == 22_050 && json["firstChunk"] as? Int == 1 && json["lastChunk"] as? Int == 1 && json["chapters"] as? Int == 0)
+        #expect(try SoundFileReader(path: wav.path).frames == 22_050)
+    }
+
+    @Test("bounds outside the article or reversed are refused naming them and the chunk count, exit 64, nothing written", arguments: [
+        (["--from", "4"], "--from 4 is past the last chunk: \"Budget vote\" has 3 chunks; give --from and --to from 1 to 3 (see \"narrate chunks\")."),
+        (["--from", "2", "--to", "7"], "--to 7 is past the last chunk: \"Budget vote\" has 3 chunks; give --from and --to from 1 to 3 (see \"narrate chunks\")."),
+        (["--from", "3", "--to", "2"], "--from 3 comes after --to 2 (\"Budget vote\" has 3 chunks): give the first chunk first, e.g. --from 2 --to 3."),
+        (["--from", "0"], "Error: --from 0 is not a chunk: chunks are numbered from 1 (see \"narrate chunks\")."),
+        (["--to", "-2"], "Error: --to -2 is not a chunk: chunks are numbered from 1 (see \"narrate chunks\")."),
+    ])
+    func badRanges(bounds: [String], sentence: String) throws {
+        let fixture = try EndToEndFixture()
+        _ = try threeChunks(fixture)
+        let file = fixture.folder.file("never.flac")
+        let result = try fixture.narrate.run(["export", "-o", file.path] + bounds)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix(sentence + "\n"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.folder.url.path).allSatisfy { !$0.contains("narrate-partial") })
     }
 }
