@@ -30,7 +30,7 @@ extension Narrate {
                   narrate export -o budget.mp3 --bitrate 64
                   narrate export -o budget.flac                      # lossless, with chapters
                   narrate export -o budget.opus                      # small, for phones
-                  narrate export -o budget.ogg --profile podcast     # loudness-normalised Ogg Vorbis
+                  narrate export -o budget.ogg --profile podcast     # at podcast loudness
 
                 --from and --to export only chunks N to M (either may be left out): the file, its \
                 chapters, tags and transcript start at 0 at chunk N. queue and submit always send \
