@@ -93,6 +93,13 @@ public final class PlaybackDevice: @unchecked Sendable {
     }
 
     /// Plays out what is queued, then stops; the device is ready to start again afterwards.
+    ///
+    /// This is how the player pauses: every frame written is played once, none is thrown away
+    /// and none needs writing again, on any device whose drain plays its buffer out (hardware,
+    /// `file`, PulseAudio's plugin, whose drain waits for the server to have taken every frame).
+    /// A pause is heard once the queued audio (`bufferFrames`) has played. `snd_pcm_pause` would
+    /// pause at once, but the PulseAudio plugin reports that it can (`snd_pcm_hw_params_can_pause`)
+    /// and keeps playing, so it cannot be trusted to mean the same on every device.
     /// The corresponding C functions are `snd_pcm_drain` and `snd_pcm_prepare`.
     public func drain() throws(NarrationError) {
         let result = snd_pcm_drain(pcm.pcm)

@@ -9,7 +9,10 @@ public final class PulseServer: @unchecked Sendable {
     private let process: ChildProcess
 
     /// Starts the server and waits until it accepts clients.
-    public init(rate: Int = 44_100, channels: Int = 1) throws {
+    /// - Parameter rewinds: false loads the null sink with `norewinds=1`: its monitor then records
+    ///   exactly what was played (a rewinding sink takes back audio its monitor has already handed
+    ///   on, about 40 ms each time a stream starts after silence).
+    public init(rate: Int = 44_100, channels: Int = 1, rewinds: Bool = true) throws {
         folder = TemporaryFolder("narrate-pulse")
         let socket = folder.file("native").path
         var environment = ProcessInfo.processInfo.environment
@@ -21,7 +24,7 @@ public final class PulseServer: @unchecked Sendable {
             [
                 "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no", "--disallow-exit",
                 "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1",
-                "-L", "module-null-sink sink_name=vspk rate=\(rate) channels=\(channels)",
+                "-L", "module-null-sink sink_name=vspk rate=\(rate) channels=\(channels)\(rewinds ? "" : " norewinds=1")",
                 "-L", "module-always-sink",
             ],
             environment: environment, stdoutFile: nil, stderrFile: folder.file("pulseaudio.log"))

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 @testable import Narration
 import NarrationAudio
 import NarrationCore
@@ -130,5 +131,141 @@ struct QueuePlayerTests {
         let status = player.wait()
         #expect(status.state == .stopped)
         #expect(status.position >= 22_050 && status.position < 44_100)
+    }
+
+    /// Starts `player`, calls `step` with a way to wait for a status, and returns what it ended with.
+    private func drive(_ player: QueuePlayer, _ step: (((QueuePlayer.Status) -> Bool) -> Void) -> Void) -> QueuePlayer.Status {
+        func waitUntil(_ condition: (QueuePlayer.Status) -> Bool) {
+            for _ in 0..<2_000 where !condition(player.status) { usleep(5_000) }
+        }
+        player.play()
+        step(waitUntil)
+        return player.wait()
+    }
+
+    /// Pauses `count` times, 0.4 s apart in the article, each pause 0.3 s long.
+    private func pauseRepeatedly(_ player: QueuePlayer, count: Int) -> QueuePlayer.Status {
+        drive(player) { waitUntil in
+            for pause in 1...count {
+                waitUntil { $0.position >= pause * 17_640 }
+                player.pause()
+                waitUntil { $0.state == .paused }
+                usleep(300_000)
+                player.resume()
+                waitUntil { $0.state == .playing }
+            }
+        }
+    }
+
+    @Test("five pauses on a file device: the speaker gets every frame of the article once, in order")
+    func pausesOnFileDevice() throws {
+        let fixture = try LibraryFixture()
+        let (article, chunks) = try noiseArticle(fixture, frames: [50_000, 31_111, 40_000])
+        let plan = try fixture.library.playbackPlan(of: article, from: nil, to: nil, skipMissing: false)
+        let player = try fixture.library.preparePlayback(
+            of: article, plan: plan, device: "pacedspk", speed: 1, volume: 1, definitions: fixture.devices.definitions)
+        let status = pauseRepeatedly(player, count: 5)
+        #expect(status.state == .finished)
+        let played = Splices.int16([UInt8](try Data(contentsOf: fixture.devices.playedFile)))
+        let expected = Array(chunks.joined())
+        #expect(played.count == expected.count)
+        #expect(played == expected)
+        print("figure: 5 pauses on pacedspk (file): \(played.count) frames received of \(expected.count)")
+    }
+
+    @Test("five pauses through PulseAudio: the sink's monitor (parec) gets every frame of the article once, in order")
+    func pausesThroughPulseAudio() throws {
+        let pulse = try PulseServer(rewinds: false)
+        let fixture = try LibraryFixture()
+        let (article, chunks) = try noiseArticle(fixture, frames: [50_000, 31_111, 40_000])
+        let socket = try #require(pulse.environment["PULSE_SERVER"])
+        let definitions = ALSADefinitions(
+            fixture.devices.definitions.text + "\npcm.pulsespk { type pulse server \"\(socket)\" device \"vspk\" }\n")
+        let recorded = pulse.folder.file("recorded.raw")
+        let recorder = try ChildProcess(
+            "parec", ["--server", socket, "--device", "vspk.monitor", "--raw", "--format=s16le", "--rate=44100", "--channels=1"],
+            environment: ProcessInfo.processInfo.environment, stdoutFile: recorded, stderrFile: pulse.folder.file("parec.log"))
+        usleep(500_000)
+        let plan = try fixture.library.playbackPlan(of: article, from: nil, to: nil, skipMissing: false)
+        let player = try fixture.library.preparePlayback(
+            of: article, plan: plan, device: "pulsespk", speed: 1, volume: 1, definitions: definitions)
+        let status = pauseRepeatedly(player, count: 5)
+        usleep(500_000)
+        recorder.signal(SIGTERM)
+        _ = recorder.wait()
+        #expect(status.state == .finished)
+        // What the sink played, less the silence before, between (the pauses) and after.
+        let heard = Self.withoutSilence(Splices.int16([UInt8](try Data(contentsOf: recorded))))
+        let expected = Array(chunks.joined())
+        #expect(heard.count == expected.count)
+        #expect(heard == expected)
+        print("figure: 5 pauses via PulseAudio (parec, null sink norewinds=1): \(heard.count) frames received of \(expected.count)")
+    }
+
+    /// `samples` without runs of 32 or more zeros (noise has none; a paused or idle sink plays them).
+    static func withoutSilence(_ samples: [Int16]) -> [Int16] {
+        var kept: [Int16] = []
+        var zeros = 0
+        for sample in samples {
+            if sample == 0 {
+                zeros += 1
+                continue
+            }
+            if zeros > 0 && zeros < 32 { kept += repeatElement(0, count: zeros) }
+            zeros = 0
+            kept.append(sample)
+        }
+        return kept
+    }
+
+    @Test("volume changed while playing: the samples before are untouched, the ones after scaled exactly")
+    func volumeWhilePlaying() throws {
+        let fixture = try LibraryFixture()
+        let (article, chunks) = try noiseArticle(fixture, frames: [44_100, 44_100])
+        let plan = try fixture.library.playbackPlan(of: article, from: nil, to: nil, skipMissing: false)
+        let player = try fixture.library.preparePlayback(
+            of: article, plan: plan, device: "pacedspk", speed: 1, volume: 1, definitions: fixture.devices.definitions)
+        let half = Decibels(-6).amplitude
+        let status = drive(player) { waitUntil in
+            waitUntil { $0.position >= 22_050 }
+            player.setVolume(half)
+            waitUntil { $0.volume == half }
+        }
+        #expect(status.state == .finished && status.volume == half)
+        let played = Splices.int16([UInt8](try Data(contentsOf: fixture.devices.playedFile)))
+        let source = Array(chunks.joined())
+        #expect(played.count == source.count)
+        let unchanged = zip(played, source).prefix { $0 == $1 }.count
+        #expect(unchanged >= 22_050 && unchanged < 88_200)
+        let expected = source[unchanged...].map { Int16((Double($0) * half).rounded()) }
+        #expect(Array(played[unchanged...]) == expected)
+        print("figure: -6 dB from frame \(unchanged): amplitude ×\(half)")
+    }
+
+    @Test("speed changed while playing: no gap, nothing skipped or repeated; the stretch is the frames it covers ÷ 1.25")
+    func speedWhilePlaying() throws {
+        let fixture = try LibraryFixture()
+        let (article, chunks) = try noiseArticle(fixture, frames: [66_150, 66_150])
+        let plan = try fixture.library.playbackPlan(of: article, from: nil, to: nil, skipMissing: false)
+        let player = try fixture.library.preparePlayback(
+            of: article, plan: plan, device: "pacedspk", speed: 1, volume: 1, definitions: fixture.devices.definitions)
+        let status = drive(player) { waitUntil in
+            waitUntil { $0.position >= 22_050 }
+            player.setSpeed(1.25)
+            waitUntil { $0.speed == 1.25 && $0.position >= 66_150 }
+            player.setSpeed(1)
+            waitUntil { $0.speed == 1 }
+        }
+        #expect(status.state == .finished && status.speed == 1)
+        let played = Splices.int16([UInt8](try Data(contentsOf: fixture.devices.playedFile)))
+        let source = Array(chunks.joined())
+        // Played: the source as it is up to the change, stretched audio, then the source as it is to the end.
+        let head = zip(played, source).prefix { $0 == $1 }.count
+        let tail = zip(played.reversed(), source.reversed()).prefix { $0 == $1 }.count
+        let covered = source.count - tail - head
+        let stretched = played.count - tail - head
+        #expect(head >= 22_050 && tail >= 22_050 && covered > 22_050, "head \(head), tail \(tail)")
+        #expect(abs(Double(stretched) - Double(covered) / 1.25) <= 2, "\(covered) frames became \(stretched)")
+        print("figure: at 1.25× \(covered) frames played as \(stretched) (÷ \(Double(covered) / Double(max(1, stretched))))")
     }
 }

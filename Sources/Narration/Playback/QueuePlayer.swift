@@ -21,10 +21,24 @@ public struct PlaybackItem: Sendable, Equatable {
 /// unchanged.
 ///
 /// A playback thread of its own reads the chunk files and writes to the device; the transport
-/// calls (`pause`, `seek`, `jump`, …) only queue a command and return at once. Pausing lets the
-/// audio already queued in the device (about 0.1 s) play out, so what the device receives is
-/// always an exact splice of the chunks. Seeks move the stream position by exactly the
-/// requested number of frames.
+/// calls (`pause`, `seek`, `jump`, `setSpeed`, …) only queue a command and return at once.
+/// Seeks move the stream position by exactly the requested number of frames.
+///
+/// Pause and resume play every frame exactly once: pausing lets the audio already queued in the
+/// device (about 0.12 s) play out and stops the device (`PlaybackDevice.drain()`); resuming
+/// writes on from the next frame. Measured through PulseAudio (`parec` on a null sink with
+/// `norewinds=1`) and on ALSA `file` devices: N pauses, not one frame lost or repeated. On a
+/// PulseAudio null sink that rewinds (its default), a recording of the monitor misses about
+/// 40 ms each time any stream starts after silence, whatever the player does before; that is
+/// the server taking back audio it had already handed to the recorder, not lost playback.
+/// `snd_pcm_pause` is not used: the PulseAudio plugin reports that it can pause but keeps
+/// playing (its ALSA layer only changes state), and re-writing `snd_pcm_delay` frames after
+/// `snd_pcm_drop` is off by hundreds of frames there, because its delay is interpolated.
+///
+/// Volume and speed can change while playing (`setVolume`, `setSpeed`); a change is heard once
+/// the audio already queued in the device has played. A speed change finishes the stretch of
+/// what was read so far and starts a new one from the next frame: nothing is skipped or
+/// repeated, and the stretched length stays round(frames ÷ speed) for each stretch.
 public final class QueuePlayer: @unchecked Sendable {
     public enum State: Sendable, Equatable {
         case playing
@@ -55,10 +69,14 @@ public final class QueuePlayer: @unchecked Sendable {
         /// Frames in the whole queue.
         public var total: FrameCount
         public var underruns: Int
+        /// The speed and the linear volume being applied now.
+        public var speed: Double
+        public var volume: Double
     }
 
     public let format: AudioFormat
     public let items: [PlaybackItem]
+    /// The speed and volume playback starts with (`status` has the ones applied now).
     public let speed: Double
     public let volume: Double
     /// The playback device: the player is its one owner.
@@ -68,6 +86,7 @@ public final class QueuePlayer: @unchecked Sendable {
 
     private enum Command {
         case pause, resume, togglePause, seek(FrameCount), jump(Int), next, previous, stop
+        case setVolume(Double), setSpeed(Double)
     }
 
     private let control = NSCondition()
@@ -91,7 +110,8 @@ public final class QueuePlayer: @unchecked Sendable {
         for item in items { starts.append(starts.last! + item.frames) }
         self.starts = starts
         let status = Status(
-            state: .playing, chunk: items[0].index, position: 0, positionInChunk: 0, total: starts.last!, underruns: 0)
+            state: .playing, chunk: items[0].index, position: 0, positionInChunk: 0, total: starts.last!, underruns: 0,
+            speed: speed, volume: volume)
         shared = Mutex((status, LevelAccumulator(channels: format.channels)))
     }
 
@@ -120,6 +140,19 @@ public final class QueuePlayer: @unchecked Sendable {
     public func next() { send(.next) }
     public func previous() { send(.previous) }
     public func stop() { send(.stop) }
+
+    /// Changes the volume, a linear gain 0…1 (1 passes samples through), from the next block on.
+    public func setVolume(_ linear: Double) {
+        precondition((0...1).contains(linear), "a volume is 0…1")
+        send(.setVolume(linear))
+    }
+
+    /// Changes the speed, 0.5…2 with the pitch kept (1 passes samples through), from the next
+    /// frame read on, without a gap.
+    public func setSpeed(_ speed: Double) {
+        precondition((0.5...2).contains(speed), "a speed is 0.5…2")
+        send(.setSpeed(speed))
+    }
 
     /// Jumps to the chunk with article index `chunk`.
     /// - Returns: false when that chunk is not in the queue.
@@ -179,7 +212,11 @@ public final class QueuePlayer: @unchecked Sendable {
     private func run(from start: FrameCount) {
         let total = starts.last!
         let channels = format.channels
-        let stretcher = speed == 1 ? nil : TimeStretcher(format: format, speed: speed)
+        var speed = self.speed
+        /// The speed asked for: applied once playing, so that a change while paused plays nothing.
+        var wantedSpeed = speed
+        var volume = self.volume
+        var stretcher = speed == 1 ? nil : TimeStretcher(format: format, speed: speed)
         var cursor = start
         var paused = false
         var reader: (item: Int, file: SoundFileReader)?
@@ -194,6 +231,12 @@ public final class QueuePlayer: @unchecked Sendable {
             cursor = min(max(0, position), total)
             reader = nil
             stretcher?.reset()
+        }
+
+        /// Plays out the stretcher's tail: everything read so far, stretched.
+        func finishStretch() throws(NarrationError) {
+            guard let tail = stretcher?.finish() else { return }
+            try tail.withUnsafeBufferPointer { (buffer) throws(NarrationError) in try device.write(buffer) }
         }
 
         do {
@@ -217,21 +260,27 @@ public final class QueuePlayer: @unchecked Sendable {
                         move(to: starts[max(item(containing: cursor) - 1, 0)])
                     case .stop:
                         device.stopNow()
-                        publish(cursor: cursor, paused: false)
+                        publish(cursor: cursor, paused: false, speed: speed, volume: volume)
                         return finish(.stopped)
+                    case .setVolume(let linear):
+                        volume = linear
+                    case .setSpeed(let new):
+                        wantedSpeed = new
                     }
                 }
+                if !paused && wantedSpeed != speed {
+                    try finishStretch()
+                    stretcher = wantedSpeed == 1 ? nil : TimeStretcher(format: format, speed: wantedSpeed)
+                    speed = wantedSpeed
+                }
                 if paused {
-                    publish(cursor: cursor, paused: true)
+                    publish(cursor: cursor, paused: true, speed: speed, volume: volume)
                     continue
                 }
                 guard cursor < total else {
-                    if let stretcher {
-                        let tail = stretcher.finish()
-                        try tail.withUnsafeBufferPointer { (buffer) throws(NarrationError) in try device.write(buffer) }
-                    }
+                    try finishStretch()
                     try device.drain()
-                    publish(cursor: total, paused: false)
+                    publish(cursor: total, paused: false, speed: speed, volume: volume)
                     return finish(.finished)
                 }
                 let current = item(containing: cursor)
@@ -266,7 +315,7 @@ public final class QueuePlayer: @unchecked Sendable {
                     }
                 }
                 cursor += read
-                publish(cursor: cursor, paused: false)
+                publish(cursor: cursor, paused: false, speed: speed, volume: volume)
             }
         } catch {
             device.stopNow()
@@ -275,7 +324,7 @@ public final class QueuePlayer: @unchecked Sendable {
     }
 
     /// Publishes the position being heard: the stream position less what the device still holds.
-    private func publish(cursor: FrameCount, paused: Bool) {
+    private func publish(cursor: FrameCount, paused: Bool, speed: Double, volume: Double) {
         let queued = paused ? 0 : FrameCount(Double(device.queuedFrames()) * speed)
         let heard = max(0, cursor - queued)
         let current = item(containing: min(heard, max(0, starts.last! - 1)))
@@ -286,6 +335,8 @@ public final class QueuePlayer: @unchecked Sendable {
             state.status.chunk = items[current].index
             state.status.positionInChunk = heard - starts[current]
             state.status.underruns = underruns
+            state.status.speed = speed
+            state.status.volume = volume
         }
     }
 }
