@@ -10,7 +10,11 @@ extension Narrate {
             abstract: "Play the article's chunks in order, gaplessly, from any chunk.",
             discussion: """
                 Keys while playing: Space pause/resume, ← → seek 5 s, n / p next and previous \
-                chunk, 1–9 jump to that chunk, q stop. Without a terminal it plays to the end.
+                chunk, a chunk number then Enter go to that chunk (a number no longer one starts \
+                with goes at once, and so does a number left alone for 2 s; Esc cancels it), \
+                + / - volume in 3 dB steps down to -30 dB (never above the recording's own \
+                level, so nothing clips), [ / ] speed 0.5 to 2 in steps of 0.25 (pitch kept), \
+                q stop. Without a terminal it plays to the end.
 
                   narrate play --from 5          # hear the last chunks before going on
                   narrate play --speed 1.5       # review the whole article faster, same pitch
@@ -74,18 +78,9 @@ extension Narrate {
         }
 
         private func play(_ player: QueuePlayer, article: Article, chunkCount: Int) -> QueuePlayer.Status {
+            let controls = SharedControls(PlaybackControls(chunks: player.items.map(\.index), volume: volume, speed: speed))
             let keys = TerminalKeys.start { key in
-                switch key {
-                case .character(" "): player.togglePause()
-                case .left: player.seek(by: -5)
-                case .right: player.seek(by: 5)
-                case .character("n"), .character("N"): player.next()
-                case .character("p"), .character("P"): player.previous()
-                case .character("q"), .character("Q"), .escape: player.stop()
-                case .character(let digit) where ("1"..."9").contains(digit):
-                    player.jump(to: ChunkIndex(Int(String(digit))!))
-                default: break
-                }
+                if let command = controls.handle(key, at: MonotonicClock.now()) { Self.perform(command, on: player) }
             }
             let signals = SignalTrap { _ in player.stop() }
             defer {
@@ -93,14 +88,29 @@ extension Narrate {
                 withExtendedLifetime(signals) {}
             }
             let display = PlaybackDisplay(mode: progress, player: player, chunkCount: chunkCount)
+            if keys != nil { display.showLegend() }
             player.play()
             while !player.status.state.isOver {
                 usleep(50_000)
-                display.refresh()
+                if let command = controls.tick(at: MonotonicClock.now()) { Self.perform(command, on: player) }
+                display.refresh(controls: keys == nil ? nil : controls.snapshot)
             }
             let final = player.wait()
             display.finished()
             return final
+        }
+
+        private static func perform(_ command: PlaybackCommand, on player: QueuePlayer) {
+            switch command {
+            case .togglePause: player.togglePause()
+            case .seek(let seconds): player.seek(by: seconds)
+            case .next: player.next()
+            case .previous: player.previous()
+            case .jump(let chunk): player.jump(to: chunk)
+            case .setVolume(let linear): player.setVolume(linear)
+            case .setSpeed(let speed): player.setSpeed(speed)
+            case .stop: player.stop()
+            }
         }
 
         private func report(_ status: QueuePlayer.Status, article: Article, plan: NarrationLibrary.PlaybackPlan) {
@@ -151,4 +161,22 @@ struct PlayJSON: Encodable {
         total = format.seconds(status.total)
         underruns = status.underruns
     }
+}
+
+/// The playback keys' state, shared by the key reader and the display loop.
+final class SharedControls: @unchecked Sendable {
+    private let lock = NSLock()
+    private var controls: PlaybackControls
+
+    init(_ controls: PlaybackControls) { self.controls = controls }
+
+    func handle(_ key: KeyPress, at time: Double) -> PlaybackCommand? {
+        lock.withLock { controls.handle(key, at: time) }
+    }
+
+    func tick(at time: Double) -> PlaybackCommand? {
+        lock.withLock { controls.tick(at: time) }
+    }
+
+    var snapshot: PlaybackControls { lock.withLock { controls } }
 }

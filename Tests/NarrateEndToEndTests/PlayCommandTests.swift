@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NarrationAudio
+import NarrationCore
 import NarrationTestSupport
 import Testing
 
@@ -111,5 +112,131 @@ struct PlayCommandTests {
         #expect(underruns >= 1)
         #expect(json["state"] as? String == "finished")
         print("figure: a 0.4 s stall with a 0.12 s playback buffer: \(underruns) underrun(s) counted")
+    }
+
+    // MARK: Keys on a terminal
+
+    /// An article of chunks of noise, each from its own seed, `seconds` long; returns the samples
+    /// of the whole article (16-bit) and where each chunk starts.
+    private func noiseChunks(_ fixture: EndToEndFixture, title: String, seconds: [Double]) throws -> (source: [Int16], starts: [Int]) {
+        _ = try fixture.newArticle(title)
+        var source: [Int16] = []
+        var starts: [Int] = []
+        for (number, length) in seconds.enumerated() {
+            let noise = Signals.noise(seconds: length + 0.1, seed: UInt64(100 + number))
+            let take = TemporaryFolder("narrate-take")
+            let microphone = try VirtualDevices(folder: take.url, source: noise)
+            let narrate = Narrate(home: fixture.narrate.home, environment: microphone.environment)
+            #expect(try narrate.run("record", "--device", "vmic", "--duration", "\(length)").status == 0)
+            starts.append(source.count)
+            source += Splices.int16(noise).prefix(Int((length * 44_100).rounded()))
+        }
+        return (source, starts)
+    }
+
+    private func terminal(_ fixture: EndToEndFixture, _ arguments: String = "") throws -> TmuxSession {
+        let environment = fixture.narrate.environment.filter { ["NARRATE_HOME", "ALSA_CONFIG_PATH", "PATH"].contains($0.key) }
+        return try TmuxSession("\(Narrate.executable.path) play --device pacedspk \(arguments)", environment: environment)
+    }
+
+    private func playedInt16(_ fixture: EndToEndFixture) throws -> [Int16] {
+        Splices.int16([UInt8](try Data(contentsOf: fixture.devices.playedFile)))
+    }
+
+    @Test("the key legend and the volume and speed are on screen; - - plays the rest at half the amplitude (-6 dB)")
+    func legendAndVolume() throws {
+        let fixture = try EndToEndFixture()
+        let (source, _) = try noiseChunks(fixture, title: "Volume", seconds: [1.5, 1.5])
+        let terminal = try terminal(fixture)
+        let screen = try terminal.screen(containing: "▶ chunk 1/2  00:00:01")
+        #expect(screen.contains("Space pause  ←/→ 5 s  n/p chunk  12 Enter go to 12  +/- volume  [/] speed  q stop"))
+        #expect(screen.contains("vol 0 dB  speed 1×"))
+        try terminal.type("-")  // one at a time: tmux reads "--" as the end of its options
+        try terminal.type("-")
+        let lowered = try terminal.screen(containing: "vol -6 dB")
+        #expect(lowered.contains("vol -6 dB  speed 1×"))
+        let ended = try terminal.screen(containing: "EXIT=", within: 8)
+        #expect(ended.contains("EXIT=0"))
+
+        // The speaker: the source as it is, perhaps a stretch at -3 dB (the two keys a moment
+        // apart), then -6 dB to the end, sample for sample.
+        let played = try playedInt16(fixture)
+        #expect(played.count == source.count)
+        let gains = [Decibels(-3).amplitude, Decibels(-6).amplitude]
+        func scaled(_ sample: Int16, _ gain: Double) -> Int16 { Int16((Double(sample) * gain).rounded()) }
+        let head = zip(played, source).prefix { $0 == $1 }.count
+        var index = head
+        while index < played.count, played[index] == scaled(source[index], gains[0]), played[index] != scaled(source[index], gains[1]) { index += 1 }
+        let atMinusThree = index - head
+        while index < played.count, played[index] == scaled(source[index], gains[1]) { index += 1 }
+        #expect(index == played.count, "from frame \(index) the speaker got neither the source at -3 dB nor at -6 dB")
+        #expect(head >= 44_100 && atMinusThree < 4_410, "head \(head), -3 dB for \(atMinusThree)")
+        print("figure: - - under tmux: unchanged for \(head) frames, -3 dB for \(atMinusThree), -6 dB (×\(gains[1])) for \(index - head - atMinusThree)")
+    }
+
+    @Test("] then [ on a terminal: the stretch between lasts the frames it covers ÷ 1.25, nothing skipped or repeated")
+    func speedKeys() throws {
+        let fixture = try EndToEndFixture()
+        let (source, _) = try noiseChunks(fixture, title: "Speed", seconds: [2, 2])
+        let terminal = try terminal(fixture)
+        _ = try terminal.screen(containing: "▶ chunk 1/2  00:00:01")
+        try terminal.type("]")
+        let faster = try terminal.screen(containing: "speed 1.25×")
+        #expect(faster.contains("speed 1.25×"))
+        _ = try terminal.screen(containing: "00:00:02")
+        try terminal.type("[")
+        #expect(try terminal.screen(containing: "speed 1×").contains("speed 1×"))
+        let ended = try terminal.screen(containing: "EXIT=", within: 8)
+        #expect(ended.contains("EXIT=0"))
+
+        let played = try playedInt16(fixture)
+        let head = zip(played, source).prefix { $0 == $1 }.count
+        let tail = zip(played.reversed(), source.reversed()).prefix { $0 == $1 }.count
+        let covered = source.count - head - tail
+        let stretched = played.count - head - tail
+        #expect(head >= 44_100 && tail >= 44_100 && covered > 0, "head \(head), tail \(tail)")
+        #expect(abs(Double(stretched) - Double(covered) / 1.25) <= 2, "\(covered) frames became \(stretched)")
+        print("figure: ] [ under tmux: \(covered) frames at 1.25× became \(stretched) frames")
+    }
+
+    @Test("in an 11-chunk article, 1 then 0 goes to chunk 10, and the speaker gets chunk 1's start, then chunks 10 and 11")
+    func jumpPastNine() throws {
+        let fixture = try EndToEndFixture()
+        let (source, starts) = try noiseChunks(fixture, title: "Eleven", seconds: [2] + Array(repeating: 0.4, count: 10))
+        let terminal = try terminal(fixture)
+        _ = try terminal.screen(containing: "▶ chunk 1/11  00:00:00")
+        try terminal.type("1")
+        let typed = try terminal.screen(containing: "go to chunk 1_")
+        #expect(typed.contains("go to chunk 1_ (Enter; Esc cancels)"))
+        try terminal.type("0")
+        let jumped = try terminal.screen(containing: "chunk 10/11")
+        #expect(jumped.contains("▶ chunk 10/11"))
+        let ended = try terminal.screen(containing: "EXIT=", within: 8)
+        #expect(ended.contains("EXIT=0"))
+        #expect(ended.contains("Played chunks 1–11 of \"Eleven\" ("))
+
+        let played = try playedInt16(fixture)
+        let segments = try #require(Splices.segments(of: played, in: source))
+        #expect(segments.count == 2, "\(segments)")
+        guard segments.count == 2 else { return }
+        #expect(segments[0].lowerBound == 0 && segments[0].upperBound < starts[1])
+        #expect(segments[1] == starts[9]..<source.count)
+        print("figure: 1 0 under tmux: splices \(segments)")
+    }
+
+    @Test("a chunk number the article does not have is refused on screen, and Esc cancels typed digits without stopping")
+    func refusedNumber() throws {
+        let fixture = try EndToEndFixture()
+        _ = try noiseChunks(fixture, title: "Twelve", seconds: Array(repeating: 1, count: 12))
+        let terminal = try terminal(fixture)
+        _ = try terminal.screen(containing: "▶ chunk 1/12")
+        try terminal.type("13")
+        #expect(try terminal.screen(containing: "No chunk 13").contains("No chunk 13 here: chunks 1–12."))
+        try terminal.send("Escape")
+        _ = try terminal.screen(containing: "chunk 2/12")
+        let screen = try terminal.screen()
+        #expect(!screen.contains("EXIT=") && !screen.contains("go to chunk"))
+        try terminal.type("q")
+        #expect(try terminal.screen(containing: "EXIT=").contains("EXIT=0"))
     }
 }
