@@ -239,4 +239,31 @@ struct PlayCommandTests {
         try terminal.type("q")
         #expect(try terminal.screen(containing: "EXIT=").contains("EXIT=0"))
     }
+
+    @Test("Space four times through PulseAudio on a terminal: the sink plays every frame of the article once, in order")
+    func pausesThroughPulseAudio() throws {
+        let pulse = try PulseServer(rewinds: false)
+        let fixture = try EndToEndFixture(environment: pulse.environment)
+        let (source, _) = try noiseChunks(fixture, title: "Pauses", seconds: [1.5, 1.5])
+        let recorder = try MonitorRecorder(pulse)
+        let environment = fixture.narrate.environment.filter {
+            ["NARRATE_HOME", "ALSA_CONFIG_PATH", "PATH", "PULSE_SERVER", "PULSE_SINK"].contains($0.key)
+        }
+        let terminal = try TmuxSession("\(Narrate.executable.path) play", environment: environment)
+        _ = try terminal.screen(containing: "▶ chunk 1/2  00:00:00", within: 10)
+        for pause in 0..<4 {
+            usleep(400_000)
+            try terminal.send("Space")
+            #expect(try terminal.screen(containing: "⏸").contains("⏸"), "pause \(pause + 1)")
+            usleep(300_000)
+            try terminal.send("Space")
+            #expect(try terminal.screen(containing: "▶").contains("▶"), "resume \(pause + 1)")
+        }
+        let ended = try terminal.screen(containing: "EXIT=", within: 10)
+        #expect(ended.contains("EXIT=0"))
+        let heard = MonitorRecorder.withoutSilence(try recorder.finish())
+        #expect(heard.count == source.count)
+        #expect(heard == source)
+        print("figure: 4 pauses by Space via PulseAudio (parec, norewinds=1): \(heard.count) frames received of \(source.count)")
+    }
 }

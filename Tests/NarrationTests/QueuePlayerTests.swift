@@ -181,41 +181,18 @@ struct QueuePlayerTests {
         let socket = try #require(pulse.environment["PULSE_SERVER"])
         let definitions = ALSADefinitions(
             fixture.devices.definitions.text + "\npcm.pulsespk { type pulse server \"\(socket)\" device \"vspk\" }\n")
-        let recorded = pulse.folder.file("recorded.raw")
-        let recorder = try ChildProcess(
-            "parec", ["--server", socket, "--device", "vspk.monitor", "--raw", "--format=s16le", "--rate=44100", "--channels=1"],
-            environment: ProcessInfo.processInfo.environment, stdoutFile: recorded, stderrFile: pulse.folder.file("parec.log"))
-        usleep(500_000)
+        let recorder = try MonitorRecorder(pulse)
         let plan = try fixture.library.playbackPlan(of: article, from: nil, to: nil, skipMissing: false)
         let player = try fixture.library.preparePlayback(
             of: article, plan: plan, device: "pulsespk", speed: 1, volume: 1, definitions: definitions)
         let status = pauseRepeatedly(player, count: 5)
-        usleep(500_000)
-        recorder.signal(SIGTERM)
-        _ = recorder.wait()
         #expect(status.state == .finished)
         // What the sink played, less the silence before, between (the pauses) and after.
-        let heard = Self.withoutSilence(Splices.int16([UInt8](try Data(contentsOf: recorded))))
+        let heard = MonitorRecorder.withoutSilence(try recorder.finish())
         let expected = Array(chunks.joined())
         #expect(heard.count == expected.count)
         #expect(heard == expected)
         print("figure: 5 pauses via PulseAudio (parec, null sink norewinds=1): \(heard.count) frames received of \(expected.count)")
-    }
-
-    /// `samples` without runs of 32 or more zeros (noise has none; a paused or idle sink plays them).
-    static func withoutSilence(_ samples: [Int16]) -> [Int16] {
-        var kept: [Int16] = []
-        var zeros = 0
-        for sample in samples {
-            if sample == 0 {
-                zeros += 1
-                continue
-            }
-            if zeros > 0 && zeros < 32 { kept += repeatElement(0, count: zeros) }
-            zeros = 0
-            kept.append(sample)
-        }
-        return kept
     }
 
     @Test("volume changed while playing: the samples before are untouched, the ones after scaled exactly")
