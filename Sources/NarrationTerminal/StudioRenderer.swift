@@ -226,7 +226,7 @@ public enum StudioRenderer {
     private static let chunkKeys: [[StyledText]] = [
         [StyledText("   e      ", .key), StyledText("re-record the selected chunk (the old take goes to the trash)")],
         [StyledText("   i      ", .key), StyledText("record a new chunk before the selected one")],
-        [StyledText("   space  ", .key), StyledText("play from the selected chunk; pause and resume")],
+        [StyledText("   space  ", .key), StyledText("play from the selected chunk; pause and resume; + - volume, [ ] speed")],
         [StyledText("   Enter  ", .key), StyledText("play the selected chunk from its start, then on")],
         [StyledText("   ↑ ↓    ", .key), StyledText("select a chunk (PgUp PgDn Home End jump); ← → seek 5 s")],
         [StyledText("   x      ", .key), StyledText("delete the selected chunk (asks first; it goes to the trash)")],
@@ -304,7 +304,7 @@ public enum StudioRenderer {
         case .chunks where state.isPlaying:
             return [
                 keys([("space", "pause/resume"), ("← →", "5 s"), ("c", "correct from here"), ("u", "undo"), ("?", "all keys")]),
-                keys([("Enter", "play selected"), ("↑↓", "select"), ("x", "delete"), ("e", "re-record"), ("Esc", "leave")]),
+                keys([("+ -", "volume"), ("[ ]", "speed"), ("Enter", "play selected"), ("↑↓", "select"), ("Esc", "leave")]),
             ]
         case .chunks where state.reading != nil, .confirmDelete where state.reading != nil:
             return [

@@ -61,6 +61,9 @@ public final class Studio {
     private var recording: (take: Recording, placement: ChunkPlacement)?
     /// The pre-roll of a punch-and-roll take, until the take starts.
     private var punch: StudioPunch?
+    /// The volume and speed of playback, kept from one play to the next in the session.
+    private var playbackVolume = PlaybackControls.loudest
+    private var playbackSpeed = 1.0
     /// The article's paragraphs and which chunks read them, as of the last reload.
     private var plan = ReadingPlan(paragraphs: [], chunks: [])
     /// The paragraph the volunteer moved the reading pane to (p, n); nil while it follows the text.
@@ -127,6 +130,26 @@ public final class Studio {
             punchIn()
         case .undo:
             undo()
+        case .changeVolume(let steps):
+            let volume = Decibels(min(PlaybackControls.loudest.value, max(PlaybackControls.quietest.value, playbackVolume.value + Double(steps) * PlaybackControls.volumeStep)))
+            guard volume != playbackVolume else {
+                state.notice = .init(steps > 0 ? "The volume is at its highest: the recording as it is (0 dB)." : "The volume is at its lowest (−30 dB).")
+                return
+            }
+            playbackVolume = volume
+            player?.setVolume(PlaybackControls.linear(volume))
+            state.notice = .init("Volume \(volume.value == 0 ? "0" : volume.formatted) dB.")
+        case .changeSpeed(let steps):
+            let speeds = PlaybackControls.speeds
+            let position = speeds.firstIndex(of: playbackSpeed) ?? speeds.firstIndex(of: 1)!
+            let speed = speeds[min(speeds.count - 1, max(0, position + steps))]
+            guard speed != playbackSpeed else {
+                state.notice = .init(steps > 0 ? "The speed is at its fastest (2×)." : "The speed is at its slowest (0.5×).")
+                return
+            }
+            playbackSpeed = speed
+            player?.setSpeed(speed)
+            state.notice = .init("Speed \(Self.speedText(speed)), the pitch kept.")
         case .select(let delta):
             select(state.selection + delta)
         case .selectFirst:
@@ -429,6 +452,12 @@ public final class Studio {
         }
     }
 
+    /// "1.25×": a speed as the notice says it.
+    static func speedText(_ speed: Double) -> String {
+        let text = String(speed)
+        return (text.hasSuffix(".0") ? String(text.dropLast(2)) : text) + "×"
+    }
+
     /// Takes back the article's last edit and says which.
     private func undo() {
         guard let article, recording == nil, work == nil else { return }
@@ -488,7 +517,8 @@ public final class Studio {
         do {
             let plan = try library.playbackPlan(of: article, from: index, to: nil, skipMissing: true)
             let player = try library.preparePlayback(
-                of: article, plan: plan, device: options.playbackDevice, speed: 1, volume: 1, definitions: options.definitions)
+                of: article, plan: plan, device: options.playbackDevice, speed: playbackSpeed, volume: PlaybackControls.linear(playbackVolume),
+                definitions: options.definitions)
             player.play()
             self.player = player
             state.meter = MeterDisplay()

@@ -29,6 +29,10 @@ public enum StudioAction: Sendable, Equatable {
     case punchIn
     /// `u`: take back the article's last edit.
     case undo
+    /// `+` `-` while playing: the volume up or down a step (3 dB, never above the recording).
+    case changeVolume(by: Int)
+    /// `]` `[` while playing: the speed up or down a step (0.5…2, the pitch kept).
+    case changeSpeed(by: Int)
     /// `x`: ask whether to delete the selected chunk.
     case askDelete
     /// `y` after `x`.
@@ -113,6 +117,12 @@ extension StudioState {
             }
             return .punchIn
         case .character("u"), .character("U"): return .undo
+        case .character("+"), .character("="), .character("-"):
+            guard isPlaying else { return .explain("Volume and speed change while playing: press space to play.") }
+            return .changeVolume(by: key == .character("-") ? -1 : 1)
+        case .character("["), .character("]"):
+            guard isPlaying else { return .explain("Volume and speed change while playing: press space to play.") }
+            return .changeSpeed(by: key == .character("[") ? -1 : 1)
         case .left where isPlaying: return .seek(seconds: -5)
         case .right where isPlaying: return .seek(seconds: 5)
         case .character("x"), .character("X"), .delete: return chunks.isEmpty ? .explain("There are no chunks to delete yet.") : .askDelete

@@ -170,6 +170,26 @@ struct StudioCommandTests {
         let restored = try #require(try fixture.chunks().first)
         #expect(restored["id"] as? String == original["id"] as? String)
         #expect(try samples(ofFile: restored["file"] as! String) == originalSamples)
+
+        // Volume and speed keys while playing: two steps down (−6 dB) and one faster (1.25×).
+        try? FileManager.default.removeItem(at: fixture.devices.playedFile)
+        try terminal.send("Space")
+        try expectScreen(terminal, "▶ chunk 1/1")
+        try terminal.send("-")
+        try expectScreen(terminal, "Volume -3.0 dB.")
+        try terminal.send("-")
+        try expectScreen(terminal, "Volume -6.0 dB.")
+        try terminal.send("]")
+        let faster = try expectScreen(terminal, "Speed 1.25×, the pitch kept.")
+        #expect(faster.contains("+ - volume  [ ] speed"), "the legend while playing:\n\(faster)")
+        try expectScreen(terminal, "Played to the end.")
+        let played = Signals.samples([UInt8](try Data(contentsOf: fixture.devices.playedFile)), bitsPerSample: 16)
+        let rms = { (samples: ArraySlice<Int32>) in (samples.reduce(0.0) { $0 + pow(Double($1) / Double(Int32.max), 2) } / Double(samples.count)).squareRoot() }
+        let tail = 11_025
+        let drop = 20 * log10(rms(played.suffix(tail)) / rms(originalSamples.suffix(tail)))
+        print("figure: studio playback at -6 dB and 1.25×: \(played.count) frames played of \(originalSamples.count), the tail \(drop) dB")
+        #expect(abs(drop + 6) < 1, "the tail is \(drop) dB against the recording")
+        #expect(played.count < originalSamples.count - 4_410, "1.25× for most of it makes it shorter")
         try terminal.send("u")
         try expectScreen(terminal, "Undone: Recorded chunk 1")
         #expect(try fixture.chunks().isEmpty)
