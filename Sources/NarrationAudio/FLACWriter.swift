@@ -97,7 +97,10 @@ public final class FLACWriter: AudioSink, @unchecked Sendable {
         guard status == FLAC__STREAM_ENCODER_INIT_STATUS_OK else {
             let reason = String(cString: narrate_flac_init_status(status))
             let code = errno
-            fclose(file)
+            // A failed init (a full disk when the header is written) leaves the FILE with the
+            // encoder, whose deletion closes it: closing it here too would free it twice. Only
+            // an encoder that never took the file leaves it to us.
+            if FLAC__stream_encoder_get_state(encoder) == FLAC__STREAM_ENCODER_UNINITIALIZED { fclose(file) }
             release()
             Glibc.close(descriptor)
             throw diskFullError(path: path, errno: code) ?? NarrationError(.fileSystem, "Cannot start writing FLAC to \(path): \(reason).")

@@ -47,7 +47,7 @@ struct FullDiskTests {
         #expect(list.first?["state"] as? String == "open")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == chunkBytes)
 
-        for format in ["wav", "flac", "mp3"] {
+        for format in ["wav", "flac", "mp3", "ogg", "opus"] {
             let output = mount.url.appendingPathComponent("export.\(format)")
             let export = try narrate.run("export", "-o", output.path)
             #expect(export.status == 1 && export.stderr.hasSuffix("Nothing was written to \(output.path); free some space and export again.\n"), "\(format): \(export.stderr)")
