@@ -144,6 +144,28 @@ struct EditCommandTests {
         #expect(try Self.snapshot(fixture) == before)
     }
 
+    @Test("delete-article refuses an article queued and not delivered, unless --force, which withdraws its export")
+    func deleteQueuedArticle() throws {
+        let fixture = try EndToEndFixture()
+        let id = try fixture.newArticle("Queued")
+        try fixture.record(0.5)
+        let queued = try fixture.narrate.run("queue")
+        try #require(queued.status == 0, "\(queued.stderr)")
+        let job = try #require((try fixture.narrate.run("outbox", "list", "--json").json() as? [[String: Any]])?.first?["id"] as? String)
+        let refused = try fixture.narrate.run("delete-article", id)
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "The article \"Queued\" is queued (job \(job)) and not delivered yet: deliver it first (narrate outbox push), or delete it anyway with --force, which withdraws the export.\n")
+        #expect(try fixture.narrate.run("list", "--json").stdout.contains(id))
+        let forced = try fixture.narrate.run("delete-article", id, "--force", "--json")
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect((try forced.json() as? [String: Any])?["withdrawnExport"] as? String == "queued")
+        #expect((try fixture.narrate.run("outbox", "list", "--json").json() as? [[String: Any]])?.isEmpty == true)
+        // Undo brings the article back, open: its export stays withdrawn.
+        #expect(try fixture.narrate.run("undo").status == 0)
+        let list = try #require(try fixture.narrate.run("list", "--json").json() as? [[String: Any]])
+        #expect(list.first?["id"] as? String == id && list.first?["state"] as? String == "open")
+    }
+
     @Test("nothing to undo, and a punch outside the chunk, are refused in a sentence, changing nothing")
     func refusals() throws {
         let fixture = try EndToEndFixture()
