@@ -9,7 +9,7 @@ extension Narrate {
             commandName: "move-chunk",
             abstract: "Move chunk N so that it becomes chunk M; the chunks between shift by one.",
             discussion: """
-                  narrate move-chunk 5 --to 2     # chunk 5 becomes chunk 2; chunks 2–4 become 3–5
+                  narrate move-chunk 5 --to 2     # 5 becomes 2; 2–4 become 3–5
                   narrate undo                    # puts it back
                 """)
 

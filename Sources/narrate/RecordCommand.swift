@@ -24,8 +24,8 @@ extension Narrate {
                 record shows the paragraph to read and the first words of the next, binds the take \
                 to it, and the next record moves on.
 
-                  narrate record --paragraph 4      # read paragraph 4 again (its old chunks go to the trash)
-                  narrate record --continue         # another chunk for the paragraph read last
+                  narrate record --paragraph 4      # read paragraph 4 again (old chunks: trash)
+                  narrate record --continue         # one more chunk for the last paragraph
                   narrate record --paragraph 4 --continue   # another chunk for paragraph 4
 
                 Slipped inside a chunk? Punch in: record plays the seconds before the slip, then \

@@ -14,7 +14,7 @@ extension Narrate {
 
                   narrate trim 3 --start 1.2          # the chunk now starts 1.2 s in
                   narrate trim 3 --end 0:14.5         # and ends at 14.5 s
-                  narrate trim 3 --auto               # cut silence at both edges, keeping 0.25 s
+                  narrate trim 3 --auto               # cut the silence at both edges
 
                 --auto finds the first and last sound at least 10 dB above the article's noise \
                 floor (its quietest half second, as narrate check measures it) and keeps 0.25 s \
