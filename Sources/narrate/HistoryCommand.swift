@@ -43,7 +43,7 @@ extension Narrate {
                     edits = try library.catalog.history(of: try library.catalog.article(matching: id).id, limit: limit)
                 } else {
                     let current = try library.catalog.currentArticle()
-                    let deletions = try library.catalog.history(of: nil).filter { $0.kind == .deleteArticle }
+                    let deletions = try library.catalog.history(of: nil, kinds: [.deleteArticle], limit: limit)
                     let own = try current.map { (article) throws(NarrationError) in try library.catalog.history(of: article.id, limit: limit) } ?? []
                     edits = Array((own + deletions.filter { $0.article != current?.id }).sorted { $0.number > $1.number }.prefix(limit))
                 }

@@ -20,7 +20,25 @@ struct EditRow: Codable, FetchableRecord, MutablePersistableRecord {
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     func edit() throws(NarrationError) -> Edit {
-        guard let id, let kind = Edit.Kind(rawValue: kind), Identifier.isWellFormed(articleId) else {
+        try EditEntryRow(id: id ?? 0, articleId: articleId, kind: kind, summary: summary, madeAt: madeAt, undoneAt: undoneAt).edit()
+    }
+}
+
+/// An edit as `history` lists it: its sentence without its chunk lists, which only undo reads.
+struct EditEntryRow: Codable, FetchableRecord, TableRecord {
+    static let databaseTableName = "edit"
+    static var databaseSelection: [any SQLSelectable] {
+        [Column("id"), Column("articleId"), Column("kind"), Column("summary"), Column("madeAt"), Column("undoneAt")]
+    }
+    var id: Int64
+    var articleId: String
+    var kind: String
+    var summary: String
+    var madeAt: Date
+    var undoneAt: Date?
+
+    func edit() throws(NarrationError) -> Edit {
+        guard let kind = Edit.Kind(rawValue: kind), Identifier.isWellFormed(articleId) else {
             throw NarrationError(.catalogCorrupt, "The catalog's history holds an edit narrate never writes (\"\(Catalog.quoted(kind))\"). \(Catalog.damagedFix)")
         }
         return Edit(number: Int(id), article: ArticleID(articleId), kind: kind, summary: summary, madeAt: madeAt, undoneAt: undoneAt)
@@ -110,11 +128,13 @@ extension Catalog {
 
     // MARK: Reading history
 
-    /// Edits, newest first: of one article (its deletion included), or of every article.
-    public func history(of article: ArticleID?, limit: Int? = nil) throws(NarrationError) -> [Edit] {
+    /// Edits, newest first: of one article (its deletion included), or of every article; with
+    /// `kinds`, only those. Reads the edits' sentences, never their chunk lists.
+    public func history(of article: ArticleID?, kinds: Set<Edit.Kind>? = nil, limit: Int? = nil) throws(NarrationError) -> [Edit] {
         let rows = try read { db in
-            var request = EditRow.order(Column("id").desc)
+            var request = EditEntryRow.order(Column("id").desc)
             if let article { request = request.filter(Column("articleId") == article.rawValue) }
+            if let kinds { request = request.filter(kinds.map(\.rawValue).contains(Column("kind"))) }
             if let limit { request = request.limit(limit) }
             return try request.fetchAll(db)
         }

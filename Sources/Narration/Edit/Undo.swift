@@ -16,7 +16,7 @@ extension NarrationLibrary {
         case .article(let id):
             candidate = id
         case .latest(let current):
-            let deletion = try catalog.history(of: nil).first { $0.undoneAt == nil && $0.kind == .deleteArticle }
+            let deletion = try catalog.history(of: nil, kinds: [.deleteArticle]).first { $0.undoneAt == nil }
             let own = try current.flatMap { (id) throws(NarrationError) in try catalog.history(of: id).first { $0.undoneAt == nil } }
             guard let latest = [deletion, own].compactMap({ $0 }).max(by: { $0.number < $1.number }) else {
                 throw NarrationError(.usage, "There is nothing to undo: no edit of the article is left to reverse (narrate history lists them).")
