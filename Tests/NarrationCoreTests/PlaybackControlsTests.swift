@@ -1,4 +1,3 @@
-import Narration
 import NarrationCore
 import Testing
 

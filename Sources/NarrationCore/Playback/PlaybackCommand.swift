@@ -1,5 +1,3 @@
-public import NarrationCore
-
 /// What a key pressed during playback asks the player to do. `PlaybackControls` decides it from
 /// the key and what was typed before; the command line carries it out on its `QueuePlayer`.
 public enum PlaybackCommand: Sendable, Equatable {

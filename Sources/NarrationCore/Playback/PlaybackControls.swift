@@ -1,5 +1,3 @@
-public import NarrationCore
-
 /// What the keys of `narrate play` mean, as a pure state: the volume and speed chosen, the digits
 /// of a chunk number being typed, and a short notice when a key cannot do what it asks.
 ///
