@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 public import NarrationCore
 
-/// An edit as the catalog stores it: the article's chunk rows before and after (JSON), and its
-/// details before and after when they changed.
+/// An edit as the catalog stores it: the article's chunk list before and after (JSON, see
+/// `ChunkListSide`), and its details before and after when they changed.
 struct EditRow: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "edit"
     var id: Int64?
@@ -43,6 +43,15 @@ struct EditEntryRow: Codable, FetchableRecord, TableRecord {
         }
         return Edit(number: Int(id), article: ArticleID(articleId), kind: kind, summary: summary, madeAt: madeAt, undoneAt: undoneAt)
     }
+}
+
+/// What history keeps of an article's chunk list on one side of an edit: the order of its
+/// chunks, and the rows that differ on the other side (those the edit added, removed or changed).
+/// The rows an edit left alone are the same on both sides and kept by neither, so an edit costs
+/// its chunk ids and the rows it touched, not the whole list twice.
+struct ChunkListSide: Codable {
+    var order: [String]
+    var rows: [ChunkRow]
 }
 
 /// What an edit of an article's details can change.
@@ -111,17 +120,21 @@ extension Catalog {
     }
 
     /// Adds an edit to the history inside the edit's own transaction: the chunk rows `before`
-    /// it and as they are now.
+    /// it against the rows now (see `ChunkListSide`).
     func recordEdit(
         _ kind: Edit.Kind, of article: ArticleID, summary: String, before: [ChunkRow],
         details: (before: ArticleDetails, after: ArticleDetails)? = nil, _ db: Database
     ) throws {
+        let after = try chunkRows(of: article, db)
+        let beforeByID = Dictionary(uniqueKeysWithValues: before.map { ($0.id, $0) })
+        let afterByID = Dictionary(uniqueKeysWithValues: after.map { ($0.id, $0) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         func json<T: Encodable>(_ value: T) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
         var row = EditRow(
             id: nil, articleId: article.rawValue, kind: kind.rawValue, summary: summary, madeAt: Date(),
-            chunksBefore: try json(before), chunksAfter: try json(try chunkRows(of: article, db)),
+            chunksBefore: try json(ChunkListSide(order: before.map(\.id), rows: before.filter { afterByID[$0.id] != $0 })),
+            chunksAfter: try json(ChunkListSide(order: after.map(\.id), rows: after.filter { beforeByID[$0.id] != $0 })),
             detailsBefore: try details.map { try json($0.before) }, detailsAfter: try details.map { try json($0.after) }, undoneAt: nil)
         try row.insert(db)
     }
@@ -177,20 +190,21 @@ extension Catalog {
                     "The last edit attached a new text, which undo cannot take back; attach the old text again with narrate script FILE. Nothing was changed.")
             }
             let decoder = JSONDecoder()
-            let before = try decoder.decode([ChunkRow].self, from: Data(row.chunksBefore.utf8))
-            let after = try decoder.decode([ChunkRow].self, from: Data(row.chunksAfter.utf8))
+            let before = try decoder.decode(ChunkListSide.self, from: Data(row.chunksBefore.utf8))
+            let after = try decoder.decode(ChunkListSide.self, from: Data(row.chunksAfter.utf8))
             let current = try self.chunkRows(of: edit.article, db)
-            guard current.map(\.id) == after.map(\.id) else {
+            guard current.map(\.id) == after.order else {
                 throw NarrationError(
                     .catalogCorrupt,
                     "The chunks of the article are not as its last edit (\(Self.quoted(edit.summary, limit: 60))) left them, so undo cannot know what to restore. Nothing was changed.")
             }
-            let wanted = Set(before.map(\.id))
+            let wanted = Set(before.order)
             let present = Set(current.map(\.id))
             let leaving = current.filter { !wanted.contains($0.id) }.map { ChunkID($0.id) }
-            let returning = before.filter { !present.contains($0.id) }.map { ChunkID($0.id) }
+            let returning = before.order.filter { !present.contains($0) }.map(ChunkID.init)
             for id in leaving { _ = try ChunkRow.deleteOne(db, key: id.rawValue) }
-            for var chunk in before {
+            // The rows the edit changed or removed, as they were; the others it left alone.
+            for var chunk in before.rows {
                 if let paragraph = chunk.paragraphId, try !ParagraphRow.exists(db, key: paragraph) { chunk.paragraphId = nil }
                 if present.contains(chunk.id) { try chunk.update(db) } else { try chunk.insert(db) }
             }

@@ -48,7 +48,7 @@ struct ArticleRow: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-struct ChunkRow: Codable, FetchableRecord, PersistableRecord {
+struct ChunkRow: Codable, Equatable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "chunk"
     var id: String
     var articleId: String
