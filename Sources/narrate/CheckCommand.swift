@@ -61,6 +61,14 @@ extension Narrate {
             }
         }
 
+        /// "none", or "3 clipped stretches: 00:00:11.500–00:00:14.200, …", at most 5 listed.
+        static func stretches(_ stretches: [Stretch], named noun: String, seconds: (FrameCount) -> String) -> String {
+            guard !stretches.isEmpty else { return "none" }
+            let listed = stretches.prefix(5).map { "\(seconds($0.start))–\(seconds($0.end))" }.joined(separator: ", ")
+            let more = stretches.count > 5 ? " and \(stretches.count - 5) more" : ""
+            return "\(stretches.count) \(noun)\(stretches.count == 1 ? "" : "es"): \(listed)\(more)"
+        }
+
         private func print(_ m: Measurements, name: String, profile: DeliveryProfile?, results: [RuleResult]) {
             let seconds = { (frames: FrameCount) in Timecode.precise(m.format.seconds(frames)) }
             Console.print("\(name): \(seconds(m.frames)), \(m.format)")
@@ -69,7 +77,7 @@ extension Narrate {
             Console.print("  peak         \(m.peak.formatted) dB")
             Console.print("  true peak    \(m.truePeak.formatted) dBTP")
             Console.print("  noise floor  \(m.noiseFloor.formatted) dB (quietest 0.5 s)")
-            Console.print("  clipping     \(m.clipping.isEmpty ? "none" : m.clipping.map { "\(seconds($0.start))–\(seconds($0.end))" }.joined(separator: ", "))")
+            Console.print("  clipping     \(Self.stretches(m.clipping, named: "clipped stretch", seconds: seconds))")
             Console.print("  silences > 3 s  \(m.longSilences.isEmpty ? "none" : m.longSilences.map { "\(seconds($0.start))–\(seconds($0.end))" }.joined(separator: ", "))")
             if let profile {
                 Console.print("Profile \(profile.name):")

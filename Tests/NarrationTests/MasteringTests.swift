@@ -76,6 +76,28 @@ struct MasteringTests {
         #expect(try SoundFileReader(path: output.path).readAll() == fixture.sourceSamples(frames: 22_050) + fixture.sourceSamples(frames: 13_230))
     }
 
+    @Test("check joins clipped runs less than 0.5 s apart into one stretch: bursts at 1.0, 1.2, 1.4 and 3.0 s make two")
+    func clippingMerged() throws {
+        let folder = TemporaryFolder()
+        var samples = Signals.samples(Signals.sine(frequency: 440, peakDBFS: -12, seconds: 4), bitsPerSample: 16)
+        let burst = 441  // 10 ms held at full scale
+        for start in [44_100, 52_920, 61_740, 132_300] {
+            for index in start..<(start + burst) { samples[index] = Int32.max - 65_535 }
+        }
+        let file = folder.file("bursts.wav")
+        let writer = try SoundFileWriter(creating: file.path, format: .speech)
+        try samples.withUnsafeBufferPointer { try writer.write($0) }
+        try writer.close()
+        let measured = try Analyzer.measure(file: file)
+        #expect(measured.clipping == [Stretch(start: 44_100, end: 61_740 + burst), Stretch(start: 132_300, end: 132_300 + burst)])
+        #expect(Stretch.merged([Stretch(start: 0, end: 10), Stretch(start: 30, end: 40)], within: 20) == [Stretch(start: 0, end: 10), Stretch(start: 30, end: 40)])
+        #expect(Stretch.merged([Stretch(start: 0, end: 10), Stretch(start: 29, end: 40)], within: 20) == [Stretch(start: 0, end: 40)])
+        #expect(Stretch.merged([], within: 20).isEmpty)
+        // check says how many stretches and where.
+        let checked = try Narrate(home: folder.file("home")).run("check", file.path)
+        #expect(checked.stdout.contains("  clipping     2 clipped stretches: 00:00:01.000–00:00:01.410, 00:00:03.000–00:00:03.010\n"), "\(checked.stdout)")
+    }
+
     @Test("check reports a sine's levels, clipping with its timecode, and long silences")
     func checkReport() throws {
         let folder = TemporaryFolder()

@@ -10,11 +10,15 @@ public struct Measurements: Sendable, Equatable {
     public var peak: Decibels
     public var truePeak: Decibels
     public var noiseFloor: Decibels
+    /// Runs of clipped samples, those less than `clippingGapSeconds` apart joined into one stretch.
     public var clipping: [Stretch]
     public var longSilences: [Stretch]
     /// Seconds of silence (below −50 dBFS) at the very start and end.
     public var headSilence: Double
     public var tailSilence: Double
+
+    /// Clipped runs closer than this are reported as one stretch.
+    public static let clippingGapSeconds = 0.5
 
     public init(statistics: SignalStatistics, integratedLoudness: Double?, truePeak: Decibels) {
         format = statistics.format
@@ -24,7 +28,7 @@ public struct Measurements: Sendable, Equatable {
         peak = statistics.levels.peak
         self.truePeak = truePeak
         noiseFloor = statistics.noiseFloor
-        clipping = statistics.clipping
+        clipping = Stretch.merged(statistics.clipping, within: statistics.format.frames(forSeconds: Self.clippingGapSeconds))
         longSilences = statistics.longSilences
         let quiet = { (power: Double) in power < pow(10, SignalStatistics.silenceThreshold.value / 10) }
         let windows = statistics.windowPowers

@@ -5,6 +5,20 @@ public struct Stretch: Sendable, Equatable {
     public let start: FrameCount
     public let end: FrameCount
     public init(start: FrameCount, end: FrameCount) { self.start = start; self.end = end }
+
+    /// `stretches` (in order) with those less than `gap` frames apart joined into one: a loud
+    /// passage that clips on every other syllable is one stretch to listen to, not hundreds.
+    public static func merged(_ stretches: [Stretch], within gap: FrameCount) -> [Stretch] {
+        var merged: [Stretch] = []
+        for stretch in stretches {
+            if let last = merged.last, stretch.start - last.end < gap {
+                merged[merged.count - 1] = Stretch(start: last.start, end: max(last.end, stretch.end))
+            } else {
+                merged.append(stretch)
+            }
+        }
+        return merged
+    }
 }
 
 /// What a delivery check needs beyond loudness, gathered in one streaming pass: levels in
