@@ -66,7 +66,7 @@ extension NarrationLibrary {
             let noiseFloor = try articleNoiseFloor(entries)
             floor = noiseFloor
             var edges = EdgeTrim(format: format)
-            try Self.forEachBlock(of: entry.file) { edges.add($0) }
+            try AudioSegment.stream([AudioSegment(file: entry.file, range: 0..<chunk.frames)], format: format) { edges.add($0) }
             guard let range = edges.keptFrames(noiseFloor: noiseFloor) else {
                 throw .usage(
                     "Chunk \(index.number) holds no sound above the article's noise floor (\(noiseFloor.formatted) dBFS); nothing was trimmed. To remove it, use narrate delete-chunk \(index.number).")
@@ -113,7 +113,7 @@ extension NarrationLibrary {
         var quietest: Decibels?
         for entry in entries where entry.problem == nil {
             var statistics = SignalStatistics(format: entry.chunk.format)
-            try Self.forEachBlock(of: entry.file) { statistics.add($0) }
+            try AudioSegment.stream([AudioSegment(file: entry.file, range: 0..<entry.chunk.frames)], format: entry.chunk.format) { statistics.add($0) }
             statistics.finish()
             guard !statistics.windowPowers.isEmpty else { continue }
             let floor = statistics.noiseFloor
@@ -122,40 +122,13 @@ extension NarrationLibrary {
         return quietest ?? .silence
     }
 
-    /// Reads a chunk file block by block.
-    static func forEachBlock(of file: URL, _ body: (UnsafeBufferPointer<Int32>) -> Void) throws(NarrationError) {
-        let reader = try SoundFileReader(path: file.path)
-        defer { reader.close() }
-        let blockFrames = 16_384
-        var block = [Int32](repeating: 0, count: blockFrames * reader.format.channels)
-        while true {
-            let read = try block.withUnsafeMutableBufferPointer { (buffer) throws(NarrationError) in try reader.read(into: buffer, frames: blockFrames) }
-            if read == 0 { break }
-            block.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<(read * reader.format.channels)])) }
-        }
-    }
-
     /// Copies `frames` of `source` into a new WAV file at `destination`, measuring its levels.
     static func copy(_ source: URL, frames: Range<FrameCount>, to destination: URL, format: AudioFormat) throws(NarrationError) -> LevelAccumulator {
-        let reader = try SoundFileReader(path: source.path)
-        defer { reader.close() }
-        try reader.seek(to: frames.lowerBound)
         let writer = try SoundFileWriter(creating: destination.path, format: format)
         var levels = LevelAccumulator(channels: format.channels)
-        let blockFrames = 16_384
-        var block = [Int32](repeating: 0, count: blockFrames * format.channels)
-        var left = frames.count
-        while left > 0 {
-            let read = try block.withUnsafeMutableBufferPointer { (buffer) throws(NarrationError) in
-                try reader.read(into: buffer, frames: min(blockFrames, left))
-            }
-            guard read > 0 else { break }
-            try block.withUnsafeBufferPointer { (buffer) throws(NarrationError) in
-                let slice = UnsafeBufferPointer(rebasing: buffer[0..<(read * format.channels)])
-                levels.add(slice)
-                try writer.write(slice)
-            }
-            left -= read
+        try AudioSegment.stream([AudioSegment(file: source, range: frames)], format: format) { (block) throws(NarrationError) in
+            levels.add(block)
+            try writer.write(block)
         }
         try writer.close()
         return levels

@@ -30,7 +30,7 @@ enum PunchCommit {
         let levels: LevelAccumulator
         do {
             levels = try join(
-                root.chunkURL(original, of: article), upTo: punchFrame, overlap: overlap, take: source, format: format, into: partial)
+                root.chunkURL(original, of: article), upTo: punchFrame, overlap: overlap, take: take, from: source, into: partial)
         } catch {
             try? FileManager.default.removeItem(at: partial)
             throw error
@@ -62,55 +62,29 @@ enum PunchCommit {
     /// Writes `chunk`'s frames before `punchFrame`, the crossfade of its next `overlap` frames
     /// with the take's first, and the rest of the take into a new file; returns its levels.
     private static func join(
-        _ chunk: URL, upTo punchFrame: FrameCount, overlap: FrameCount, take: URL, format: AudioFormat, into destination: URL
+        _ chunk: URL, upTo punchFrame: FrameCount, overlap: FrameCount, take: Chunk, from takeFile: URL, into destination: URL
     ) throws(NarrationError) -> LevelAccumulator {
-        let channels = format.channels
+        let format = take.format
         let writer = try SoundFileWriter(creating: destination.path, format: format)
-        var levels = LevelAccumulator(channels: channels)
-        func write(_ samples: [Int32]) throws(NarrationError) {
-            try samples.withUnsafeBufferPointer { (buffer) throws(NarrationError) in
-                levels.add(buffer)
-                try writer.write(buffer)
-            }
+        var levels = LevelAccumulator(channels: format.channels)
+        func write(_ block: UnsafeBufferPointer<Int32>) throws(NarrationError) {
+            levels.add(block)
+            try writer.write(block)
         }
-        let old = try SoundFileReader(path: chunk.path)
-        defer { old.close() }
-        try copy(from: old, frames: punchFrame, channels: channels, write)
-        let oldOverlap = try read(old, frames: overlap, channels: channels)
-        let newTake = try SoundFileReader(path: take.path)
-        defer { newTake.close() }
-        let newOverlap = try read(newTake, frames: overlap, channels: channels)
-        try write(oldOverlap.withUnsafeBufferPointer { old in
-            newOverlap.withUnsafeBufferPointer { new in PunchJoin.crossfade(old: old, new: new, channels: channels, bitsPerSample: format.bitsPerSample) }
-        })
-        try copy(from: newTake, frames: newTake.frames - overlap, channels: channels, write)
+        func samples(_ segment: AudioSegment) throws(NarrationError) -> [Int32] {
+            var samples: [Int32] = []
+            try AudioSegment.stream([segment], format: format) { samples += $0 }
+            return samples
+        }
+        try AudioSegment.stream([AudioSegment(file: chunk, range: 0..<punchFrame)], format: format, write)
+        let old = try samples(AudioSegment(file: chunk, range: punchFrame..<(punchFrame + overlap)))
+        let new = try samples(AudioSegment(file: takeFile, range: 0..<overlap))
+        let mixed = old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in PunchJoin.crossfade(old: old, new: new, channels: format.channels, bitsPerSample: format.bitsPerSample) }
+        }
+        try mixed.withUnsafeBufferPointer { (block) throws(NarrationError) in try write(block) }
+        try AudioSegment.stream([AudioSegment(file: takeFile, range: overlap..<take.frames)], format: format, write)
         try writer.close()
         return levels
-    }
-
-    private static func read(_ reader: SoundFileReader, frames: FrameCount, channels: Int) throws(NarrationError) -> [Int32] {
-        var samples = [Int32](repeating: 0, count: frames * channels)
-        var done = 0
-        while done < frames {
-            let read = try samples.withUnsafeMutableBufferPointer { (buffer) throws(NarrationError) in
-                try reader.read(into: UnsafeMutableBufferPointer(rebasing: buffer[(done * channels)...]), frames: frames - done)
-            }
-            guard read > 0 else {
-                throw NarrationError(.fileCorrupt, "\(reader.path) ended before the frames its header counts; nothing was changed.")
-            }
-            done += read
-        }
-        return samples
-    }
-
-    private static func copy(
-        from reader: SoundFileReader, frames: FrameCount, channels: Int, _ write: ([Int32]) throws(NarrationError) -> Void
-    ) throws(NarrationError) {
-        var left = frames
-        while left > 0 {
-            let block = try read(reader, frames: min(left, 16_384), channels: channels)
-            try write(block)
-            left -= block.count / channels
-        }
     }
 }
