@@ -163,23 +163,16 @@ extension Catalog {
 
     // MARK: Undo
 
-    /// Reverses the last edit `scope` allows, in one transaction whose last step is
+    /// Reverses the article's last edit not undone yet, in one transaction whose last step is
     /// `moveFiles(leaving, returning)`: chunks that leave the list go to the trash, chunks that
     /// come back return from it. The article's export, if it had one, is withdrawn.
     /// - Throws: `usage` when there is nothing to undo or the last edit cannot be undone (a new
     ///   text), `catalogCorrupt` when the chunks are not as the edit left them.
     func undo(
-        _ scope: UndoScope, moveFiles: @escaping @Sendable (_ article: ArticleID, _ leaving: [ChunkID], _ returning: [ChunkID]) throws -> Void
+        _ article: ArticleID, moveFiles: @escaping @Sendable (_ article: ArticleID, _ leaving: [ChunkID], _ returning: [ChunkID]) throws -> Void
     ) throws(NarrationError) -> UndoneEdit {
         try write { db in
-            var request = EditRow.filter(Column("undoneAt") == nil).order(Column("id").desc)
-            switch scope {
-            case .article(let id):
-                request = request.filter(Column("articleId") == id.rawValue)
-            case .latest(let current):
-                let deletion = Column("kind") == Edit.Kind.deleteArticle.rawValue
-                request = request.filter(current.map { Column("articleId") == $0.rawValue || deletion } ?? deletion)
-            }
+            let request = EditRow.filter(Column("undoneAt") == nil).filter(Column("articleId") == article.rawValue).order(Column("id").desc)
             guard var row = try request.fetchOne(db) else {
                 throw NarrationError(.usage, "There is nothing to undo: no edit of the article is left to reverse (narrate history lists them).")
             }

@@ -27,7 +27,7 @@ extension NarrationLibrary {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(candidate), purpose: .edit)
         defer { withExtendedLifetime(lock) {} }
         let root = self.root
-        let undone = try catalog.undo(.article(candidate)) { article, leaving, returning in
+        let undone = try catalog.undo(candidate) { article, leaving, returning in
             var missing: [ChunkID] = []
             for id in returning where !FileSystem.exists(root.chunkURL(id, of: article)) && !FileSystem.exists(root.trashedChunkURL(id, of: article)) {
                 missing.append(id)
