@@ -167,7 +167,8 @@ extension Narrate {
             if json.json {
                 Console.printJSON(ExportJSON(
                     file: result.file.path, format: settings.format.rawValue, frames: result.frames, duration: seconds,
-                    bytes: result.bytes, chapters: result.chapters, firstChunk: first, lastChunk: last, transcript: transcriptURL?.path))
+                    bytes: result.bytes, chapters: result.chapters, firstChunk: first, lastChunk: last, transcript: transcriptURL?.path,
+                    encoders: result.encoders))
             } else {
                 let which = chunks == chunkCount ? "\"\(result.plan.tags.title)\""
                     : chunks == 1 ? "chunk \(first) of \"\(result.plan.tags.title)\"" : "chunks \(first)–\(last) of \"\(result.plan.tags.title)\""
@@ -196,6 +197,8 @@ struct ExportJSON: Encodable {
     let lastChunk: Int
     /// The transcript written beside the file, if one was asked for.
     let transcript: String?
+    /// How many encoders made the file on as many cores (a long CBR MP3 is encoded in parallel).
+    let encoders: Int
 }
 
 /// `--chapters` on the command line.

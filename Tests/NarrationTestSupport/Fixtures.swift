@@ -20,7 +20,8 @@ public final class TemporaryFolder: @unchecked Sendable {
 /// Test signals, as the raw little-endian PCM an ALSA `file`-plugin microphone plays.
 public enum Signals {
     /// Speech from espeak-ng, converted by sox to `format` (raw, little-endian), at least
-    /// `seconds` long (repeated as needed). Generated once per format and cached.
+    /// `seconds` long (repeated as needed). Generated once per format and cached. Without
+    /// dither (`-D`), so that the same format gives the same samples in every run.
     public static func speech(_ format: AudioFormat, seconds: Double = 8) throws -> [UInt8] {
         let key = "\(format.sampleRate)-\(format.channels)-\(format.bitsPerSample)-\(seconds)"
         if let cached = cache.withLock({ $0[key] }) { return cached }
@@ -29,7 +30,7 @@ public enum Signals {
         let raw = folder.file("speech.raw").path
         try run("espeak-ng", ["-w", wav, "Volunteers read the news aloud for listeners who cannot read print. Every chunk is kept, sample by sample."])
         try run("sox", [wav, "-r", "\(format.sampleRate)", "-c", "\(format.channels)", "-b", "\(format.bitsPerSample)",
-                        "-e", "signed-integer", "-L", "-t", "raw", raw])
+                        "-e", "signed-integer", "-L", "-t", "raw", "-D", raw])
         let once = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
         let needed = format.frames(forSeconds: seconds) * format.bytesPerFrame
         var bytes = once
@@ -46,7 +47,7 @@ public enum Signals {
         let raw = folder.file("spoken.raw").path
         try run("espeak-ng", ["-v", voice, "-s", "\(wordsPerMinute)", "-w", wav, text])
         try run("sox", [wav, "-r", "\(format.sampleRate)", "-c", "\(format.channels)", "-b", "\(format.bitsPerSample)",
-                        "-e", "signed-integer", "-L", "-t", "raw", raw])
+                        "-e", "signed-integer", "-L", "-t", "raw", "-D", raw])
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
     }
 

@@ -11,19 +11,32 @@ struct AudioSegment: Sendable {
 
     static let blockFrames = 16_384
 
-    /// Calls `body` with each block of the segments joined in order, fades applied.
+    /// Calls `body` with each block of the segments joined in order, fades applied; with
+    /// `window`, only the frames of the joined stream in it.
     static func stream(
-        _ segments: [AudioSegment], format: AudioFormat, _ body: (UnsafeBufferPointer<Int32>) throws(NarrationError) -> Void
+        _ segments: [AudioSegment], window: Range<FrameCount>? = nil, format: AudioFormat,
+        _ body: (UnsafeBufferPointer<Int32>) throws(NarrationError) -> Void
     ) throws(NarrationError) {
         let channels = format.channels
         var block = [Int32](repeating: 0, count: blockFrames * channels)
+        var offset = 0  // of the segment in the joined stream
         for segment in segments where !segment.range.isEmpty {
+            defer { offset += segment.range.count }
+            var range = segment.range
+            if let window {
+                let start = max(window.lowerBound - offset, 0), end = min(window.upperBound - offset, range.count)
+                guard start < end else {
+                    if window.upperBound <= offset { break }
+                    continue
+                }
+                range = (range.lowerBound + start)..<(range.lowerBound + end)
+            }
             let reader = try SoundFileReader(path: segment.file.path)
             defer { reader.close() }
-            try reader.seek(to: segment.range.lowerBound)
-            var position = segment.range.lowerBound
-            while position < segment.range.upperBound {
-                let wanted = min(blockFrames, segment.range.upperBound - position)
+            try reader.seek(to: range.lowerBound)
+            var position = range.lowerBound
+            while position < range.upperBound {
+                let wanted = min(blockFrames, range.upperBound - position)
                 let read = try block.withUnsafeMutableBufferPointer { (buffer) throws(NarrationError) in
                     try reader.read(into: buffer, frames: wanted)
                 }

@@ -51,6 +51,9 @@ public struct ExportResult: Sendable {
     public let chapters: Int
     /// The gain mastering applied, in dB (0 when untouched).
     public let gainDecibels: Double
+    /// How many encoders made the file on as many cores: more than 1 for a long CBR MP3
+    /// (`ParallelMP3Writer`), else 1.
+    public let encoders: Int
 }
 
 /// Concatenates an article's chunks into one tagged file.
@@ -92,7 +95,7 @@ enum Exporter {
             FileSystem.syncDirectory(folder)
             return ExportResult(
                 file: destination, frames: done.frames, bytes: FileSystem.size(destination), plan: plan, chapters: done.chapters,
-                gainDecibels: gain.isUnity ? 0 : 20 * log10(gain.linear))
+                gainDecibels: gain.isUnity ? 0 : 20 * log10(gain.linear), encoders: done.encoders)
         } catch {
             FileSystem.discard(temporary)
             if error.kind == .diskFull {
@@ -125,11 +128,24 @@ enum Exporter {
     }
 
     /// Streams the segments through gain and limiter into a new file at `path`.
-    /// - Returns: the frames written (at the article's rate) and the chapters the file holds.
+    /// A long CBR MP3 is encoded on every core the process may use (`ParallelMP3Writer`).
+    /// - Returns: the frames written (at the article's rate), the chapters the file holds and
+    ///   the encoders that made it.
     private static func encode(
         _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels?, plan: ExportPlan, settings: ExportSettings,
         to path: URL, progress: (FrameCount) -> Void
-    ) throws(NarrationError) -> (frames: FrameCount, chapters: Int) {
+    ) throws(NarrationError) -> (frames: FrameCount, chapters: Int, encoders: Int) {
+        if settings.format == .mp3 {
+            let frames = segments.reduce(0) { $0 + $1.range.count }
+            let encoders = ParallelMP3Writer.segments(for: frames, format: plan.format, encoding: settings.mp3, cores: Processors.available)
+            if encoders > 1 {
+                try ParallelMP3Writer.write(
+                    creating: path.path, format: plan.format, encoding: settings.mp3, tag: ID3Tag(plan: plan, chapters: settings.chapters),
+                    frames: frames, segments: encoders, produce: producer(segments, frames: frames, gain: gain, ceiling: ceiling, format: plan.format),
+                    progress: progress)
+                return (frames, settings.chapters ? plan.chapters.count : 0, encoders)
+            }
+        }
         let (sink, chapters) = try makeSink(at: path, plan: plan, settings: settings)
         var done: FrameCount = 0
         do throws(NarrationError) {
@@ -154,7 +170,46 @@ enum Exporter {
             try? sink.close()
             throw error
         }
-        return (done, chapters)
+        return (done, chapters, 1)
+    }
+}
+
+extension Exporter {
+    /// Frames a limiter started this long before a stretch has forgotten where it started: its
+    /// gain recovers by e^(−1/(release × rate)) a frame, so after 50 release times (80 ms) any
+    /// difference is below a 16-bit sample's rounding, and two limiters fed the same frames
+    /// give the same output from there on.
+    static let limiterSettlingSeconds = 4.0
+
+    /// Makes any stretch of the joined segments through gain and limiter, for a parallel encode:
+    /// each stretch gets a limiter of its own started `limiterSettlingSeconds` before it, and
+    /// run a second past its end so that its look-ahead sees what a single pass would.
+    static func producer(
+        _ segments: [AudioSegment], frames total: FrameCount, gain: SampleGain, ceiling: Decibels?, format: AudioFormat
+    ) -> SampleProducer {
+        { range, write in
+            guard !gain.isUnity || ceiling != nil else {
+                try AudioSegment.stream(segments, window: range, format: format, write)
+                return
+            }
+            let channels = format.channels
+            let start = max(0, range.lowerBound - format.frames(forSeconds: limiterSettlingSeconds))
+            var limiter = PeakLimiter(gain: gain, ceiling: ceiling ?? Decibels(0), format: format)
+            var position = start
+            func pass(_ samples: [Int32]) throws(NarrationError) {
+                let frames = samples.count / channels
+                let from = max(range.lowerBound, position), to = min(range.upperBound, position + frames)
+                position += frames
+                guard from < to else { return }
+                try samples.withUnsafeBufferPointer { (buffer) throws(NarrationError) in
+                    try write(UnsafeBufferPointer(rebasing: buffer[((from - position + frames) * channels)..<((to - position + frames) * channels)]))
+                }
+            }
+            try AudioSegment.stream(segments, window: start..<min(total, range.upperBound + format.frames(forSeconds: 1)), format: format) {
+                (block) throws(NarrationError) in try pass(limiter.process(block))
+            }
+            try pass(limiter.flush())
+        }
     }
 }
 
