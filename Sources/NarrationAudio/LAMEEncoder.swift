@@ -1,6 +1,6 @@
 internal import CLame
 import Glibc
-public import NarrationCore
+import NarrationCore
 
 /// One LAME encoder: the single owner of its `lame_t`, configured the one way narrate encodes
 /// MP3 (the article's rate and channels, no resampling, LAME's default algorithm quality). Used

@@ -7,10 +7,11 @@ public final class LoudnessMeter: @unchecked Sendable {
     private var state: UnsafeMutablePointer<ebur128_state>?
     public let channels: Int
 
-    /// The corresponding C function is `ebur128_init`.
-    public init(format: AudioFormat) {
+    /// - Parameter truePeak: whether to measure the true peak too (4× oversampling: most of the
+    ///   meter's time). The corresponding C function is `ebur128_init`.
+    public init(format: AudioFormat, truePeak: Bool = true) {
         channels = format.channels
-        let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
+        let mode = Int32(EBUR128_MODE_I.rawValue | (truePeak ? EBUR128_MODE_TRUE_PEAK.rawValue : 0))
         guard let state = ebur128_init(UInt32(format.channels), UInt(format.sampleRate), mode) else {
             preconditionFailure("libebur128 could not allocate a meter")
         }

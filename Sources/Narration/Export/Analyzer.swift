@@ -29,6 +29,26 @@ public enum Analyzer {
     }
 }
 
+extension Analyzer {
+    /// The integrated loudness of an audio file libsndfile reads, nothing else: what the exporter
+    /// checks of a lossy file it has just encoded.
+    static func integratedLoudness(of file: URL) throws(NarrationError) -> Double? {
+        let reader = try SoundFileReader(path: file.path)
+        defer { reader.close() }
+        let format = reader.format
+        let meter = LoudnessMeter(format: format, truePeak: false)
+        var block = [Int32](repeating: 0, count: AudioSegment.blockFrames * format.channels)
+        while true {
+            let read = try block.withUnsafeMutableBufferPointer { (buffer) throws(NarrationError) in
+                try reader.read(into: buffer, frames: AudioSegment.blockFrames)
+            }
+            guard read > 0 else { break }
+            block.withUnsafeBufferPointer { meter.add(UnsafeBufferPointer(rebasing: $0[0..<(read * format.channels)])) }
+        }
+        return meter.integratedLoudness
+    }
+}
+
 extension NarrationLibrary {
     /// Measures an article's chunks joined in order, as exported without mastering.
     public func measure(_ article: Article, progress: (FrameCount, FrameCount) -> Void = { _, _ in }) throws(NarrationError) -> Measurements {

@@ -101,7 +101,7 @@ extension Mastering {
         _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels, format: AudioFormat
     ) throws(NarrationError) -> (loudness: Double?, rms: Decibels) {
         var limiter = PeakLimiter(gain: gain, ceiling: ceiling, format: format)
-        let meter = LoudnessMeter(format: format)
+        let meter = LoudnessMeter(format: format, truePeak: false)
         var levels = LevelAccumulator(channels: format.channels)
         func add(_ samples: [Int32]) {
             samples.withUnsafeBufferPointer { buffer in
