@@ -131,8 +131,9 @@ extension Narrate {
                 }
                 return (try capture(recording, playbackDevice: outputDevice ?? settings.device), article)
             }
-            // The take's check runs after it, in a process of its own: it never delays the next take.
-            if outcome.chunk != nil, outcome.paragraph != nil {
+            // The take's measure (for mastering and check) and its check run after it, in a process of
+            // its own: they never delay the stop or the next take.
+            if outcome.chunk != nil {
                 CommandRunner.startInBackground(["script", "--check", "--after-take", "--article", article.id.rawValue])
             }
             try report(outcome, article: article)

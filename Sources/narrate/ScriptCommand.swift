@@ -42,8 +42,8 @@ extension Narrate {
         @Option(parsing: .unconditional, help: ArgumentHelp("Dismiss the take check's hints about paragraph N.", valueName: "N"))
         var dismiss: Int?
 
-        /// Set by `record` when it starts the check after a take: a data root gone meanwhile (a
-        /// test's temporary one) is left alone rather than made again.
+        /// Set by `record` when it starts the measure and check after a take: a data root gone
+        /// meanwhile (a test's temporary one) is left alone rather than made again.
         @Flag(help: .hidden)
         var afterTake = false
 
@@ -82,6 +82,8 @@ extension Narrate {
             let language = try CommandRunner.settings().language
             let (article, checks, numbers) = try CommandRunner.withLibrary { library throws(NarrationError) in
                 let article = try library.article(target.article)
+                // After a take, its measure first: quick, and every take needs one, text or not.
+                if afterTake { try? library.measureChunks(of: article) }
                 let checks = try library.checkTakes(of: article, language: language)
                 let order = try library.catalog.order(of: article.id)
                 return (article, checks, checks.map { order.index(of: $0.chunk)?.number ?? 0 })

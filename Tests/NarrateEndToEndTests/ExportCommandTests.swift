@@ -23,6 +23,27 @@ struct ExportCommandTests {
         #expect(try SoundFileReader(path: mp3.path).frames == 33_075)
     }
 
+    @Test("each take is measured right after it, in a process of its own, and its measure kept beside its chunk for mastering")
+    func measuredAfterTheTake() throws {
+        let fixture = try EndToEndFixture()
+        _ = try fixture.newArticle("Budget vote")
+        for seconds in [0.5, 0.25] { try fixture.record(seconds) }
+        let catalog = fixture.narrate.home.appendingPathComponent("catalog.sqlite").path
+        let count = { () throws -> String in
+            try Signals.run("python3", ["-c", "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*), sum(length(data)) FROM chunkMeasure').fetchone())", catalog])
+        }
+        var stored = try count()
+        for _ in 0..<100 where !stored.hasPrefix("(2,") {
+            Thread.sleep(forTimeInterval: 0.1)
+            stored = try count()
+        }
+        // 5 + 3 windows of 4 floats, a header of 13 bytes and a run count of 4 each.
+        #expect(stored.trimmingCharacters(in: .whitespacesAndNewlines) == "(2, \(2 * (13 + 4) + 16 * 8))")
+        let podcast = fixture.folder.file("vote.mp3")
+        let result = try fixture.narrate.run("export", "-o", podcast.path, "--profile", "podcast")
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
     @Test("bad input: no chunks, low bitrate, both --bitrate and --vbr, a folder as output, a missing folder")
     func badInput() throws {
         let fixture = try EndToEndFixture()

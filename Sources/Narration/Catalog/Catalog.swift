@@ -98,6 +98,7 @@ public final class Catalog: Sendable {
         registerOutboxMigration(&migrator)
         registerScriptMigration(&migrator)
         registerHistoryMigration(&migrator)
+        registerMeasureMigration(&migrator)
         return migrator
     }
 

@@ -245,7 +245,8 @@ extension NarrationLibrary {
             try verifyFile(of: entry, format: article.format, then: .exportAgain)
         }
         try checkDestination(destination)
-        let mastered = try Mastering.prepare(entries, format: article.format, mastering: settings.mastering)
+        let measures = settings.mastering.isIdentity ? [] : try measures(of: entries, format: article.format)
+        let mastered = try Mastering.prepare(entries, measures: measures, format: article.format, mastering: settings.mastering)
         let paragraphs = Dictionary(uniqueKeysWithValues: try catalog.paragraphs(of: article.id).map { ($0.id, $0) })
         var plan = ExportPlan(
             format: article.format, chunkFrames: mastered.chapterFrames,

@@ -4,7 +4,7 @@ import NarrationCore
 
 /// Turns a profile's mastering steps into what the exporter streams: the stretches of each
 /// chunk to keep (pauses trimmed, fades at joins), room tone at the head and tail, and one gain
-/// (measured in a first pass, so that the export itself is one more streaming pass).
+/// (from the chunks' measures, so that the export itself is the one streaming pass over the audio).
 extension Mastering {
     struct Prepared {
         let segments: [AudioSegment]
@@ -13,10 +13,13 @@ extension Mastering {
         let gain: SampleGain
     }
 
+    /// - Parameter measures: each chunk's measure (`NarrationLibrary.measures`); mastering reads
+    ///   no audio to measure the article, only the few windows where pauses are cut.
     static func prepare(
-        _ entries: [NarrationLibrary.ChunkEntry], format: AudioFormat, mastering: Mastering
+        _ entries: [NarrationLibrary.ChunkEntry], measures: [ChunkMeasure], format: AudioFormat, mastering: Mastering
     ) throws(NarrationError) -> Prepared {
         var segments = entries.map { AudioSegment(file: $0.file, range: 0..<$0.chunk.frames) }
+        guard !mastering.isIdentity else { return Prepared(segments: segments, chapterFrames: segments.map(\.range.count), gain: SampleGain(linear: 1)) }
         // Pauses inside the article are cut to the profile's longest pause; where room tone is
         // added, the article's outer edges are cut to 0.1 s so that the room tone sets the lead-in.
         let edge = format.frames(forSeconds: 0.1)
@@ -25,7 +28,7 @@ extension Mastering {
             for index in segments.indices {
                 let leading = index == 0 && mastering.roomToneHeadSeconds != nil ? edge : pause
                 let trailing = index == segments.count - 1 && mastering.roomToneTailSeconds != nil ? edge : pause
-                segments[index] = try trimmed(segments[index], keepingLeading: leading, trailing: trailing, format: format)
+                segments[index] = try trimmed(segments[index], measure: measures[index], keepingLeading: leading, trailing: trailing, format: format)
             }
         }
         if let fade = mastering.joinFadeSeconds, segments.count > 1 {
@@ -40,7 +43,7 @@ extension Mastering {
             || mastering.roomToneHeadSeconds != nil || mastering.roomToneTailSeconds != nil
         guard needsMeasuring else { return Prepared(segments: segments, chapterFrames: chapterFrames, gain: SampleGain(linear: 1)) }
 
-        let (measurements, statistics) = try Analyzer.measure(segments, format: format)
+        let measurements = MeasuredLevels(zip(measures, segments).map { ($0, $1.range) })
         var gainDecibels = 0.0
         if let target = mastering.loudnessTarget, let loudness = measurements.integratedLoudness {
             gainDecibels = target.lufs(channels: format.channels) - loudness
@@ -55,7 +58,12 @@ extension Mastering {
             gainDecibels = min(0, ceiling.value - measurements.truePeak.value)
         }
 
-        if let quiet = statistics.quietestStretch, let source = locate(quiet, in: segments) {
+        if let quiet = measurements.quietestStretch {
+            // The quietest 500 ms, within the chunk where it starts.
+            let (chunk, window) = measurements.windowSources[quiet.first]
+            let start = window * measures[chunk].windowFrames
+            let source = AudioSegment(
+                file: segments[chunk].file, range: start..<min(segments[chunk].range.upperBound, start + 5 * measures[chunk].windowFrames))
             let pieceFrames = source.range.count
             func roomTone(_ seconds: Double?) -> [AudioSegment] {
                 guard let seconds, pieceFrames > 0 else { return [] }
@@ -114,42 +122,48 @@ extension Mastering {
         return (meter.integratedLoudness, levels.rms)
     }
 
-    /// The segment stretch that holds `stretch` of the joined stream (clamped to that segment).
-    private static func locate(_ stretch: Stretch, in segments: [AudioSegment]) -> AudioSegment? {
-        var offset = 0
-        for segment in segments {
-            let length = segment.range.count
-            if stretch.start < offset + length {
-                let start = segment.range.lowerBound + (stretch.start - offset)
-                let end = min(segment.range.upperBound, start + (stretch.end - stretch.start))
-                return AudioSegment(file: segment.file, range: start..<end)
-            }
-            offset += length
-        }
-        return nil
-    }
-
     /// The segment with leading and trailing silence (below −50 dBFS) cut to at most the given
-    /// frames (nil: left as it is).
+    /// frames (nil: left as it is). The chunk's measure says which 100 ms windows hold a sample
+    /// above the threshold; only the first and last of them are read, for the exact sample.
     private static func trimmed(
-        _ segment: AudioSegment, keepingLeading leading: FrameCount?, trailing: FrameCount?, format: AudioFormat
+        _ segment: AudioSegment, measure: ChunkMeasure, keepingLeading leading: FrameCount?, trailing: FrameCount?, format: AudioFormat
     ) throws(NarrationError) -> AudioSegment {
         guard leading != nil || trailing != nil else { return segment }
         let threshold = Int64(Decibels(-50).amplitude * Double(Int32.max))
-        var first: FrameCount?
-        var last: FrameCount = 0
-        var frame = segment.range.lowerBound
-        try AudioSegment.stream([segment], format: format) { block in
-            for index in stride(from: 0, to: block.count, by: format.channels) {
-                let loud = (0..<format.channels).contains { abs(Int64(block[index + $0])) > threshold }
-                if loud {
-                    if first == nil { first = frame }
-                    last = frame
+        // Peaks are kept as Float: a window within rounding of the threshold is read to be sure.
+        let candidates = measure.samplePeaks.indices.filter { Double(measure.samplePeaks[$0]) * Double(Int32.max) >= Double(threshold) * 0.999 }
+        /// The loud frames of window `index`, first and last.
+        func loudFrames(inWindow index: Int) throws(NarrationError) -> (first: FrameCount, last: FrameCount)? {
+            let start = index * measure.windowFrames
+            let window = AudioSegment(file: segment.file, range: start..<(start + measure.frames(inWindow: index)))
+            var first: FrameCount?, last: FrameCount = 0
+            var frame = start
+            try AudioSegment.stream([window], format: format) { block in
+                for offset in stride(from: 0, to: block.count, by: format.channels) {
+                    if (0..<format.channels).contains(where: { abs(Int64(block[offset + $0])) > threshold }) {
+                        if first == nil { first = frame }
+                        last = frame
+                    }
+                    frame += 1
                 }
-                frame += 1
+            }
+            return first.map { ($0, last) }
+        }
+        var first: FrameCount?
+        for index in candidates {
+            if let loud = try loudFrames(inWindow: index) {
+                first = loud.first
+                break
             }
         }
         guard let first else { return segment }
+        var last = first
+        for index in candidates.reversed() {
+            if let loud = try loudFrames(inWindow: index) {
+                last = loud.last
+                break
+            }
+        }
         let start = leading.map { max(segment.range.lowerBound, first - $0) } ?? segment.range.lowerBound
         let end = trailing.map { min(segment.range.upperBound, last + 1 + $0) } ?? segment.range.upperBound
         return AudioSegment(file: segment.file, range: start..<end)

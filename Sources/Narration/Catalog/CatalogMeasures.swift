@@ -1,0 +1,47 @@
+import Foundation
+import GRDB
+import NarrationCore
+
+/// Each chunk's `ChunkMeasure`, kept beside its row (removed with it).
+struct ChunkMeasureRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "chunkMeasure"
+    var chunkId: String
+    var data: Data
+}
+
+extension Catalog {
+    static func registerMeasureMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v7-measures") { db in
+            try db.create(table: "chunkMeasure") { table in
+                table.primaryKey("chunkId", .text).references("chunk", onDelete: .cascade)
+                table.column("data", .blob).notNull()
+            }
+        }
+    }
+
+    /// The stored measures of `chunks` that this narrate can read and that still fit their chunk
+    /// (same frame count); the others are left out, to be measured again.
+    func measures(of chunks: [Chunk]) throws(NarrationError) -> [ChunkID: ChunkMeasure] {
+        let ids = chunks.map(\.id.rawValue)
+        let rows = try read { db in try ChunkMeasureRow.filter(keys: ids).fetchAll(db) }
+        let frames = Dictionary(uniqueKeysWithValues: chunks.map { ($0.id, $0.frames) })
+        var measures: [ChunkID: ChunkMeasure] = [:]
+        for row in rows {
+            let id = ChunkID(row.chunkId)
+            guard let measure = ChunkMeasure(bytes: [UInt8](row.data)), measure.frames == frames[id] else { continue }
+            measures[id] = measure
+        }
+        return measures
+    }
+
+    /// Keeps a chunk's measure; false when the chunk left the catalog meanwhile.
+    @discardableResult
+    func storeMeasure(_ measure: ChunkMeasure, for chunk: ChunkID) throws(NarrationError) -> Bool {
+        let data = Data(measure.bytes)
+        return try write { db in
+            guard try ChunkRow.exists(db, key: chunk.rawValue) else { return false }
+            try ChunkMeasureRow(chunkId: chunk.rawValue, data: data).save(db)
+            return true
+        }
+    }
+}
