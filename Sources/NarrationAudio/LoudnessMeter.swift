@@ -33,6 +33,18 @@ public final class LoudnessMeter: @unchecked Sendable {
         return value
     }
 
+    /// The integrated loudness of the meters' audio taken together, as if one meter had heard it
+    /// all (their blocks gated as one set). The corresponding C function is
+    /// `ebur128_loudness_global_multiple`.
+    public static func integratedLoudness(of meters: [LoudnessMeter]) -> Double? {
+        var states = meters.map(\.state)
+        var value = 0.0
+        guard ebur128_loudness_global_multiple(&states, states.count, &value) == Int32(EBUR128_SUCCESS.rawValue), value.isFinite else {
+            return nil
+        }
+        return value
+    }
+
     /// The highest true peak over all channels, in dBTP. The corresponding C function is `ebur128_true_peak`.
     public var truePeak: Decibels {
         var highest = 0.0

@@ -1,6 +1,7 @@
 import Foundation
 import NarrationAudio
 import NarrationCore
+import Synchronization
 
 /// Turns a profile's mastering steps into what the exporter streams: the stretches of each
 /// chunk to keep (pauses trimmed, fades at joins), room tone at the head and tail, and one gain
@@ -104,22 +105,47 @@ extension Mastering {
         return Prepared(segments: segments, chapterFrames: chapterFrames, gain: SampleGain(decibels: gainDecibels))
     }
 
-    /// Loudness and RMS of the segments after gain and limiting, without writing anything.
+    /// Loudness and RMS of the segments after gain and limiting, without writing anything: in
+    /// stretches of five minutes, on every core, each through its own limiter as a parallel export
+    /// makes it (`Exporter.producer`), the meters' blocks gated together. The stretches do not
+    /// depend on the cores, so the gain, and the file, are the same on any machine.
     private static func measureLimited(
         _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels, format: AudioFormat
     ) throws(NarrationError) -> (loudness: Double?, rms: Decibels) {
-        var limiter = PeakLimiter(gain: gain, ceiling: ceiling, format: format)
-        let meter = LoudnessMeter(format: format, truePeak: false)
-        var levels = LevelAccumulator(channels: format.channels)
-        func add(_ samples: [Int32]) {
-            samples.withUnsafeBufferPointer { buffer in
-                meter.add(buffer)
-                levels.add(buffer)
+        let total = segments.reduce(0) { $0 + $1.range.count }
+        let parts = max(1, total / format.frames(forSeconds: 300))
+        let produce = Exporter.producer(segments, frames: total, gain: gain, ceiling: ceiling, format: format)
+        let meters = (0..<parts).map { _ in LoudnessMeter(format: format, truePeak: false) }
+        let levels = Mutex<LevelAccumulator>(LevelAccumulator(channels: format.channels))
+        let failure = Mutex<NarrationError?>(nil)
+        let next = Atomic<Int>(0)
+        let work = { @Sendable in
+            while case let part = next.add(1, ordering: .relaxed).oldValue, part < parts {
+                let range = (total * part / parts)..<(total * (part + 1) / parts)
+                var local = LevelAccumulator(channels: format.channels)
+                do throws(NarrationError) {
+                    try produce(range) { (block) throws(NarrationError) in
+                        meters[part].add(block)
+                        local.add(block)
+                    }
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                }
+                levels.withLock { $0.merge(local) }
             }
         }
-        try AudioSegment.stream(segments, format: format) { block in add(limiter.process(block)) }
-        add(limiter.flush())
-        return (meter.integratedLoudness, levels.rms)
+        let helpers = min(Processors.available, parts) - 1
+        let finished = DispatchSemaphore(value: 0)
+        for _ in 0..<helpers {
+            Thread {
+                work()
+                finished.signal()
+            }.start()
+        }
+        work()
+        for _ in 0..<helpers { finished.wait() }
+        if let error = failure.withLock({ $0 }) { throw error }
+        return (LoudnessMeter.integratedLoudness(of: meters), levels.withLock { $0.rms })
     }
 
     /// The segment with leading and trailing silence (below −50 dBFS) cut to at most the given
