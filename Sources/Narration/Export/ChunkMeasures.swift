@@ -29,39 +29,24 @@ extension NarrationLibrary {
     static func measure(_ files: [URL], format: AudioFormat) throws(NarrationError) -> [ChunkMeasure] {
         guard !files.isEmpty else { return [] }
         let results = Mutex<[Int: Result<ChunkMeasure, NarrationError>]>([:])
-        let next = Atomic<Int>(0)
-        let work = { @Sendable in
-            while true {
-                let index = next.add(1, ordering: .relaxed).oldValue
-                guard index < files.count else { return }
-                let result = Result { () throws(NarrationError) -> ChunkMeasure in
-                    let measurer = ChunkMeasurer(format: format)
-                    let reader = try SoundFileReader(path: files[index].path)
-                    defer { reader.close() }
-                    let channels = format.channels
-                    var block = [Int32](repeating: 0, count: AudioSegment.blockFrames * channels)
-                    while true {
-                        let read = try block.withUnsafeMutableBufferPointer { (buffer) throws(NarrationError) in
-                            try reader.read(into: buffer, frames: AudioSegment.blockFrames)
-                        }
-                        guard read > 0 else { break }
-                        block.withUnsafeBufferPointer { measurer.add(UnsafeBufferPointer(rebasing: $0[0..<(read * channels)])) }
+        ParallelWork.forEach(files.count) { index in
+            let result = Result { () throws(NarrationError) -> ChunkMeasure in
+                let measurer = ChunkMeasurer(format: format)
+                let reader = try SoundFileReader(path: files[index].path)
+                defer { reader.close() }
+                let channels = format.channels
+                var block = [Int32](repeating: 0, count: AudioSegment.blockFrames * channels)
+                while true {
+                    let read = try block.withUnsafeMutableBufferPointer { (buffer) throws(NarrationError) in
+                        try reader.read(into: buffer, frames: AudioSegment.blockFrames)
                     }
-                    return measurer.finish()
+                    guard read > 0 else { break }
+                    block.withUnsafeBufferPointer { measurer.add(UnsafeBufferPointer(rebasing: $0[0..<(read * channels)])) }
                 }
-                results.withLock { $0[index] = result }
+                return measurer.finish()
             }
+            results.withLock { $0[index] = result }
         }
-        let helpers = min(Processors.available, files.count) - 1
-        let finished = DispatchSemaphore(value: 0)
-        for _ in 0..<helpers {
-            Thread {
-                work()
-                finished.signal()
-            }.start()
-        }
-        work()
-        for _ in 0..<helpers { finished.wait() }
         let all = results.withLock { $0 }
         var measures: [ChunkMeasure] = []
         for index in 0..<files.count { measures.append(try all[index]!.get()) }

@@ -118,32 +118,19 @@ extension Mastering {
         let meters = (0..<parts).map { _ in LoudnessMeter(format: format, truePeak: false) }
         let levels = Mutex<LevelAccumulator>(LevelAccumulator(channels: format.channels))
         let failure = Mutex<NarrationError?>(nil)
-        let next = Atomic<Int>(0)
-        let work = { @Sendable in
-            while case let part = next.add(1, ordering: .relaxed).oldValue, part < parts {
-                let range = (total * part / parts)..<(total * (part + 1) / parts)
-                var local = LevelAccumulator(channels: format.channels)
-                do throws(NarrationError) {
-                    try produce(range) { (block) throws(NarrationError) in
-                        meters[part].add(block)
-                        local.add(block)
-                    }
-                } catch {
-                    failure.withLock { $0 = $0 ?? error }
+        ParallelWork.forEach(parts) { part in
+            let range = (total * part / parts)..<(total * (part + 1) / parts)
+            var local = LevelAccumulator(channels: format.channels)
+            do throws(NarrationError) {
+                try produce(range) { (block) throws(NarrationError) in
+                    meters[part].add(block)
+                    local.add(block)
                 }
-                levels.withLock { $0.merge(local) }
+            } catch {
+                failure.withLock { $0 = $0 ?? error }
             }
+            levels.withLock { $0.merge(local) }
         }
-        let helpers = min(Processors.available, parts) - 1
-        let finished = DispatchSemaphore(value: 0)
-        for _ in 0..<helpers {
-            Thread {
-                work()
-                finished.signal()
-            }.start()
-        }
-        work()
-        for _ in 0..<helpers { finished.wait() }
         if let error = failure.withLock({ $0 }) { throw error }
         return (LoudnessMeter.integratedLoudness(of: meters), levels.withLock { $0.rms })
     }
