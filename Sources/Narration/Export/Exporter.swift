@@ -17,10 +17,13 @@ public struct ExportSettings: Sendable, Equatable {
     /// Frames, chapters and transcript times then start at 0 at the first chunk exported.
     public var firstChunk: ChunkIndex?
     public var lastChunk: ChunkIndex?
+    /// The profile whose rules the made file must pass before it is kept (nil: no rules). Its
+    /// sample-rate rule also sets the file's rate.
+    public var profile: DeliveryProfile?
 
     public init(
         format: ExportFormat, mp3: MP3Encoding = .constant(kbps: 128), chapters: Bool = true, chapterStyle: ChapterStyle = .paragraphs,
-        mastering: Mastering = Mastering(), firstChunk: ChunkIndex? = nil, lastChunk: ChunkIndex? = nil
+        mastering: Mastering = Mastering(), firstChunk: ChunkIndex? = nil, lastChunk: ChunkIndex? = nil, profile: DeliveryProfile? = nil
     ) {
         self.format = format
         self.mp3 = mp3
@@ -29,11 +32,19 @@ public struct ExportSettings: Sendable, Equatable {
         self.mastering = mastering
         self.firstChunk = firstChunk
         self.lastChunk = lastChunk
+        self.profile = profile
     }
 
-    /// A profile's format, encoding and mastering.
+    /// A profile's format, encoding, mastering and rules.
     public init(profile: DeliveryProfile, chapters: Bool = true) {
-        self.init(format: profile.format, mp3: profile.mp3, chapters: chapters, mastering: profile.mastering)
+        self.init(format: profile.format, mp3: profile.mp3, chapters: chapters, mastering: profile.mastering, profile: profile)
+    }
+
+    /// The rate the file is made at when it differs from the article's: the profile's
+    /// sample-rate rule (Opus keeps its own rates, see `ExportFormat.fileSampleRate`).
+    func convertedSampleRate(from articleRate: Int) -> Int? {
+        guard format != .opus, let rate = profile?.rules.lazy.compactMap(\.requiredSampleRate).first, rate != articleRate else { return nil }
+        return rate
     }
 }
 
@@ -60,9 +71,11 @@ public struct ExportResult: Sendable {
 /// folder, forced to disk and renamed into place; on any failure the temporary file is removed,
 /// so the destination never holds a partial file.
 enum Exporter {
+    /// - Parameter recordingClipping: the recording's clipped stretches (in the file's frames),
+    ///   which the mastering's gain may have lowered below full scale in the file.
     static func export(
         _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels?, plan: ExportPlan, settings: ExportSettings, to destination: URL,
-        progress: (FrameCount) -> Void
+        recordingClipping: [Stretch] = [], progress: (FrameCount) -> Void
     ) throws(NarrationError) -> ExportResult {
         let folder = destination.deletingLastPathComponent()
         FileSystem.removeAbandonedPartials(in: folder)
@@ -82,6 +95,7 @@ enum Exporter {
                 }
             }
             let done = try encode(segments, gain: gain, ceiling: ceiling, plan: plan, settings: settings, to: temporary, progress: progress)
+            if let profile = settings.profile { try verify(temporary, meets: profile, recordingClipping: recordingClipping) }
             do throws(SystemError) {
                 try FileSystem.replace(destination, with: temporary)
             } catch {
@@ -102,8 +116,30 @@ enum Exporter {
         }
     }
 
+    /// Measures the made file as `check` does and throws, naming each rule it fails, what was
+    /// measured and why, if it does not meet `profile`: a file that would fail its own profile's
+    /// check is never moved into place or queued.
+    /// - Throws: `profileNotMet`; whatever reading the file back throws.
+    private static func verify(_ file: URL, meets profile: DeliveryProfile, recordingClipping: [Stretch]) throws(NarrationError) {
+        var measured = try Analyzer.measure(file: file)
+        // Clipping the mastering lowered below full scale is still clipping.
+        if measured.clipping.isEmpty { measured.clipping = recordingClipping }
+        if let shortfall = profile.shortfall(of: measured) {
+            throw NarrationError(.profileNotMet, shortfall)
+        }
+    }
+
     /// The file for `settings.format` at `path`, and the chapters it will hold.
     private static func makeSink(at path: URL, plan: ExportPlan, settings: ExportSettings) throws(NarrationError) -> (any AudioSink, chapters: Int) {
+        // A profile that needs another rate: the file is made at that rate from the converted
+        // plan (its chapters' frames at that rate, the same times), and the samples are converted
+        // on the way in by libsoxr, as for Opus.
+        if let rate = settings.convertedSampleRate(from: plan.format.sampleRate) {
+            var direct = settings
+            direct.profile = nil
+            let (file, chapters) = try makeSink(at: path, plan: plan.converted(toSampleRate: rate), settings: direct)
+            return (ResamplingSink(from: plan.format.sampleRate, to: rate, channels: plan.format.channels, into: file), chapters)
+        }
         switch settings.format {
         case .mp3:
             let sink = try MP3Writer(
@@ -181,7 +217,11 @@ extension NarrationLibrary {
         _ article: Article, entries: [ChunkEntry], to destination: URL, settings: ExportSettings,
         progress: (FrameCount, FrameCount) -> Void
     ) throws(NarrationError) -> ExportResult {
-        if settings.format == .mp3 { try settings.mp3.validate(for: article.format) }
+        if settings.format == .mp3 {
+            var fileFormat = article.format
+            fileFormat.sampleRate = settings.convertedSampleRate(from: article.format.sampleRate) ?? article.format.sampleRate
+            try settings.mp3.validate(for: fileFormat)
+        }
         guard !entries.isEmpty else {
             throw .emptyArticle(article, nothingTo: "export")
         }
@@ -204,7 +244,7 @@ extension NarrationLibrary {
         }
         return try Exporter.export(
             mastered.segments, gain: mastered.gain, ceiling: settings.mastering.peakCeiling, plan: plan, settings: settings,
-            to: destination
+            to: destination, recordingClipping: mastered.clipping
         ) { done in
             progress(done, plan.totalFrames)
         }
