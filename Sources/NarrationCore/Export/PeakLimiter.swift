@@ -30,13 +30,17 @@ public struct PeakLimiter: Sendable {
     private let releaseCoefficient: Double
     /// Below this, no sample within the taps can make an interpolated value exceed the ceiling.
     private let quietBound: Double
+    /// The interpolator's phases one after another (phase-major), for the inner loop.
+    private let coefficients = TruePeakInterpolator.phases.flatMap { $0 }
     /// Frames waiting to come out (interleaved, gain applied), and the gain each frame needs.
+    /// `delayed` keeps at least the 11 frames before `head` an interpolated value reads.
     private var delayed: [Double] = []
     private var needed: [Double] = []
-    /// Frames taken in (including the silence `flush` adds), and frames given out.
+    /// Frames taken in (including the silence put before the first and after the last), and
+    /// the index in `needed` of the next frame to give out.
     private var received = 0
     private var head = 0
-    /// Frames since a sample above `quietBound`, per the whole frame: interpolate while < 12.
+    /// Frames since one with a sample above `quietBound`: values are interpolated while < 12.
     private var sinceLoud = Int.max
     /// Indexes into `needed` whose values increase: the front is the lowest need in the window.
     private var window: [Int] = []
@@ -47,27 +51,21 @@ public struct PeakLimiter: Sendable {
     private var heldSum: Double
     private var heldPosition = 0
     private var envelope = 1.0
-    /// Each channel's last `taps` samples for the interpolator: a ring written twice (at `position`
-    /// and `position + taps`), so the last 12 are always contiguous and end at `position + taps`.
-    private var history: [Double]
-    private var position = 0
 
     public init(gain: SampleGain, ceiling: Decibels, format: AudioFormat, lookaheadSeconds: Double = 0.005, releaseSeconds: Double = 0.08) {
         self.gain = gain.linear
         self.ceiling = min(1, ceiling.amplitude)
         channels = format.channels
         bitsPerSample = format.bitsPerSample
-        lookahead = max(1, format.frames(forSeconds: lookaheadSeconds))
+        lookahead = max(TruePeakInterpolator.taps, format.frames(forSeconds: lookaheadSeconds))
         releaseCoefficient = exp(-1 / (releaseSeconds * Double(format.sampleRate)))
         quietBound = self.ceiling / TruePeakInterpolator.amplification
         held = Array(repeating: 1, count: lookahead)
         heldSum = Double(lookahead)
-        history = Array(repeating: 0, count: 2 * TruePeakInterpolator.taps * format.channels)
         // A lookahead of silence before the first frame, never given out: the average that ramps
         // the gain down must already see the first frames' needs (an average over frames before
         // the start taken as unity would let a loud beginning through).
-        let silence = [Double](repeating: 0, count: channels)
-        for _ in 0..<lookahead { take(silence) }
+        take(silentFrames: lookahead)
     }
 
     /// Frames the output lags the input by: the lookahead and the interpolator's reach.
@@ -75,51 +73,60 @@ public struct PeakLimiter: Sendable {
 
     /// Takes a block; returns the limited frames that are ready (lagging by the lookahead).
     public mutating func process(_ samples: UnsafeBufferPointer<Int32>) -> [Int32] {
-        let scale = 1 / Double(Int32.max)
-        var frame = [Double](repeating: 0, count: channels)
-        for index in 0..<(samples.count / channels) {
-            for channel in 0..<channels { frame[channel] = Double(samples[index * channels + channel]) * scale * gain }
-            take(frame)
-        }
+        let scale = gain / Double(Int32.max)
+        delayed.append(contentsOf: samples.lazy.map { Double($0) * scale })
+        take(frames: samples.count / channels)
         return emit(upTo: received - latency)
     }
 
     /// The frames still held back.
     public mutating func flush() -> [Int32] {
         let end = received
-        let silence = [Double](repeating: 0, count: channels)
-        for _ in 0..<latency { take(silence) }
+        take(silentFrames: latency)
         return emit(upTo: end)
     }
 
-    /// Adds one frame (gain applied) and the needs it and its interpolated values set.
-    private mutating func take(_ frame: [Double]) {
-        var loudest = 0.0
-        for value in frame {
-            delayed.append(value)
-            loudest = max(loudest, abs(value))
-        }
-        needed.append(loudest > ceiling ? ceiling / loudest : 1)
-        received += 1
-        sinceLoud = loudest > quietBound ? 0 : (sinceLoud == Int.max ? Int.max : sinceLoud + 1)
+    private mutating func take(silentFrames count: Int) {
+        delayed.append(contentsOf: repeatElement(0, count: count * channels))
+        take(frames: count)
+    }
+
+    /// Sets the needs of the `count` frames just added to `delayed`: each frame's own samples,
+    /// and each interpolated value's, which holds for all 12 frames it reads.
+    private mutating func take(frames count: Int) {
+        let first = needed.count
+        needed.append(contentsOf: repeatElement(1, count: count))
+        received += count
         let taps = TruePeakInterpolator.taps
-        position = (position + 1) % taps
-        for channel in 0..<channels {
-            history[2 * taps * channel + position] = frame[channel]
-            history[2 * taps * channel + position + taps] = frame[channel]
-        }
-        guard sinceLoud < taps else { return }
-        var peak = 0.0
-        history.withUnsafeBufferPointer { buffer in
-            for channel in 0..<channels {
-                peak = max(peak, TruePeakInterpolator.peak(of: buffer, endingAt: 2 * taps * channel + position + taps))
+        let phases = TruePeakInterpolator.phases.count
+        let channels = channels, ceiling = ceiling, quietBound = quietBound, head = head
+        var sinceLoud = sinceLoud
+        delayed.withUnsafeBufferPointer { x in
+            needed.withUnsafeMutableBufferPointer { need in
+                coefficients.withUnsafeBufferPointer { h in
+                    for m in first..<(first + count) {
+                        var loudest = 0.0
+                        for channel in 0..<channels { loudest = max(loudest, abs(x[m * channels + channel])) }
+                        if loudest > ceiling { need[m] = ceiling / loudest }
+                        sinceLoud = loudest > quietBound ? 0 : min(sinceLoud, taps) + 1
+                        guard sinceLoud < taps, m >= taps - 1 else { continue }
+                        var peak = 0.0
+                        for channel in 0..<channels {
+                            let newest = m * channels + channel
+                            for phase in 0..<phases {
+                                var sum = 0.0
+                                for k in 0..<taps { sum += h[phase * taps + k] * x[newest - k * channels] }
+                                peak = max(peak, abs(sum))
+                            }
+                        }
+                        guard peak > ceiling else { continue }
+                        let value = ceiling / peak
+                        for frame in max(head, m - taps + 1)...m where need[frame] > value { need[frame] = value }
+                    }
+                }
             }
         }
-        guard peak > ceiling else { return }
-        // The value read these 12 frames: each of them needs the gain that holds it.
-        let need = ceiling / peak
-        let last = needed.count - 1
-        for index in max(head, last - taps + 1)...last where needed[index] > need { needed[index] = need }
+        self.sinceLoud = sinceLoud
     }
 
     /// Gives out frames up to (not including) absolute frame `end`.
@@ -132,8 +139,8 @@ public struct PeakLimiter: Sendable {
         let highest = Double(Int32.max) - step + 1
         // `needed` is final up to `taps − 1` frames before the newest (later values may still lower it).
         let final = needed.count - (TruePeakInterpolator.taps - 1)
-        var output: [Int32] = []
-        output.reserveCapacity(max(0, count - skipped) * channels)
+        var output = [Int32](repeating: 0, count: max(0, count - skipped) * channels)
+        var written = 0
         for frame in head..<(head + count) {
             // The lowest need over frame…frame+lookahead−1: a monotonic queue keeps its minimum.
             let windowLimit = min(final, frame + lookahead)
@@ -147,23 +154,27 @@ public struct PeakLimiter: Sendable {
             // Its average over the last `lookahead` frames: a ramp, never above any frame's need.
             heldSum += lowest - held[heldPosition]
             held[heldPosition] = lowest
-            heldPosition = (heldPosition + 1) % lookahead
+            heldPosition = heldPosition + 1 == lookahead ? 0 : heldPosition + 1
             let target = min(1, heldSum / Double(lookahead))
             envelope = target < envelope ? target : target - (target - envelope) * releaseCoefficient
             guard frame - head >= skipped else { continue }
+            let scale = envelope * Double(Int32.max) / step
             for channel in 0..<channels {
-                let value = delayed[frame * channels + channel] * envelope * Double(Int32.max)
-                output.append(Int32(max(Double(Int32.min), min(highest, (value / step).rounded() * step))))
+                let value = (delayed[frame * channels + channel] * scale).rounded() * step
+                output[written] = Int32(max(Double(Int32.min), min(highest, value)))
+                written += 1
             }
         }
         head += count
-        if head > 65_536 {
-            needed.removeFirst(head)
-            delayed.removeFirst(head * channels)
-            window = window[windowHead...].map { $0 - head }
+        // Drop what was given out, keeping the frames the interpolator still reads.
+        let drop = head - TruePeakInterpolator.taps
+        if drop > 65_536 {
+            needed.removeFirst(drop)
+            delayed.removeFirst(drop * channels)
+            window = window[windowHead...].map { $0 - drop }
             windowHead = 0
-            windowEnd -= head
-            head = 0
+            windowEnd -= drop
+            head -= drop
         }
         return output
     }
