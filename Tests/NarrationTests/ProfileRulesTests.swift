@@ -41,6 +41,25 @@ struct ProfileRulesTests {
         print("figure: room tone in a −44 dB room: head \(measured.headSilence) s (0.75 added), tail \(measured.tailSilence) s (2 added), noise floor \(measured.noiseFloor.formatted) dB")
     }
 
+    @Test("a peak rule missed after encoding is met by one more encode with the ceiling lowered by the miss")
+    func peakExcessTakenOff() throws {
+        let fixture = try LibraryFixture(source: try Self.noisyRecording(seconds: 10, noiseDB: -80))
+        let article = try fixture.library.newArticle(title: "Council", publication: "Daily Post", narrator: "Ann", format: .speech)
+        try fixture.record(article, seconds: 9)
+        // A rule 0.5 dB under the limiter's ceiling stands for an encoder that raised the peaks by 0.5 dB.
+        var mastering = DeliveryProfile.podcast.mastering
+        mastering.peakCeiling = Decibels(-1)
+        let tight = DeliveryProfile(
+            name: "tight", format: .mp3, mp3: .constant(kbps: 128), mastering: mastering,
+            rules: [.loudness(.podcast, tolerance: 1), .truePeakAtMost(Decibels(-1.5))])
+        let output = fixture.folder.file("tight.mp3")
+        try fixture.library.export(article, to: output, settings: ExportSettings(profile: tight))
+        let measured = try Analyzer.measure(file: output)
+        #expect(measured.truePeak <= Decibels(-1.5), "\(measured.truePeak.formatted) dBTP")
+        #expect(abs((measured.integratedLoudness ?? 0) - -19) <= 1)
+        print("figure: a rule 0.5 dB under the ceiling: true peak \(measured.truePeak.value) dBTP after encoding again")
+    }
+
     @Test("acx in a noisy room: the export throws naming the noise-floor rule and what was measured, and leaves no file")
     func noisyAcxRefused() throws {
         let fixture = try LibraryFixture(source: try Self.noisyRecording(seconds: 14, noiseDB: -44))

@@ -121,6 +121,20 @@ extension DeliveryRule {
 
 
 extension DeliveryProfile {
+    /// How many dB the measured peak or true peak is over the profile's peak rules; nil when it
+    /// meets them (what an export lowers its limiter's ceiling by to encode again).
+    public func peakExcess(of measured: Measurements) -> Double? {
+        let excesses = rules.compactMap { rule -> Double? in
+            switch rule {
+            case .peakAtMost(let limit): measured.peak.value - limit.value
+            case .truePeakAtMost(let limit): measured.truePeak.value - limit.value
+            default: nil
+            }
+        }
+        guard let largest = excesses.max(), largest > 0 else { return nil }
+        return largest
+    }
+
     /// Why a file made under this profile cannot be delivered: for each rule it fails, one
     /// sentence naming the rule, what was measured and why the export could not meet it ("The acx
     /// profile needs a noise floor at or below -60.0 dB; this recording's is -44.2 dB: …"); nil
