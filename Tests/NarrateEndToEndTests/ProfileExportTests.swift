@@ -49,13 +49,15 @@ struct ProfileExportTests {
         print("figure: podcast transients: true peak \(json["truePeakDB"] as? Double ?? .nan) dBTP (narrate), \(peak) dBTP (ffmpeg), loudness \(json["integratedLoudness"] as? Double ?? .nan) LUFS")
     }
 
-    @Test("librivox: a 16 kHz article becomes a 44.1 kHz file as long as the article, to the frame")
+    @Test("librivox: a 16 kHz article becomes a 44.1 kHz file as long as the article, to the frame, with its chapters and sidecar times")
     func librivoxConverts() throws {
         let fixture = try EndToEndFixture()
         _ = try fixture.newArticle("Narrow band", "--rate", "16000")
-        let source = fixture.folder.file("narrow.wav")
-        try wav((0..<48_000).map { 0.3 * sin(2 * Double.pi * 440 * Double($0) / 16_000) }, rate: 16_000, to: source)
-        #expect(try fixture.narrate.run("import", source.path).status == 0)
+        let first = fixture.folder.file("narrow-1.wav")
+        let second = fixture.folder.file("narrow-2.wav")
+        try wav((0..<24_000).map { 0.3 * sin(2 * Double.pi * 440 * Double($0) / 16_000) }, rate: 16_000, to: first)
+        try wav((0..<24_000).map { 0.2 * sin(2 * Double.pi * 660 * Double($0) / 16_000) }, rate: 16_000, to: second)
+        #expect(try fixture.narrate.run("import", first.path, second.path).status == 0)
         let output = fixture.folder.file("librivox.mp3")
         let result = try fixture.narrate.run("export", "-o", output.path, "--profile", "librivox", "--json")
         #expect(result.status == 0, "\(result.stderr)")
@@ -63,11 +65,55 @@ struct ProfileExportTests {
         #expect(frames == 48_000)
         let reader = try SoundFileReader(path: output.path)
         #expect(reader.format.sampleRate == 44_100)
-        let seconds = Double(reader.frames) / 44_100
-        #expect(abs(seconds - 3) <= 1.0 / 44_100, "\(reader.frames) frames")
+        #expect(abs(Double(reader.frames) / 44_100 - 3) <= 1.0 / 44_100, "\(reader.frames) frames")
         reader.close()
+        // The chapters' times are the article's: chunk 2 starts at 1.5 s.
+        #expect(try MediaProbe.chapters(output).map(\.startMilliseconds) == [0, 1_500])
         let check = try fixture.narrate.run("check", output.path, "--profile", "librivox")
         #expect(check.status == 0, "\(check.stdout)")
+
+        // Queued, the sidecar's times are seconds of the article too.
+        let queued = try fixture.narrate.run("queue", "--profile", "librivox")
+        #expect(queued.status == 0, "\(queued.stderr)")
+        let outbox = fixture.narrate.home.appendingPathComponent("outbox")
+        let job = try #require(try FileManager.default.contentsOfDirectory(atPath: outbox.path).first)
+        let folder = outbox.appendingPathComponent(job)
+        let sidecarName = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".json") })
+        let sidecar = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(sidecarName))) as? [String: Any])
+        #expect(sidecar["duration"] as? Double == 3)
+        let starts = (sidecar["chunks"] as? [[String: Any]])?.compactMap { $0["start"] as? Double }
+        #expect(starts == [0, 1.5])
+        let audio = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".mp3") })
+        #expect(try SoundFileReader(path: folder.appendingPathComponent(audio).path).format.sampleRate == 44_100)
+    }
+
+    @Test("acx in a quiet room: the export passes, and check finds at its head and tail the room tone the profile adds, within a 100 ms window")
+    func acxRoomTone() throws {
+        let fixture = try EndToEndFixture()
+        _ = try fixture.newArticle("Quiet room")
+        // A voice (220 Hz, syllable-like bursts) with 1.2 s pauses over a room at about −75 dBFS.
+        var generator = SeededGenerator(default: 1_770)
+        let samples = (0..<(8 * 44_100)).map { index -> Double in
+            let second = Double(index) / 44_100
+            let speaking = second.truncatingRemainder(dividingBy: 2.4) >= 1.2
+            let syllable = 0.5 + 0.5 * sin(2 * Double.pi * 4 * second)
+            let voice = speaking ? 0.25 * syllable * sin(2 * Double.pi * 220 * second) : 0
+            return voice + Double.random(in: -0.0003...0.0003, using: &generator)
+        }
+        let source = fixture.folder.file("quiet.wav")
+        try wav(samples, to: source)
+        #expect(try fixture.narrate.run("import", source.path).status == 0)
+        let output = fixture.folder.file("acx.mp3")
+        let result = try fixture.narrate.run("export", "-o", output.path, "--profile", "acx")
+        #expect(result.status == 0, "\(result.stderr)")
+        let check = try fixture.narrate.run("check", output.path, "--profile", "acx", "--json")
+        #expect(check.status == 0, "\(check.stdout)")
+        let json = try #require(try check.json() as? [String: Any])
+        let head = try #require(json["headSilence"] as? Double)
+        let tail = try #require(json["tailSilence"] as? Double)
+        #expect(abs(head - 0.75) <= 0.1 + 1e-9, "head \(head) s")
+        #expect(abs(tail - 2) <= 0.1 + 1e-9, "tail \(tail) s")
+        print("figure: acx in a quiet room: room tone \(head) s at the head (0.75 added), \(tail) s at the tail (2 added), noise floor \(json["noiseFloorDB"] as? Double ?? .nan) dB")
     }
 
     @Test("acx in a noisy room: export and queue fail naming the noise-floor rule, exit 1, leave no file and nothing queued")

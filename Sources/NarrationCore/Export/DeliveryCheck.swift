@@ -179,7 +179,10 @@ extension DeliveryRule {
         case .headSilenceBetween(let low, let high), .tailSilenceBetween(let low, let high):
             let edge = if case .headSilenceBetween = self { "head" } else { "tail" }
             let measured = edge == "head" ? m.headSilence : m.tailSilence
-            return "\(needs) \(String(format1: low))–\(String(format1: high)) s of room tone at the \(edge); this file has \(String(format1: measured)) s: the room tone repeated there is the recording's quietest half second, and the recording has none steady enough (within \(String(format1: RoomTone.margin)) dB of its noise floor), so record a few seconds of the room's silence."
+            let why = measured < low
+                ? "the room tone repeated there is the recording's quietest half second, and the recording has none steady enough (within \(String(format1: RoomTone.margin)) dB of its noise floor), so record a few seconds of the room's silence"
+                : "nothing at the \(edge) rises \(String(format1: RoomTone.margin)) dB above the recording's noise floor, so all of it reads as room tone; the noise floor is too close to the voice, so record closer to the microphone"
+            return "\(needs) \(String(format1: low))–\(String(format1: high)) s of room tone at the \(edge); this file has \(String(format1: measured)) s: \(why)."
         case .noClipping:
             let count = m.clipping.count
             return "The \(profile.name) profile allows no clipping; this recording clips in \(count) stretch\(count == 1 ? "" : "es"), the first at \(time(m.clipping[0].start)): clipped sound cannot be restored, so record those passages again at a lower input level."
