@@ -97,7 +97,7 @@ enum Exporter {
                 if let limit = ceiling, let excess = settings.profile?.peakExcess(of: delivered) { ceiling = Decibels(limit.value - excess - 0.2) }
             }
             var done = try encode(segments, gain: gain, ceiling: ceiling, plan: plan, settings: settings, to: temporary, progress: progress)
-            if let profile = settings.profile {
+            if let profile = settings.profile, !profile.rules.isEmpty {
                 var measured = try Analyzer.measure(file: temporary)
                 // An encoder can raise peaks past the limiter's ceiling (MP3: up to about 1 dB on
                 // clipped or square-edged sound): up to twice, encode again with the ceiling
