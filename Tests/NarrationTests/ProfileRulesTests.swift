@@ -76,6 +76,27 @@ struct ProfileRulesTests {
         #expect(left.isEmpty, "\(left)")
     }
 
+    @Test("the limiter's output measured by libebur128 (what check reports): at most the ceiling + 0.05 dB", arguments: [-1.0, -2.0, -3.5])
+    func limiterAgainstLibebur128(ceiling: Double) {
+        let format = AudioFormat(sampleRate: 44_100, channels: 1, bitsPerSample: 16)
+        // Bursts of a quarter-rate sine 45° off its samples (true peak 3 dB over them) on a quiet tone.
+        let samples = (0..<(3 * 44_100)).map { index -> Int32 in
+            let burst = index % 11_025 < 441 ? 0.7 * sin(Double.pi / 2 * Double(index) + Double.pi / 4) : 0
+            let value = burst + 0.05 * sin(2 * Double.pi * 300 * Double(index) / 44_100)
+            return Int32((value * 32_767).rounded()) << 16
+        }
+        var limiter = PeakLimiter(gain: SampleGain(decibels: 6), ceiling: Decibels(ceiling), format: format)
+        let output = samples.withUnsafeBufferPointer { limiter.process($0) } + limiter.flush()
+        #expect(output.count == samples.count)
+        let meter = LoudnessMeter(format: format)
+        output.withUnsafeBufferPointer { meter.add($0) }
+        #expect(meter.truePeak.value <= ceiling + 0.05, "libebur128: \(meter.truePeak.value) dBTP")
+        #expect(meter.truePeak.value >= ceiling - 0.5, "held near the ceiling: \(meter.truePeak.value) dBTP")
+        let input = LoudnessMeter(format: format)
+        samples.withUnsafeBufferPointer { input.add($0) }
+        print("figure: limiter at \(ceiling) dBTP: libebur128 true peak \(input.truePeak.value + 6) dBTP with the gain, \(meter.truePeak.value) dBTP limited")
+    }
+
     @Test("the rules' sentences: clipping and long silences fail with their times; passing rules say nothing")
     func ruleSentences() {
         let format = AudioFormat(sampleRate: 44_100, channels: 1, bitsPerSample: 16)
