@@ -10,7 +10,15 @@ extension Narrate {
             abstract: "Measure a file or an article: loudness, levels, noise floor, clipping, long silences.",
             discussion: """
                 With --profile, each of the profile's rules passes or fails, and the exit status is 1 \
-                if any fails. Profiles: acx, podcast, librivox, archive.
+                if any fails. Profiles: acx, podcast, librivox, archive, or one of config.toml's. \
+                export, queue and submit run the same check on what they make and keep nothing \
+                that fails.
+
+                Room tone, at the head and the tail, is measured as the exporter makes it: the \
+                recording's quietest 0.5 s is its noise floor, and a 100 ms window counts as room \
+                tone when it is at most 6 dB above that floor. Silences are \
+                windows below -50 dBFS. True peak is measured as ITU-R BS.1770-4 says (4x \
+                oversampling), as libebur128 and ffmpeg measure it.
 
                   narrate check budget.mp3 --profile acx
                   narrate check --article k3f9x2ab --json
@@ -28,12 +36,17 @@ extension Narrate {
 
         func validate() throws {
             if path != nil && target.article != nil { throw ValidationError("Check a file or an article, not both.") }
-            if let profile {
-                do { _ = try DeliveryProfile.named(profile) } catch { throw ValidationError(error.sentence) }
-            }
         }
 
         func run() throws {
+            var chosen: DeliveryProfile?
+            if let profile {
+                let configured = try CommandRunner.settings()
+                do { chosen = try configured.deliveryProfile(named: profile) } catch {
+                    Console.error(error.sentence)
+                    throw ExitCode(error.exitStatus)
+                }
+            }
             let bar = ProgressBar(label: "Measuring")
             let (name, measurements) = try CommandRunner.withLibrary(readOnly: true) { (library) throws(NarrationError) -> (String, Measurements) in
                 if let path {
@@ -47,7 +60,6 @@ extension Narrate {
                 return ("\"\(article.title)\"", try library.measure(article) { bar.update(done: $0, total: $1) })
             }
             bar.finish()
-            let chosen = profile.flatMap { try? DeliveryProfile.named($0) }
             let results = chosen?.rules.map { $0.evaluate(measurements) } ?? []
             let passed = results.allSatisfy(\.passed)
             if output.json {
@@ -79,6 +91,7 @@ extension Narrate {
             Console.print("  noise floor  \(m.noiseFloor.formatted) dB (quietest 0.5 s)")
             Console.print("  clipping     \(Self.stretches(m.clipping, named: "clipped stretch", seconds: seconds))")
             Console.print("  silences > 3 s  \(m.longSilences.isEmpty ? "none" : m.longSilences.map { "\(seconds($0.start))–\(seconds($0.end))" }.joined(separator: ", "))")
+            Console.print("  room tone    \(String(format: "%.1f", m.headSilence)) s at the head, \(String(format: "%.1f", m.tailSilence)) s at the tail")
             if let profile {
                 Console.print("Profile \(profile.name):")
                 for result in results {

@@ -65,7 +65,7 @@ extension Narrate {
         var vbr: Int?
 
         @Option(help: ArgumentHelp(
-            "A delivery profile: archive (FLAC, untouched), librivox, acx, podcast or one of config.toml's. It sets the mastering, and the format and bitrate unless --format, the file's extension or --bitrate say otherwise. Without it the samples are untouched.",
+            "A delivery profile: archive (FLAC, untouched), librivox, acx, podcast or one of config.toml's. It sets the mastering, the sample rate its rules ask for, and the format and bitrate unless --format, the file's extension or --bitrate say otherwise; a file that fails its rules (as check --profile measures them) is not kept, and the error names each rule, what was measured and why. Without it the samples are untouched.",
             valueName: "NAME"))
         var profile: String?
 
@@ -139,7 +139,8 @@ extension Narrate {
                 ?? bitrate.map { .constant(kbps: $0) } ?? chosenProfile?.mp3 ?? .constant(kbps: 128)
             let settings = ExportSettings(
                 format: resolvedFormat, mp3: encoding, chapters: !noChapters, chapterStyle: chapters.style,
-                mastering: chosenProfile?.mastering ?? Mastering(), firstChunk: from.map { ChunkIndex($0) }, lastChunk: to.map { ChunkIndex($0) })
+                mastering: chosenProfile?.mastering ?? Mastering(), firstChunk: from.map { ChunkIndex($0) }, lastChunk: to.map { ChunkIndex($0) },
+                profile: chosenProfile)
             let destination = URL(fileURLWithPath: output).standardizedFileURL
             let bar = ProgressBar(label: "Exporting")
             let transcriptURL = transcript.map { destination.deletingPathExtension().appendingPathExtension($0.format.fileExtension) }

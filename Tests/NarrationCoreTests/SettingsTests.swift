@@ -32,10 +32,33 @@ struct SettingsTests {
         #expect(Settings() == (try Settings(parsing: "", file: "empty.toml")))
     }
 
+    @Test("no_clipping and max_silence add rules to a profile, and false or 0 take them away")
+    func ruleSettings() throws {
+        let text = """
+            [profiles.strict]
+            base = "archive"
+            no_clipping = true
+            max_silence = 4.5
+
+            [profiles.loose]
+            base = "acx"
+            no_clipping = false
+            max_silence = 0
+            """
+        let settings = try Settings(parsing: text, file: "config.toml")
+        let strict = try settings.deliveryProfile(named: "strict")
+        #expect(strict.rules == [.noClipping, .silencesAtMost(4.5)])
+        let loose = try settings.deliveryProfile(named: "loose")
+        #expect(loose.rules == DeliveryProfile.acx.rules.filter { $0 != .noClipping })
+        #expect(throws: NarrationError(.usage, "config.toml: no_clipping in [profiles.x] must be true or false.")) {
+            try Settings(parsing: "[profiles.x]\nno_clipping = 1", file: "config.toml")
+        }
+    }
+
     @Test("mistakes are named with the file and line, and the fix", arguments: [
         ("narrator = Ann", "config.toml, line 1: Ann is not a value narrate understands (a string in quotes, a number, true or false). Fix the line or remove it."),
         ("narator = \"Ann\"", "config.toml: unknown setting \"narator\" (known: destination, destinations, device, language, narrator, profile, profiles, publication)."),
-        ("[profiles.x]\nbitrat = 64", "config.toml: unknown setting \"bitrat\" in [profiles.x] (known: base, bitrate, format, join_fade, loudness, max_pause, peak_ceiling, rms, room_tone_head, room_tone_tail, vbr)."),
+        ("[profiles.x]\nbitrat = 64", "config.toml: unknown setting \"bitrat\" in [profiles.x] (known: base, bitrate, format, join_fade, loudness, max_pause, max_silence, no_clipping, peak_ceiling, rms, room_tone_head, room_tone_tail, vbr)."),
         ("[profiles.x]\nloudness = 5", "config.toml: loudness in [profiles.x] must be a number from -40.0 to 0.0."),
         ("narrator = \"Ann\"\nnarrator = \"Bo\"", "config.toml, line 2: narrator is set twice. Fix the line or remove it."),
         ("profile = \"nope\"", "There is no profile \"nope\". Use one of archive, librivox, acx, podcast."),

@@ -17,10 +17,13 @@ public struct ExportSettings: Sendable, Equatable {
     /// Frames, chapters and transcript times then start at 0 at the first chunk exported.
     public var firstChunk: ChunkIndex?
     public var lastChunk: ChunkIndex?
+    /// The profile whose rules the made file must pass before it is kept (nil: no rules). Its
+    /// sample-rate rule also sets the file's rate.
+    public var profile: DeliveryProfile?
 
     public init(
         format: ExportFormat, mp3: MP3Encoding = .constant(kbps: 128), chapters: Bool = true, chapterStyle: ChapterStyle = .paragraphs,
-        mastering: Mastering = Mastering(), firstChunk: ChunkIndex? = nil, lastChunk: ChunkIndex? = nil
+        mastering: Mastering = Mastering(), firstChunk: ChunkIndex? = nil, lastChunk: ChunkIndex? = nil, profile: DeliveryProfile? = nil
     ) {
         self.format = format
         self.mp3 = mp3
@@ -29,11 +32,19 @@ public struct ExportSettings: Sendable, Equatable {
         self.mastering = mastering
         self.firstChunk = firstChunk
         self.lastChunk = lastChunk
+        self.profile = profile
     }
 
-    /// A profile's format, encoding and mastering.
+    /// A profile's format, encoding, mastering and rules.
     public init(profile: DeliveryProfile, chapters: Bool = true) {
-        self.init(format: profile.format, mp3: profile.mp3, chapters: chapters, mastering: profile.mastering)
+        self.init(format: profile.format, mp3: profile.mp3, chapters: chapters, mastering: profile.mastering, profile: profile)
+    }
+
+    /// The rate the file is made at when it differs from the article's: the profile's
+    /// sample-rate rule (Opus keeps its own rates, see `ExportFormat.fileSampleRate`).
+    func convertedSampleRate(from articleRate: Int) -> Int? {
+        guard format != .opus, let rate = profile?.rules.lazy.compactMap(\.requiredSampleRate).first, rate != articleRate else { return nil }
+        return rate
     }
 }
 
@@ -63,27 +74,55 @@ public struct ExportResult: Sendable {
 /// folder, forced to disk and renamed into place; on any failure the temporary file is removed,
 /// so the destination never holds a partial file.
 enum Exporter {
+    /// - Parameter recordingClipping: the recording's clipped stretches (in the file's frames),
+    ///   which the mastering's gain may have lowered below full scale in the file.
     static func export(
         _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels?, plan: ExportPlan, settings: ExportSettings, to destination: URL,
-        progress: (FrameCount) -> Void
+        recordingClipping: [Stretch] = [], progress: (FrameCount) -> Void
     ) throws(NarrationError) -> ExportResult {
         let folder = destination.deletingLastPathComponent()
         FileSystem.removeAbandonedPartials(in: folder)
         try FileSystem.clearTemporary(beside: destination)
         let temporary = FileSystem.temporaryURL(beside: destination)
         var gain = gain
+        var ceiling = ceiling
         do throws(NarrationError) {
             var done = try encode(segments, gain: gain, ceiling: ceiling, plan: plan, settings: settings, to: temporary, progress: progress)
+            // A file for a profile with rules is measured as check measures it; one without, only
+            // for loudness, and only when there is a loudness target.
+            let rules = settings.profile.map { !$0.rules.isEmpty } ?? false
+            var measured = rules ? try Analyzer.measure(file: temporary) : nil
             // A lossy encoder changes loudness a little (about 0.4 LU for some voices at 128 kbit/s):
             // measure what will be delivered, and only if it missed the target by more than 0.2 LU
-            // encode once more with the difference made up.
-            if settings.format.isLossy, let target = settings.mastering.loudnessTarget,
-                let loudness = try Analyzer.integratedLoudness(of: temporary),
+            // encode once more with the difference made up (and a peak rule's miss taken off the
+            // limiter's ceiling).
+            let deliveredLoudness: Double? =
+                if let measured { measured.integratedLoudness } else if settings.mastering.loudnessTarget != nil && settings.format.isLossy {
+                    try Analyzer.integratedLoudness(of: temporary)
+                } else { nil }
+            if settings.format.isLossy, let target = settings.mastering.loudnessTarget, let loudness = deliveredLoudness,
                 abs(target.lufs(channels: plan.format.channels) - loudness) > 0.2
             {
                 FileSystem.discard(temporary)
                 gain = SampleGain(linear: gain.linear * SampleGain(decibels: target.lufs(channels: plan.format.channels) - loudness).linear)
-                done = try encode(segments, gain: gain, ceiling: ceiling, plan: plan, settings: settings, to: temporary) { _ in }
+                if let limit = ceiling, let made = measured, let excess = settings.profile?.peakExcess(of: made) {
+                    ceiling = Decibels(limit.value - excess - 0.2)
+                }
+                done = try encode(segments, gain: gain, ceiling: ceiling, plan: plan, settings: settings, to: temporary, progress: progress)
+                measured = rules ? try Analyzer.measure(file: temporary) : nil
+            }
+            if let profile = settings.profile, var measured {
+                // An encoder can raise peaks past the limiter's ceiling (MP3: up to about 1 dB on
+                // clipped or square-edged sound): up to twice, encode again with the ceiling
+                // lowered by what the peak rule was missed by, and 0.2 dB more.
+                for _ in 0..<2 {
+                    guard let limit = ceiling, let excess = profile.peakExcess(of: measured) else { break }
+                    FileSystem.discard(temporary)
+                    ceiling = Decibels(limit.value - excess - 0.2)
+                    done = try encode(segments, gain: gain, ceiling: ceiling, plan: plan, settings: settings, to: temporary, progress: progress)
+                    measured = try Analyzer.measure(file: temporary)
+                }
+                try verify(measured, meets: profile, recordingClipping: recordingClipping)
             }
             do throws(SystemError) {
                 try FileSystem.replace(destination, with: temporary)
@@ -105,8 +144,30 @@ enum Exporter {
         }
     }
 
+    /// Throws, naming each rule it fails, what was measured and why, if the made file (measured
+    /// as `check` does) does not meet `profile`: a file that would fail its own profile's check
+    /// is never moved into place or queued.
+    /// - Throws: `profileNotMet`.
+    private static func verify(_ measured: Measurements, meets profile: DeliveryProfile, recordingClipping: [Stretch]) throws(NarrationError) {
+        var measured = measured
+        // Clipping the mastering lowered below full scale is still clipping.
+        if measured.clipping.isEmpty { measured.clipping = recordingClipping }
+        if let shortfall = profile.shortfall(of: measured) {
+            throw NarrationError(.profileNotMet, shortfall)
+        }
+    }
+
     /// The file for `settings.format` at `path`, and the chapters it will hold.
     private static func makeSink(at path: URL, plan: ExportPlan, settings: ExportSettings) throws(NarrationError) -> (any AudioSink, chapters: Int) {
+        // A profile that needs another rate: the file is made at that rate from the converted
+        // plan (its chapters' frames at that rate, the same times), and the samples are converted
+        // on the way in by libsoxr, as for Opus.
+        if let rate = settings.convertedSampleRate(from: plan.format.sampleRate) {
+            var direct = settings
+            direct.profile = nil
+            let (file, chapters) = try makeSink(at: path, plan: plan.converted(toSampleRate: rate), settings: direct)
+            return (ResamplingSink(from: plan.format.sampleRate, to: rate, channels: plan.format.channels, into: file), chapters)
+        }
         switch settings.format {
         case .mp3:
             let sink = try MP3Writer(
@@ -236,7 +297,11 @@ extension NarrationLibrary {
         _ article: Article, entries: [ChunkEntry], to destination: URL, settings: ExportSettings,
         progress: (FrameCount, FrameCount) -> Void
     ) throws(NarrationError) -> ExportResult {
-        if settings.format == .mp3 { try settings.mp3.validate(for: article.format) }
+        if settings.format == .mp3 {
+            var fileFormat = article.format
+            fileFormat.sampleRate = settings.convertedSampleRate(from: article.format.sampleRate) ?? article.format.sampleRate
+            try settings.mp3.validate(for: fileFormat)
+        }
         guard !entries.isEmpty else {
             throw .emptyArticle(article, nothingTo: "export")
         }
@@ -260,7 +325,7 @@ extension NarrationLibrary {
         }
         return try Exporter.export(
             mastered.segments, gain: mastered.gain, ceiling: settings.mastering.peakCeiling, plan: plan, settings: settings,
-            to: destination
+            to: destination, recordingClipping: mastered.clipping
         ) { done in
             progress(done, plan.totalFrames)
         }

@@ -12,23 +12,30 @@ extension Mastering {
         /// Frames per chapter: the first includes the head's room tone, the last the tail's.
         let chapterFrames: [FrameCount]
         let gain: SampleGain
+        /// The recording's clipped stretches, in the file's frames (the gain may lower them below
+        /// full scale, where a check of the file alone would not see them).
+        let clipping: [Stretch]
     }
 
     /// - Parameter measures: each chunk's measure (`NarrationLibrary.measures`); mastering reads
-    ///   no audio to measure the article, only the few windows where pauses are cut.
+    ///   no audio to measure the article, only the windows where pauses are cut and the first and
+    ///   last chunk where room tone is.
     static func prepare(
         _ entries: [NarrationLibrary.ChunkEntry], measures: [ChunkMeasure], format: AudioFormat, mastering: Mastering
     ) throws(NarrationError) -> Prepared {
         var segments = entries.map { AudioSegment(file: $0.file, range: 0..<$0.chunk.frames) }
-        guard !mastering.isIdentity else { return Prepared(segments: segments, chapterFrames: segments.map(\.range.count), gain: SampleGain(linear: 1)) }
-        // Pauses inside the article are cut to the profile's longest pause; where room tone is
-        // added, the article's outer edges are cut to 0.1 s so that the room tone sets the lead-in.
-        let edge = format.frames(forSeconds: 0.1)
+        guard !mastering.isIdentity else {
+            return Prepared(segments: segments, chapterFrames: segments.map(\.range.count), gain: SampleGain(linear: 1), clipping: [])
+        }
+        // Pauses inside the article are cut to the profile's longest pause. Where room tone is
+        // added, the article's outer edges are cut later, by what `RoomTone` calls room tone.
         let pause = mastering.maxPauseSeconds.map { format.frames(forSeconds: $0) }
-        if pause != nil || mastering.roomToneHeadSeconds != nil || mastering.roomToneTailSeconds != nil {
+        let addsHead = mastering.roomToneHeadSeconds != nil
+        let addsTail = mastering.roomToneTailSeconds != nil
+        if pause != nil {
             for index in segments.indices {
-                let leading = index == 0 && mastering.roomToneHeadSeconds != nil ? edge : pause
-                let trailing = index == segments.count - 1 && mastering.roomToneTailSeconds != nil ? edge : pause
+                let leading = index == 0 && addsHead ? nil : pause
+                let trailing = index == segments.count - 1 && addsTail ? nil : pause
                 segments[index] = try trimmed(segments[index], measure: measures[index], keepingLeading: leading, trailing: trailing, format: format)
             }
         }
@@ -39,10 +46,11 @@ extension Mastering {
                 if index < segments.count - 1 { segments[index].fadeOutFrames = min(frames, segments[index].range.count / 2) }
             }
         }
-        var chapterFrames = segments.map(\.range.count)
         let needsMeasuring = mastering.loudnessTarget != nil || mastering.rmsTarget != nil || mastering.peakCeiling != nil
-            || mastering.roomToneHeadSeconds != nil || mastering.roomToneTailSeconds != nil
-        guard needsMeasuring else { return Prepared(segments: segments, chapterFrames: chapterFrames, gain: SampleGain(linear: 1)) }
+            || addsHead || addsTail
+        guard needsMeasuring else {
+            return Prepared(segments: segments, chapterFrames: segments.map(\.range.count), gain: SampleGain(linear: 1), clipping: [])
+        }
 
         let measurements = MeasuredLevels(zip(measures, segments).map { ($0, $1.range) })
         var gainDecibels = 0.0
@@ -59,19 +67,33 @@ extension Mastering {
             gainDecibels = min(0, ceiling.value - measurements.truePeak.value)
         }
 
-        if let quiet = measurements.quietestStretch {
+        var headFrames: FrameCount = 0
+        var cutAtStart: FrameCount = 0
+        if addsHead || addsTail, !segments.isEmpty {
             // The quietest 500 ms, within the chunk where it starts.
-            let (chunk, window) = measurements.windowSources[quiet.first]
-            let start = window * measures[chunk].windowFrames
-            let source = AudioSegment(
-                file: segments[chunk].file, range: start..<min(segments[chunk].range.upperBound, start + 5 * measures[chunk].windowFrames))
-            let pieceFrames = source.range.count
+            let quiet = measurements.quietestStretch.map { stretch -> AudioSegment in
+                let (chunk, window) = measurements.windowSources[stretch.first]
+                let start = window * measures[chunk].windowFrames
+                return AudioSegment(
+                    file: segments[chunk].file, range: start..<min(segments[chunk].range.upperBound, start + 5 * measures[chunk].windowFrames))
+            }
+            // The recording's own room tone at the outer edges is cut, in whole windows from the
+            // first and the last window of sound, and the room tone added takes its place: so the
+            // file's room tone is the sample repeated, which `check` measures as room tone to
+            // within the one window that straddles the first (or last) sound.
+            let first = segments[0].range.lowerBound
+            if addsHead { segments[0] = try roomToneTrimmed(segments[0], atHead: true, noiseFloor: measurements.noiseFloor, format: format) }
+            if addsTail {
+                let last = segments.count - 1
+                segments[last] = try roomToneTrimmed(segments[last], atHead: false, noiseFloor: measurements.noiseFloor, format: format)
+            }
+            cutAtStart = segments[0].range.lowerBound - first
             func roomTone(_ seconds: Double?) -> [AudioSegment] {
-                guard let seconds, pieceFrames > 0 else { return [] }
+                guard let seconds, let source = quiet, source.range.count > 0 else { return [] }
                 var remaining = format.frames(forSeconds: seconds)
                 var pieces: [AudioSegment] = []
                 while remaining > 0 {
-                    let length = min(remaining, pieceFrames)
+                    let length = min(remaining, source.range.count)
                     pieces.append(AudioSegment(file: source.file, range: source.range.lowerBound..<(source.range.lowerBound + length)))
                     remaining -= length
                 }
@@ -79,12 +101,27 @@ extension Mastering {
             }
             let head = roomTone(mastering.roomToneHeadSeconds)
             let tail = roomTone(mastering.roomToneTailSeconds)
-            if !chapterFrames.isEmpty {
-                chapterFrames[0] += head.reduce(0) { $0 + $1.range.count }
-                chapterFrames[chapterFrames.count - 1] += tail.reduce(0) { $0 + $1.range.count }
-            }
+            headFrames = head.reduce(0) { $0 + $1.range.count }
+            var chapterFrames = segments.map(\.range.count)
+            chapterFrames[0] += headFrames
+            chapterFrames[chapterFrames.count - 1] += tail.reduce(0) { $0 + $1.range.count }
             segments = head + segments + tail
+            return try limitedGain(
+                Prepared(segments: segments, chapterFrames: chapterFrames, gain: SampleGain(decibels: gainDecibels), clipping: []),
+                decibels: gainDecibels, clipping: measurements.clipping.map { $0.shifted(by: headFrames - cutAtStart) }, mastering: mastering,
+                format: format)
         }
+        return try limitedGain(
+            Prepared(segments: segments, chapterFrames: segments.map(\.range.count), gain: SampleGain(decibels: gainDecibels), clipping: []),
+            decibels: gainDecibels, clipping: measurements.clipping, mastering: mastering, format: format)
+    }
+
+    /// `prepared` with the gain that brings the level to the target through the limiter.
+    private static func limitedGain(
+        _ prepared: Prepared, decibels: Double, clipping: [Stretch], mastering: Mastering, format: AudioFormat
+    ) throws(NarrationError) -> Prepared {
+        let segments = prepared.segments
+        var gainDecibels = decibels
         // The limiter takes a little level off the peaks it holds: measure through it and make up
         // the difference, a few times (the more gain, the more the limiter takes back).
         if let ceiling = mastering.peakCeiling, mastering.loudnessTarget != nil || mastering.rmsTarget != nil {
@@ -102,7 +139,7 @@ extension Mastering {
                 gainDecibels += shortfall
             }
         }
-        return Prepared(segments: segments, chapterFrames: chapterFrames, gain: SampleGain(decibels: gainDecibels))
+        return Prepared(segments: segments, chapterFrames: prepared.chapterFrames, gain: SampleGain(decibels: gainDecibels), clipping: clipping)
     }
 
     /// Loudness and RMS of the segments after gain and limiting, without writing anything: in
@@ -133,6 +170,33 @@ extension Mastering {
         }
         if let error = failure.withLock({ $0 }) { throw error }
         return (LoudnessMeter.integratedLoudness(of: meters), levels.withLock { $0.rms })
+    }
+
+    /// The segment without the room tone (see `RoomTone`: 100 ms windows within 6 dB of the noise
+    /// floor) at its head or its tail.
+    private static func roomToneTrimmed(
+        _ segment: AudioSegment, atHead: Bool, noiseFloor: Decibels, format: AudioFormat
+    ) throws(NarrationError) -> AudioSegment {
+        var statistics = SignalStatistics(format: format)
+        try AudioSegment.stream([segment], format: format) { block in statistics.add(block) }
+        let windows = statistics.windowPowers
+        let windowFrames = format.frames(forSeconds: SignalStatistics.windowSeconds)
+        guard !windows.isEmpty else { return segment }
+        if atHead {
+            let quiet = RoomTone.leadingWindows(windows, noiseFloor: noiseFloor)
+            guard quiet < windows.count else { return segment }  // all room tone: nothing to keep it from
+            let start = segment.range.lowerBound + quiet * windowFrames
+            var trimmed = AudioSegment(file: segment.file, range: start..<segment.range.upperBound)
+            trimmed.fadeOutFrames = min(segment.fadeOutFrames, trimmed.range.count / 2)  // the join after it
+            return trimmed
+        }
+        let quiet = RoomTone.leadingWindows(windows.reversed(), noiseFloor: noiseFloor)
+        guard quiet < windows.count else { return segment }
+        // The windows end at the last whole window; frames after it (less than one) are cut too.
+        let soundEnd = segment.range.lowerBound + (windows.count - quiet) * windowFrames
+        var trimmed = AudioSegment(file: segment.file, range: segment.range.lowerBound..<min(segment.range.upperBound, soundEnd))
+        trimmed.fadeInFrames = min(segment.fadeInFrames, trimmed.range.count / 2)  // the join before it
+        return trimmed
     }
 
     /// The segment with leading and trailing silence (below −50 dBFS) cut to at most the given

@@ -40,6 +40,8 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
         /// The speech recogniser cannot start (its model or dictionary is missing or unreadable)
         /// or failed on a take. The take itself is fine: only its check is lost.
         case speechRecognition
+        /// A file made under a delivery profile fails one of the profile's rules (it was not kept).
+        case profileNotMet
     }
 
     /// What a failure happened to, for code that points at it (a file to show, a device to pick).

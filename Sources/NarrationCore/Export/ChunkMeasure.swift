@@ -105,12 +105,15 @@ public struct MeasuredLevels: Sendable, Equatable {
     public let rms: Decibels
     public let samplePeak: Decibels
     public let truePeak: Decibels
+    /// The chunks' clipped runs within the kept stretches, in frames of the kept stretches joined,
+    /// those less than `Measurements.clippingGapSeconds` apart merged (as `check` reports them).
+    public let clipping: [Stretch]
     /// Mean powers of the kept windows, in order across chunks, and where each comes from.
     public let windowPowers: [Double]
     public let windowSources: [(chunk: Int, window: Int)]
 
     public static func == (a: MeasuredLevels, b: MeasuredLevels) -> Bool {
-        a.integratedLoudness == b.integratedLoudness && a.rms == b.rms && a.samplePeak == b.samplePeak && a.truePeak == b.truePeak
+        a.integratedLoudness == b.integratedLoudness && a.rms == b.rms && a.clipping == b.clipping && a.samplePeak == b.samplePeak && a.truePeak == b.truePeak
             && a.windowPowers == b.windowPowers && a.windowSources.elementsEqual(b.windowSources) { $0 == $1 }
     }
 
@@ -121,8 +124,15 @@ public struct MeasuredLevels: Sendable, Equatable {
         var sources: [(chunk: Int, window: Int)] = []
         var energy = 0.0, frames = 0
         var samplePeak: Float = 0, truePeak: Float = 0
+        var clipped: [Stretch] = []
+        var offset = 0
         for (chunk, part) in parts.enumerated() {
             let measure = part.measure
+            defer { offset += part.kept.count }
+            for run in measure.clipping where run.end > part.kept.lowerBound && run.start < part.kept.upperBound {
+                let start = max(run.start, part.kept.lowerBound), end = min(run.end, part.kept.upperBound)
+                clipped.append(Stretch(start: offset + start - part.kept.lowerBound, end: offset + end - part.kept.lowerBound))
+            }
             let size = measure.windowFrames
             guard size > 0 else { continue }
             for window in 0..<measure.powers.count {
@@ -145,6 +155,8 @@ public struct MeasuredLevels: Sendable, Equatable {
         self.truePeak = Decibels(amplitude: Double(truePeak))
         windowPowers = powers
         windowSources = sources
+        let rate = parts.first?.measure.sampleRate ?? 44_100
+        clipping = Stretch.merged(clipped, within: Int((Double(rate) * Measurements.clippingGapSeconds).rounded()))
     }
 
     /// BS.1770-4's gated integration over 400 ms blocks that overlap by 75 %.
@@ -158,6 +170,13 @@ public struct MeasuredLevels: Sendable, Equatable {
         let gated = absolute.filter { loudness($0) > relativeGate }
         guard !gated.isEmpty else { return nil }
         return loudness(gated.reduce(0, +) / Double(gated.count))
+    }
+
+    /// The RMS of the quietest 500 ms (`SignalStatistics.noiseFloor`, over the kept windows).
+    public var noiseFloor: Decibels {
+        if let quiet = quietestStretch { return quiet.rms }
+        guard !windowPowers.isEmpty else { return .silence }
+        return Decibels(amplitude: sqrt(windowPowers.reduce(0, +) / Double(windowPowers.count)))
     }
 
     /// The quietest five consecutive kept windows (500 ms: the noise floor's stretch), as the

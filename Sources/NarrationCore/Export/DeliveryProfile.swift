@@ -19,14 +19,15 @@ public struct DeliveryProfile: Sendable, Equatable {
     public static let archive = DeliveryProfile(
         name: "archive", format: .flac, mp3: .constant(kbps: 128), mastering: Mastering(), rules: [])
 
-    /// LibriVox: MP3 128 kbit/s CBR, mono, 44.1 kHz.
+    /// LibriVox: MP3 128 kbit/s CBR, mono, 44.1 kHz (an article at another rate is converted),
+    /// peak ≤ −1 dB, no clipping. The limiter holds −2 dBTP: encoding raises peaks (see `Mastering.peakCeiling`).
     public static let librivox = DeliveryProfile(
         name: "librivox", format: .mp3, mp3: .constant(kbps: 128),
-        mastering: Mastering(peakCeiling: Decibels(-1), joinFadeSeconds: 0.005),
-        rules: [.sampleRate(44_100), .channels(1), .peakAtMost(Decibels(-1))])
+        mastering: Mastering(peakCeiling: Decibels(-2), joinFadeSeconds: 0.005),
+        rules: [.sampleRate(44_100), .channels(1), .peakAtMost(Decibels(-1)), .noClipping])
 
     /// ACX (Audible): MP3 192 kbit/s CBR 44.1 kHz, RMS −23…−18 dB, peak ≤ −3 dB, noise floor
-    /// ≤ −60 dB, 0.5–1 s of room tone at the head and 1–5 s at the tail.
+    /// ≤ −60 dB, 0.5–1 s of room tone at the head and 1–5 s at the tail, no clipping.
     public static let acx = DeliveryProfile(
         name: "acx", format: .mp3, mp3: .constant(kbps: 192),
         mastering: Mastering(
@@ -34,10 +35,11 @@ public struct DeliveryProfile: Sendable, Equatable {
             maxPauseSeconds: 1.5, joinFadeSeconds: 0.005),
         rules: [
             .sampleRate(44_100), .rmsBetween(Decibels(-23), Decibels(-18)), .peakAtMost(Decibels(-3)),
-            .noiseFloorAtMost(Decibels(-60)), .headSilenceBetween(0.5, 1), .tailSilenceBetween(1, 5),
+            .noiseFloorAtMost(Decibels(-60)), .headSilenceBetween(0.5, 1), .tailSilenceBetween(1, 5), .noClipping,
         ])
 
-    /// Podcasts: −16 LUFS for stereo, −19 LUFS for mono, true peak ≤ −1 dBTP.
+    /// Podcasts: −16 LUFS for stereo, −19 LUFS for mono, true peak ≤ −1 dBTP. The limiter holds
+    /// −2 dBTP: encoding raises true peaks (see `Mastering.peakCeiling`).
     public static let podcast = DeliveryProfile(
         name: "podcast", format: .mp3, mp3: .constant(kbps: 128),
         mastering: Mastering(loudnessTarget: .podcast, peakCeiling: Decibels(-2), maxPauseSeconds: 2, joinFadeSeconds: 0.005),
@@ -75,10 +77,12 @@ public struct Mastering: Sendable, Equatable {
     public var loudnessTarget: LoudnessTarget?
     /// RMS level to normalise to (ACX measures RMS, not loudness).
     public var rmsTarget: Decibels?
-    /// A limiter holds every sample at or below this (set it below the profile's true-peak limit:
-    /// true peaks between samples can be up to about 0.5 dB higher).
+    /// A limiter holds the true peak (BS.1770-4, between samples too) at or below this. Set it
+    /// below the profile's peak rule: encoding MP3 raises true peaks a little (measured: up to
+    /// about 0.6 dB on sharp transients at 128 kbit/s).
     public var peakCeiling: Decibels?
-    /// Room tone (the recording's quietest 500 ms, repeated) added at the head and the tail.
+    /// Room tone (the recording's quietest 500 ms, repeated; see `RoomTone`) at the head and the
+    /// tail: the recording's own room tone at its outer edges is cut, so the file holds this much.
     public var roomToneHeadSeconds: Double?
     public var roomToneTailSeconds: Double?
     /// Silence at each chunk's edges is cut to at most this.
@@ -113,6 +117,17 @@ public enum DeliveryRule: Sendable, Equatable {
     case truePeakAtMost(Decibels)
     case noiseFloorAtMost(Decibels)
     case loudness(LoudnessTarget, tolerance: Double)
+    /// Room tone (see `RoomTone`) at the very start and end, in seconds.
     case headSilenceBetween(Double, Double)
     case tailSilenceBetween(Double, Double)
+    /// No clipped stretch at all (a run of at least 3 samples at full scale, as `check` reports).
+    case noClipping
+    /// No silence (below −50 dBFS) longer than this many seconds: a listener takes a longer one
+    /// for the end, or for a fault.
+    case silencesAtMost(Double)
+
+    /// The sample rate this rule asks for, if it is a sample-rate rule.
+    public var requiredSampleRate: Int? {
+        if case .sampleRate(let rate) = self { rate } else { nil }
+    }
 }

@@ -113,12 +113,12 @@ public struct Chapter: Sendable, Equatable {
 /// What an export writes: the chunks' lengths in order, the paragraphs they read, and the
 /// chapters made from them (see `ChapterStyle`).
 public struct ExportPlan: Sendable, Equatable {
-    public let format: AudioFormat
+    public private(set) var format: AudioFormat
     /// Each chunk's stretch of the file, in order: "Part 1", "Part 2", …
-    public let chunks: [Chapter]
+    public private(set) var chunks: [Chapter]
     /// Where each paragraph read lies (see `TextSpan`).
-    public let spans: [TextSpan]
-    public let chapters: [Chapter]
+    public private(set) var spans: [TextSpan]
+    public private(set) var chapters: [Chapter]
     public let tags: ExportTags
 
     /// The article's number of the first chunk exported: 1, or N for chunks N…M. Chunks keep
@@ -143,6 +143,27 @@ public struct ExportPlan: Sendable, Equatable {
     }
 
     public var totalFrames: FrameCount { chunks.last?.endFrame ?? 0 }
+
+    /// The same plan for a file made at `rate` (a profile that needs another rate): every
+    /// chunk's, span's and chapter's frames are `round(frames × rate / format.sampleRate)`, as the
+    /// converter makes them, so every time in the file stays what it is in the article. The
+    /// transcript and sidecar keep the article's plan: their times are seconds.
+    public func converted(toSampleRate rate: Int) -> ExportPlan {
+        let old = format.sampleRate
+        func scaled(_ frame: FrameCount) -> FrameCount { Int((Double(frame) * Double(rate) / Double(old)).rounded()) }
+        func scaled(_ chapter: Chapter) -> Chapter {
+            Chapter(title: chapter.title, startFrame: scaled(chapter.startFrame), endFrame: scaled(chapter.endFrame))
+        }
+        var converted = self
+        converted.format.sampleRate = rate
+        converted.chunks = chunks.map(scaled)
+        converted.chapters = chapters.map(scaled)
+        converted.spans = spans.map {
+            TextSpan(paragraph: $0.paragraph, firstChunk: $0.firstChunk, chunkCount: $0.chunkCount, startFrame: scaled($0.startFrame), endFrame: scaled($0.endFrame))
+        }
+        converted.sentenceCues = [:]  // in seconds already; the file's tags hold none
+        return converted
+    }
 
     /// Where the take check placed each sentence, by the chunk's number in the article, for chunks the export kept
     /// as they were recorded (no edge trimmed, no room tone added), so that the take's times

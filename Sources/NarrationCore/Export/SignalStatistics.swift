@@ -6,6 +6,9 @@ public struct Stretch: Sendable, Equatable {
     public let end: FrameCount
     public init(start: FrameCount, end: FrameCount) { self.start = start; self.end = end }
 
+    /// The stretch `frames` later (earlier when negative), never before frame 0.
+    public func shifted(by frames: FrameCount) -> Stretch { Stretch(start: max(0, start + frames), end: max(0, end + frames)) }
+
     /// `stretches` (in order) with those less than `gap` frames apart joined into one: a loud
     /// passage that clips on every other syllable is one stretch to listen to, not hundreds.
     public static func merged(_ stretches: [Stretch], within gap: FrameCount) -> [Stretch] {
@@ -82,6 +85,11 @@ public struct SignalStatistics: Sendable {
         }
     }
 
+    /// The frames after the last complete window, and their mean square (0 frames: none).
+    public var trailingWindow: (frames: FrameCount, power: Double) {
+        (windowFill, windowFill == 0 ? 0 : windowSum / Double(windowFill))
+    }
+
     /// Closes a run of clipped samples that reaches the end.
     public mutating func finish() { endClipRun() }
 
@@ -105,7 +113,10 @@ public struct SignalStatistics: Sendable {
     }
 
     /// Stretches below the silence threshold that last longer than 3 s.
-    public var longSilences: [Stretch] {
+    public var longSilences: [Stretch] { silences(longerThan: Self.longSilenceSeconds) }
+
+    /// Stretches below the silence threshold that last longer than `seconds`, in whole windows.
+    public func silences(longerThan seconds: Double) -> [Stretch] {
         let threshold = pow10(Self.silenceThreshold.value / 10)
         var result: [Stretch] = []
         var start: Int?
@@ -113,7 +124,7 @@ public struct SignalStatistics: Sendable {
             if power < threshold {
                 if start == nil { start = index }
             } else if let first = start {
-                if Double(index - first) * Self.windowSeconds > Self.longSilenceSeconds {
+                if Double(index - first) * Self.windowSeconds > seconds {
                     result.append(Stretch(start: first * windowFrames, end: index * windowFrames))
                 }
                 start = nil
@@ -122,7 +133,8 @@ public struct SignalStatistics: Sendable {
         return result
     }
 
-    /// The quietest 500 ms stretch (for room tone), in frames.
+    /// The quietest 500 ms stretch, in frames: the noise floor's stretch, and the room tone the
+    /// exporter repeats (see `RoomTone`).
     public var quietestStretch: Stretch? {
         guard windowPowers.count >= 5 else { return nil }
         var best = (index: 0, sum: windowPowers[0..<5].reduce(0, +))

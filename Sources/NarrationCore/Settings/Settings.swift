@@ -40,6 +40,7 @@ public struct Settings: Sendable, Equatable {
     static let destinationKeys: Set<String> = ["url", "endpoint", "region", "path_style", "credentials_file", "credentials_profile"]
     static let profileKeys: Set<String> = [
         "base", "format", "bitrate", "vbr", "loudness", "rms", "peak_ceiling", "room_tone_head", "room_tone_tail", "max_pause", "join_fade",
+        "no_clipping", "max_silence",
     ]
 
     /// Settings from the text of a configuration file.
@@ -178,6 +179,15 @@ public struct Settings: Sendable, Equatable {
         if let tail = try number("room_tone_tail", in: 0...10) { mastering.roomToneTailSeconds = tail == 0 ? nil : tail }
         if let pause = try number("max_pause", in: 0.1...60) { mastering.maxPauseSeconds = pause }
         if let fade = try number("join_fade", in: 0...0.5) { mastering.joinFadeSeconds = fade == 0 ? nil : fade }
+        // The rules a file must pass: `no_clipping = true` adds "no clipping" (false removes it),
+        // `max_silence = 5` allows no silence longer than 5 s (0 removes that rule).
+        if let value = table["no_clipping"] {
+            guard case .boolean(let flag) = value else { throw fail("no_clipping in [profiles.\(name)] must be true or false") }
+            rules = rules.filter { $0 != .noClipping } + (flag ? [.noClipping] : [])
+        }
+        if let silence = try number("max_silence", in: 0...600) {
+            rules = rules.filter { if case .silencesAtMost = $0 { false } else { true } } + (silence == 0 ? [] : [.silencesAtMost(silence)])
+        }
         return DeliveryProfile(name: name, format: format, mp3: mp3, mastering: mastering, rules: rules)
     }
 }
