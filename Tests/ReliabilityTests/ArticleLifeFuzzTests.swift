@@ -427,7 +427,7 @@ private final class ArticleLifeRun: @unchecked Sendable {
             try checkOutboxClean("after \(kind)")
             // The catalog's state, which list shows (compared at every kill and sequence end): a
             // narrate command costs 50 ms of CPU, a look at the catalog 3.
-            state = try Signals.run("sqlite3", ["-readonly", catalogPath, "SELECT state FROM article WHERE id = '\(article)'"])
+            state = try Signals.run("sqlite3", ["-cmd", ".timeout 10000", "-readonly", catalogPath, "SELECT state FROM article WHERE id = '\(article)'"])
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
@@ -642,7 +642,7 @@ private final class ArticleLifeRun: @unchecked Sendable {
     /// The catalog's record of the article's current file at each destination.
     func recordedDeliveries() throws -> [Place: RecordedDelivery] {
         let text = try Signals.run("sqlite3", [
-            "-readonly", "-json", catalogPath,
+            "-cmd", ".timeout 10000", "-readonly", "-json", catalogPath,
             "SELECT destination, jobId, audioLocation, sha256, deliveredAt FROM delivery WHERE articleId = '\(article)'",
         ])
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return [:] }
@@ -661,7 +661,7 @@ private final class ArticleLifeRun: @unchecked Sendable {
     /// No temporary file in the outbox and no job left exporting.
     func checkOutboxClean(_ when: String) throws {
         checkNoPartials(in: narrate.home.appendingPathComponent("outbox"), "the outbox \(when)")
-        let exporting = try Signals.run("sqlite3", ["-readonly", catalogPath, "SELECT id FROM outbox WHERE state = 'exporting'"])
+        let exporting = try Signals.run("sqlite3", ["-cmd", ".timeout 10000", "-readonly", catalogPath, "SELECT id FROM outbox WHERE state = 'exporting'"])
         check(exporting.isEmpty, "\(context): jobs still exporting \(when): \(exporting)")
     }
 

@@ -40,7 +40,7 @@ struct DeliveryKillTests {
     /// Jobs the catalog holds in state exporting (`outbox list` never shows them).
     static func exportingJobs(_ narrate: Narrate) throws -> [String] {
         let catalog = narrate.home.appendingPathComponent("catalog.sqlite").path
-        return try Signals.run("sqlite3", ["-readonly", catalog, "SELECT id FROM outbox WHERE state = 'exporting'"])
+        return try Signals.run("sqlite3", ["-cmd", ".timeout 10000", "-readonly", catalog, "SELECT id FROM outbox WHERE state = 'exporting'"])
             .split(separator: "\n").map(String.init)
     }
 
