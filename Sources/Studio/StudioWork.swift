@@ -42,8 +42,13 @@ final class StudioWork: Sendable {
         progress.withLock { $0.outcome = outcome }
     }
 
-    /// Runs `body` as a task of its own.
+    /// Runs `body` as a task of its own, on a thread of its own (`ThreadExecutor`): it starts at
+    /// once even when every thread of the cooperative pool is busy.
     func start(_ body: @escaping @Sendable () async -> Void) {
-        Task.detached { await body() }
+        let executor = ThreadExecutor(named: "narrate-studio-work")
+        Task.detached(executorPreference: executor) {
+            await body()
+            executor.shutdown()
+        }
     }
 }
