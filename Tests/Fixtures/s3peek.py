@@ -6,13 +6,16 @@
     s3peek.py ENDPOINT list BUCKET            -> JSON [{key, size, etag, contentType, metadata}]
     s3peek.py ENDPOINT get BUCKET KEY FILE
     s3peek.py ENDPOINT uploads BUCKET         -> JSON [{key, uploadId}] of unfinished multipart uploads
+    s3peek.py ENDPOINT writable BUCKET        waits (up to 60 s) until an object can be stored, then removes it
 
 Keys come from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY.
 """
 import json
 import sys
+import time
 
 import boto3
+import botocore.exceptions
 from botocore.config import Config
 
 endpoint, command, *args = sys.argv[1:]
@@ -35,5 +38,18 @@ elif command == "get":
 elif command == "uploads":
     answer = s3.list_multipart_uploads(Bucket=args[0])
     print(json.dumps([{"key": u["Key"], "uploadId": u["UploadId"]} for u in answer.get("Uploads", [])]))
+elif command == "writable":
+    # A fresh SeaweedFS lists its buckets before it has a volume to write to, and answers a PUT
+    # in that moment with 500 InternalError.
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            s3.put_object(Bucket=args[0], Key=".narrate-probe", Body=b"probe")
+            s3.delete_object(Bucket=args[0], Key=".narrate-probe")
+            break
+        except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as error:
+            if time.monotonic() > deadline:
+                sys.exit(f"bucket {args[0]} is not writable: {error}")
+            time.sleep(0.25)
 else:
     sys.exit(f"unknown command {command}")

@@ -21,7 +21,7 @@ public final class ObjectStorageServer: @unchecked Sendable {
         ["AWS_ACCESS_KEY_ID": accessKeyID, "AWS_SECRET_ACCESS_KEY": secretAccessKey]
     }
 
-    /// Starts a server and makes `buckets`.
+    /// Starts a server and makes `buckets`; returns once the first of them takes an object.
     public init(buckets: [String] = []) throws {
         folder = TemporaryFolder("narrate-s3")
         ports = try Self.freePorts(8)
@@ -33,6 +33,7 @@ public final class ObjectStorageServer: @unchecked Sendable {
         try Data(identities.utf8).write(to: folder.file("identities.json"))
         try start()
         for bucket in buckets { try peek(["mb", bucket]) }
+        if let first = buckets.first { try peek(["writable", first]) }
     }
 
     /// Starts (or starts again) the server on the same data and ports; returns once S3 answers.
