@@ -47,6 +47,9 @@ public struct SignalStatistics: Sendable {
     private var frame: FrameCount = 0
     private var clipStart: FrameCount?
     private var clipLength = 0
+    /// Clipped frames at the very start, before the first frame that is not (for `append`).
+    private var leadingClipped: FrameCount = 0
+    private var sawUnclipped = false
 
     public init(format: AudioFormat) {
         self.format = format
@@ -78,7 +81,9 @@ public struct SignalStatistics: Sendable {
             if clipped {
                 if clipStart == nil { clipStart = frame }
                 clipLength += 1
+                if !sawUnclipped { leadingClipped += 1 }
             } else {
+                sawUnclipped = true
                 endClipRun()
             }
             frame += 1
@@ -92,6 +97,39 @@ public struct SignalStatistics: Sendable {
 
     /// Closes a run of clipped samples that reaches the end.
     public mutating func finish() { endClipRun() }
+
+    /// Takes in the statistics of the frames that follow these (measured apart, `finish()` not
+    /// yet called on either), as if one had measured them all: for a file measured in parts on
+    /// several cores. These must end on a window's edge; a clipped run across the join is one run.
+    public mutating func append(_ later: SignalStatistics) {
+        precondition(windowFill == 0 && later.format == format, "parts are joined on a window's edge, in one format")
+        let offset = frame
+        levels.merge(later.levels)
+        windowPowers += later.windowPowers
+        windowSum = later.windowSum
+        windowFill = later.windowFill
+        var laterRuns = later.clipping
+        if later.leadingClipped >= 3, laterRuns.first?.start == 0 { laterRuns.removeFirst() }
+        if !later.sawUnclipped {
+            // All of the later part is clipped (or it is empty): the run goes on.
+            if later.leadingClipped > 0 {
+                clipStart = clipStart ?? offset
+                clipLength += later.leadingClipped
+            }
+        } else {
+            clipLength += later.leadingClipped
+            if clipLength > 0, clipStart == nil { clipStart = offset }
+            endClipRun()
+            clipping += laterRuns.map { $0.shifted(by: offset) }
+            clipStart = later.clipStart.map { $0 + offset }
+            clipLength = later.clipLength
+        }
+        if !sawUnclipped {
+            leadingClipped += later.leadingClipped
+            sawUnclipped = later.sawUnclipped
+        }
+        frame += later.frame
+    }
 
     private mutating func endClipRun() {
         if let start = clipStart, clipLength >= 3 { clipping.append(Stretch(start: start, end: start + clipLength)) }
