@@ -123,7 +123,9 @@ extension Mastering {
         let segments = prepared.segments
         var gainDecibels = decibels
         // The limiter takes a little level off the peaks it holds: measure through it and make up
-        // the difference, a few times (the more gain, the more the limiter takes back).
+        // the difference. A small difference is made up without measuring again (the limiter
+        // takes back only part of the little gain added, and the exporter measures its file
+        // anyway); a large one is measured again, up to four passes in all.
         if let ceiling = mastering.peakCeiling, mastering.loudnessTarget != nil || mastering.rmsTarget != nil {
             for _ in 0..<4 {
                 let limited = try measureLimited(segments, gain: SampleGain(decibels: gainDecibels), ceiling: ceiling, format: format)
@@ -137,6 +139,7 @@ extension Mastering {
                 }
                 if abs(shortfall) < 0.1 { break }
                 gainDecibels += shortfall
+                if abs(shortfall) <= 0.3 { break }
             }
         }
         return Prepared(segments: segments, chapterFrames: prepared.chapterFrames, gain: SampleGain(decibels: gainDecibels), clipping: clipping)
