@@ -65,7 +65,7 @@ extension Narrate {
         var vbr: Int?
 
         @Option(help: ArgumentHelp(
-            "A delivery profile: archive (FLAC, untouched), librivox, acx, podcast or one of config.toml's. It sets the mastering, the sample rate its rules ask for, and the format and bitrate unless --format, the file's extension or --bitrate say otherwise; a file that fails its rules (as check --profile measures them) is not kept, and the error names each rule, what was measured and why. Without it the samples are untouched.",
+            "A delivery profile: archive (FLAC, untouched), librivox, acx, podcast or one of config.toml's. It sets the mastering, the sample rate its rules ask for, and the format and bitrate unless --format, the file's extension or --bitrate say otherwise; a profile with a noise-floor rule (acx) reduces the room's noise first when the recording needs it (learnt from its own pauses, 12 to 30 dB); a file that fails its rules (as check --profile measures them) is not kept, and the error names each rule, what was measured and why. Without it the samples are untouched.",
             valueName: "NAME"))
         var profile: String?
 
@@ -169,7 +169,8 @@ extension Narrate {
                 Console.printJSON(ExportJSON(
                     file: result.file.path, format: settings.format.rawValue, frames: result.frames, duration: seconds,
                     bytes: result.bytes, chapters: result.chapters, firstChunk: first, lastChunk: last, transcript: transcriptURL?.path,
-                    encoders: result.encoders))
+                    encoders: result.encoders, noiseReductionDB: NullWhenAbsent(result.noiseReduction?.decibels),
+                    recordingNoiseFloorDB: NullWhenAbsent(result.recordingNoiseFloor?.value)))
             } else {
                 let which = chunks == chunkCount ? "\"\(result.plan.tags.title)\""
                     : chunks == 1 ? "chunk \(first) of \"\(result.plan.tags.title)\"" : "chunks \(first)–\(last) of \"\(result.plan.tags.title)\""
@@ -179,6 +180,10 @@ extension Narrate {
                         ? ", \(result.chapters) chapter\(result.chapters == 1 ? "" : "s")" : ", no chapters (\(settings.format.name) files hold none)"
                 }
                 Console.print("Exported \(which) to \(result.file.path): \(Timecode.precise(seconds)), \(chunks) chunk\(chunks == 1 ? "" : "s")\(chapterText), \(result.bytes / 1024) KiB.")
+                if let reduction = result.noiseReduction {
+                    let floor = result.recordingNoiseFloor.map { ": its noise floor was \($0.formatted) dB" } ?? ""
+                    Console.print("The room's noise was reduced by \(Int(reduction.decibels)) dB before mastering\(floor).")
+                }
                 if let transcriptURL { Console.print("Transcript: \(transcriptURL.path) (\(result.plan.transcript?.cues.count ?? 0) cues).") }
             }
         }
@@ -200,6 +205,11 @@ struct ExportJSON: Encodable {
     let transcript: String?
     /// How many encoders made the file on as many cores (a long CBR MP3 is encoded in parallel).
     let encoders: Int
+    /// How many dB the room's noise was reduced by (a profile with a noise-floor rule, a
+    /// recording that needed it); null when it was left alone.
+    let noiseReductionDB: NullWhenAbsent<Double>
+    /// The recording's noise floor (its quietest 500 ms) before mastering; null without a profile's mastering.
+    let recordingNoiseFloorDB: NullWhenAbsent<Double>
 }
 
 /// `--chapters` on the command line.

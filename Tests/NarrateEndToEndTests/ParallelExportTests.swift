@@ -34,6 +34,52 @@ struct ParallelExportTests {
         return (folder, narrate)
     }
 
+    /// An article of two chunks of 80 s: the LibriVox reading over and over, in a fan-noisy room
+    /// (noise floor −44 dBFS), which the acx profile cleans.
+    private func noisyArticle() throws -> (folder: TemporaryFolder, narrate: Narrate) {
+        let folder = TemporaryFolder("narrate-parallel-noisy")
+        let narrate = Narrate(home: folder.file("home"))
+        #expect(try narrate.run("new", "A long noisy read").status == 0)
+        let once = try NoisyRoom.reading().flatMap { $0 }
+        let frames = AudioFormat.speech.frames(forSeconds: 80)
+        var reading: [Double] = []
+        while reading.count < 2 * frames { reading += once }
+        let chunks = NoisyRoom.inRoom([Array(reading[0..<frames]), Array(reading[frames..<(2 * frames)])], seed: 80)
+        var files: [String] = []
+        for (index, chunk) in chunks.enumerated() {
+            let file = folder.file("noisy\(index).wav")
+            let writer = try SoundFileWriter(creating: file.path, format: .speech)
+            try NoisyRoom.int32(chunk).withUnsafeBufferPointer { (buffer) throws(NarrationError) in try writer.write(buffer) }
+            try writer.close()
+            files.append(file.path)
+        }
+        let imported = try narrate.run(["import"] + files)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        return (folder, narrate)
+    }
+
+    @Test("an acx export with noise reduction made by two encoders decodes to the samples of the one-stream export")
+    func sameSamplesWithNoiseReduction() throws {
+        let (folder, narrate) = try noisyArticle()
+        let parallel = folder.file("two.mp3"), single = folder.file("one.mp3")
+        let result = try narrate.run("export", "--json", "-o", parallel.path, "--profile", "acx")
+        #expect(result.status == 0, "\(result.stderr)")
+        let two = try #require(try result.json() as? [String: Any])
+        let one = try exportOnOneCore(narrate, ["-o", single.path, "--profile", "acx"], in: folder)
+        #expect(two["encoders"] as? Int == 2)
+        #expect(one["encoders"] as? Int == 1)
+        let reduction = try #require(two["noiseReductionDB"] as? Double)
+        #expect(one["noiseReductionDB"] as? Double == reduction)
+        let expected = try SoundFileReader(path: single.path).readAll()
+        let stitched = try SoundFileReader(path: parallel.path).readAll()
+        #expect(stitched.count == one["frames"] as? Int)
+        let firstDifference = zip(expected, stitched).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(firstDifference == nil, "decoded samples differ from frame \(firstDifference ?? 0) on")
+        let check = try narrate.run("check", parallel.path, "--profile", "acx")
+        #expect(check.status == 0, "\(check.stdout)")
+        print("figure: acx on two encoders, 160 s in a −44 dBFS room: noise reduced by \(Int(reduction)) dB, decoded samples identical to the one-stream export")
+    }
+
     /// Runs `narrate export … --json` on one core, through taskset.
     private func exportOnOneCore(_ narrate: Narrate, _ arguments: [String], in folder: TemporaryFolder) throws -> [String: Any] {
         let stdout = folder.file("one-core.json")

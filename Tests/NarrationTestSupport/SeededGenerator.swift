@@ -13,6 +13,13 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         state = seed
     }
 
+    /// A generator of exactly `seed`, whatever the environment says: for signals that must be
+    /// the same in every run (a test room's noise), not for fuzzing.
+    public init(seed: UInt64) {
+        self.seed = seed
+        state = seed
+    }
+
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state

@@ -16,13 +16,13 @@ extension Exporter {
     /// K-weighting counts more than the ear does (measured: −0.4 LU for synthetic speech through
     /// LAME at 128 kbit/s). Measured after the encode, the difference cost a second encode of the
     /// whole article; predicted before it, the first file lands on the target. The excerpts go
-    /// through the same gain and limiter as the export (`producer`), are encoded with the same
+    /// through the same noise gate, gain and limiter as the export (`producer`), are encoded with the same
     /// settings into a scratch file beside `path`, decoded by libsndfile and metered: a voice's
     /// spectrum, and so the shift, is much the same all through one recording. The exporter
     /// still measures the file it made and encodes again if it missed anyway.
     static func predictedLoudnessShift(
-        _ segments: [AudioSegment], frames total: FrameCount, gain: SampleGain, ceiling: Decibels?, plan: ExportPlan, settings: ExportSettings,
-        beside path: URL
+        _ segments: [AudioSegment], frames total: FrameCount, gain: SampleGain, ceiling: Decibels?, noiseReduction: NoiseReducer.Settings?,
+        plan: ExportPlan, settings: ExportSettings, beside path: URL
     ) throws(NarrationError) -> Double? {
         let format = plan.format
         let length = format.frames(forSeconds: shiftExcerptSeconds)
@@ -30,7 +30,7 @@ extension Exporter {
         var scratchSettings = settings
         scratchSettings.chapters = false
         scratchSettings.profile = nil
-        let produce = producer(segments, frames: total, gain: gain, ceiling: ceiling, format: format)
+        let produce = producer(segments, frames: total, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, format: format)
         let scratch = FileSystem.temporaryURL(beside: path.deletingLastPathComponent().appendingPathComponent("excerpt-\(path.lastPathComponent)"))
         defer { FileSystem.discard(scratch) }
         var fed: [LoudnessMeter] = []

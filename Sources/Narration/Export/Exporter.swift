@@ -65,6 +65,10 @@ public struct ExportResult: Sendable {
     /// How many encoders made the file on as many cores: more than 1 for a long CBR MP3
     /// (`ParallelMP3Writer`), else 1.
     public let encoders: Int
+    /// How far the room's noise was reduced (and what it needed); nil when it was left alone.
+    public let noiseReduction: NoiseReductionStrength?
+    /// The recording's noise floor (its quietest 500 ms) before mastering; nil without mastering.
+    public let recordingNoiseFloor: Decibels?
 }
 
 /// Concatenates an article's chunks into one tagged file.
@@ -74,11 +78,14 @@ public struct ExportResult: Sendable {
 /// folder, forced to disk and renamed into place; on any failure the temporary file is removed,
 /// so the destination never holds a partial file.
 enum Exporter {
-    /// - Parameter recordingClipping: the recording's clipped stretches (in the file's frames),
-    ///   which the mastering's gain may have lowered below full scale in the file.
+    /// - Parameters:
+    ///   - recordingClipping: the recording's clipped stretches (in the file's frames), which the
+    ///     mastering's gain may have lowered below full scale in the file.
+    ///   - noiseReduction: the noise gate every sample passes before the gain, if any.
     static func export(
-        _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels?, plan: ExportPlan, settings: ExportSettings, to destination: URL,
-        recordingClipping: [Stretch] = [], progress: (FrameCount) -> Void
+        _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels?, noiseReduction: NoiseReducer.Settings? = nil,
+        noiseReductionStrength: NoiseReductionStrength? = nil, recordingNoiseFloor: Decibels? = nil, plan: ExportPlan,
+        settings: ExportSettings, to destination: URL, recordingClipping: [Stretch] = [], progress: (FrameCount) -> Void
     ) throws(NarrationError) -> ExportResult {
         let folder = destination.deletingLastPathComponent()
         FileSystem.removeAbandonedPartials(in: folder)
@@ -90,12 +97,12 @@ enum Exporter {
             // A lossy encoder moves the loudness a little: aim off by what excerpts show it will.
             if settings.mastering.loudnessTarget != nil, settings.format.isLossy,
                 let shift = try predictedLoudnessShift(
-                    segments, frames: segments.reduce(0) { $0 + $1.range.count }, gain: gain, ceiling: ceiling, plan: plan, settings: settings,
-                    beside: destination)
+                    segments, frames: segments.reduce(0) { $0 + $1.range.count }, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction,
+                    plan: plan, settings: settings, beside: destination)
             {
                 gain = SampleGain(linear: gain.linear * SampleGain(decibels: -shift).linear)
             }
-            var done = try encode(segments, gain: gain, ceiling: ceiling, plan: plan, settings: settings, to: temporary, progress: progress)
+            var done = try encode(segments, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, plan: plan, settings: settings, to: temporary, progress: progress)
             // A file for a profile with rules is measured as check measures it; one without, only
             // for loudness, and only when there is a loudness target.
             let rules = settings.profile.map { !$0.rules.isEmpty } ?? false
@@ -116,7 +123,7 @@ enum Exporter {
                 if let limit = ceiling, let made = measured, let excess = settings.profile?.peakExcess(of: made) {
                     ceiling = Decibels(limit.value - excess - 0.2)
                 }
-                done = try encode(segments, gain: gain, ceiling: ceiling, plan: plan, settings: settings, to: temporary, progress: progress)
+                done = try encode(segments, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, plan: plan, settings: settings, to: temporary, progress: progress)
                 measured = rules ? try Analyzer.measureInParts(file: temporary) : nil
             }
             if let profile = settings.profile, var measured {
@@ -127,10 +134,10 @@ enum Exporter {
                     guard let limit = ceiling, let excess = profile.peakExcess(of: measured) else { break }
                     FileSystem.discard(temporary)
                     ceiling = Decibels(limit.value - excess - 0.2)
-                    done = try encode(segments, gain: gain, ceiling: ceiling, plan: plan, settings: settings, to: temporary, progress: progress)
+                    done = try encode(segments, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, plan: plan, settings: settings, to: temporary, progress: progress)
                     measured = try Analyzer.measureInParts(file: temporary)
                 }
-                try verify(measured, meets: profile, recordingClipping: recordingClipping)
+                try verify(measured, meets: profile, recordingClipping: recordingClipping, noiseReduction: noiseReductionStrength)
             }
             do throws(SystemError) {
                 try FileSystem.replace(destination, with: temporary)
@@ -142,7 +149,8 @@ enum Exporter {
             FileSystem.syncDirectory(folder)
             return ExportResult(
                 file: destination, frames: done.frames, bytes: FileSystem.size(destination), plan: plan, chapters: done.chapters,
-                gainDecibels: gain.isUnity ? 0 : 20 * log10(gain.linear), encoders: done.encoders)
+                gainDecibels: gain.isUnity ? 0 : 20 * log10(gain.linear), encoders: done.encoders,
+                noiseReduction: noiseReduction == nil ? nil : noiseReductionStrength, recordingNoiseFloor: recordingNoiseFloor)
         } catch {
             FileSystem.discard(temporary)
             if error.kind == .diskFull {
@@ -156,11 +164,13 @@ enum Exporter {
     /// as `check` does) does not meet `profile`: a file that would fail its own profile's check
     /// is never moved into place or queued.
     /// - Throws: `profileNotMet`.
-    private static func verify(_ measured: Measurements, meets profile: DeliveryProfile, recordingClipping: [Stretch]) throws(NarrationError) {
+    private static func verify(
+        _ measured: Measurements, meets profile: DeliveryProfile, recordingClipping: [Stretch], noiseReduction: NoiseReductionStrength?
+    ) throws(NarrationError) {
         var measured = measured
         // Clipping the mastering lowered below full scale is still clipping.
         if measured.clipping.isEmpty { measured.clipping = recordingClipping }
-        if let shortfall = profile.shortfall(of: measured) {
+        if let shortfall = profile.shortfall(of: measured, noiseReduction: noiseReduction) {
             throw NarrationError(.profileNotMet, shortfall)
         }
     }
@@ -196,13 +206,13 @@ enum Exporter {
         }
     }
 
-    /// Streams the segments through gain and limiter into a new file at `path`.
-    /// A long CBR MP3 is encoded on every core the process may use (`ParallelMP3Writer`).
+    /// Streams the segments through the noise gate (if any), gain and limiter into a new file at
+    /// `path`. A long CBR MP3 is encoded on every core the process may use (`ParallelMP3Writer`).
     /// - Returns: the frames written (at the article's rate), the chapters the file holds and
     ///   the encoders that made it.
     private static func encode(
-        _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels?, plan: ExportPlan, settings: ExportSettings,
-        to path: URL, progress: (FrameCount) -> Void
+        _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels?, noiseReduction: NoiseReducer.Settings?, plan: ExportPlan,
+        settings: ExportSettings, to path: URL, progress: (FrameCount) -> Void
     ) throws(NarrationError) -> (frames: FrameCount, chapters: Int, encoders: Int) {
         if settings.format == .mp3 {
             let frames = segments.reduce(0) { $0 + $1.range.count }
@@ -210,7 +220,8 @@ enum Exporter {
             if encoders > 1 {
                 try ParallelMP3Writer.write(
                     creating: path.path, format: plan.format, encoding: settings.mp3, tag: ID3Tag(plan: plan, chapters: settings.chapters),
-                    frames: frames, segments: encoders, produce: producer(segments, frames: frames, gain: gain, ceiling: ceiling, format: plan.format),
+                    frames: frames, segments: encoders,
+                    produce: producer(segments, frames: frames, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, format: plan.format),
                     progress: progress)
                 return (frames, settings.chapters ? plan.chapters.count : 0, encoders)
             }
@@ -224,7 +235,8 @@ enum Exporter {
                 done += samples.count / plan.format.channels
                 progress(done)
             }
-            try AudioSegment.stream(segments, format: plan.format) { (block) throws(NarrationError) in
+            /// After the gate: through the limiter, or straight into the file when nothing is to be limited.
+            func limit(_ block: UnsafeBufferPointer<Int32>) throws(NarrationError) {
                 if gain.isUnity && ceiling == nil {
                     try sink.write(block)
                     done += block.count / plan.format.channels
@@ -233,7 +245,18 @@ enum Exporter {
                     try write(limiter.process(block))
                 }
             }
-            try write(limiter.flush())
+            let reducer = noiseReduction.map { NoiseReducer($0, format: plan.format) }
+            try AudioSegment.stream(segments, format: plan.format) { (block) throws(NarrationError) in
+                if let reducer {
+                    try reducer.process(block).withUnsafeBufferPointer { (gated) throws(NarrationError) in try limit(gated) }
+                } else {
+                    try limit(block)
+                }
+            }
+            if let reducer {
+                try reducer.flush().withUnsafeBufferPointer { (gated) throws(NarrationError) in try limit(gated) }
+            }
+            if !(gain.isUnity && ceiling == nil) { try write(limiter.flush()) }
             try sink.close()
         } catch {
             try? sink.close()
@@ -250,34 +273,73 @@ extension Exporter {
     /// give the same output from there on.
     static let limiterSettlingSeconds = 4.0
 
-    /// Makes any stretch of the joined segments through gain and limiter, for a parallel encode:
-    /// each stretch gets a limiter of its own started `limiterSettlingSeconds` before it, and
-    /// run a second past its end so that its look-ahead sees what a single pass would.
+    /// Frames a noise gate started this long before the limiter's start (at a multiple of its hop
+    /// from the stream's start, so that it analyses the same windows) gives exactly what a gate
+    /// started at the stream's start gives: a window's gains depend on the examined windows
+    /// around it, the attack's reach and the release's chain, which ends at the reduction after
+    /// 1 + 100 ms / hop windows; about 20 windows, 0.25 s at 44.1 kHz. A second is plenty.
+    static let gateSettlingSeconds = 1.0
+
+    /// Makes any stretch of the joined segments through noise gate, gain and limiter, for a
+    /// parallel encode: each stretch gets a gate and a limiter of its own, the limiter started
+    /// `limiterSettlingSeconds` before it and the gate `gateSettlingSeconds` before that, and run
+    /// a second past its end so that their look-aheads see what a single pass would.
     static func producer(
-        _ segments: [AudioSegment], frames total: FrameCount, gain: SampleGain, ceiling: Decibels?, format: AudioFormat
+        _ segments: [AudioSegment], frames total: FrameCount, gain: SampleGain, ceiling: Decibels?, noiseReduction: NoiseReducer.Settings? = nil,
+        format: AudioFormat
     ) -> SampleProducer {
         { range, write in
-            guard !gain.isUnity || ceiling != nil else {
+            let limits = !gain.isUnity || ceiling != nil
+            guard limits || noiseReduction != nil else {
                 try AudioSegment.stream(segments, window: range, format: format, write)
                 return
             }
             let channels = format.channels
-            let start = max(0, range.lowerBound - format.frames(forSeconds: limiterSettlingSeconds))
+            let limiterStart = limits ? max(0, range.lowerBound - format.frames(forSeconds: limiterSettlingSeconds)) : range.lowerBound
+            let reducer = noiseReduction.map { NoiseReducer($0, format: format) }
+            var start = limiterStart
+            if let reducer {
+                let early = max(0, limiterStart - format.frames(forSeconds: gateSettlingSeconds))
+                start = early / reducer.hop * reducer.hop
+            }
             var limiter = PeakLimiter(gain: gain, ceiling: ceiling ?? Decibels(0), format: format)
-            var position = start
-            func pass(_ samples: [Int32]) throws(NarrationError) {
+            /// Hands on the frames of `samples` (the stream's from `position` on) that lie in `range`.
+            var position = limiterStart
+            func pass(_ samples: UnsafeBufferPointer<Int32>) throws(NarrationError) {
                 let frames = samples.count / channels
                 let from = max(range.lowerBound, position), to = min(range.upperBound, position + frames)
                 position += frames
                 guard from < to else { return }
-                try samples.withUnsafeBufferPointer { (buffer) throws(NarrationError) in
-                    try write(UnsafeBufferPointer(rebasing: buffer[((from - position + frames) * channels)..<((to - position + frames) * channels)]))
+                try write(UnsafeBufferPointer(rebasing: samples[((from - position + frames) * channels)..<((to - position + frames) * channels)]))
+            }
+            /// The gate's output (the stream's from `gated` on): from the limiter's start, limited.
+            var gated = start
+            func limit(_ samples: UnsafeBufferPointer<Int32>) throws(NarrationError) {
+                let frames = samples.count / channels
+                let skip = min(frames, max(0, limiterStart - gated))
+                gated += frames
+                guard skip < frames else { return }
+                let kept = UnsafeBufferPointer(rebasing: samples[(skip * channels)...])
+                if limits {
+                    try limiter.process(kept).withUnsafeBufferPointer { (limited) throws(NarrationError) in try pass(limited) }
+                } else {
+                    try pass(kept)
                 }
             }
             try AudioSegment.stream(segments, window: start..<min(total, range.upperBound + format.frames(forSeconds: 1)), format: format) {
-                (block) throws(NarrationError) in try pass(limiter.process(block))
+                (block) throws(NarrationError) in
+                if let reducer {
+                    try reducer.process(block).withUnsafeBufferPointer { (output) throws(NarrationError) in try limit(output) }
+                } else {
+                    try limit(block)
+                }
             }
-            try pass(limiter.flush())
+            if let reducer {
+                try reducer.flush().withUnsafeBufferPointer { (output) throws(NarrationError) in try limit(output) }
+            }
+            if limits {
+                try limiter.flush().withUnsafeBufferPointer { (output) throws(NarrationError) in try pass(output) }
+            }
         }
     }
 }
@@ -319,7 +381,8 @@ extension NarrationLibrary {
         }
         try checkDestination(destination)
         let measures = settings.mastering.isIdentity ? [] : try measures(of: entries, format: article.format)
-        let mastered = try Mastering.prepare(entries, measures: measures, format: article.format, mastering: settings.mastering)
+        let mastered = try Mastering.prepare(
+            entries, measures: measures, format: article.format, mastering: settings.mastering, noiseFloorLimit: settings.profile?.noiseFloorLimit)
         let paragraphs = Dictionary(uniqueKeysWithValues: try catalog.paragraphs(of: article.id).map { ($0.id, $0) })
         var plan = ExportPlan(
             format: article.format, chunkFrames: mastered.chapterFrames,
@@ -332,7 +395,8 @@ extension NarrationLibrary {
             }
         }
         return try Exporter.export(
-            mastered.segments, gain: mastered.gain, ceiling: settings.mastering.peakCeiling, plan: plan, settings: settings,
+            mastered.segments, gain: mastered.gain, ceiling: settings.mastering.peakCeiling, noiseReduction: mastered.noiseReduction,
+            noiseReductionStrength: mastered.noiseReductionStrength, recordingNoiseFloor: mastered.noiseFloor, plan: plan, settings: settings,
             to: destination, recordingClipping: mastered.clipping
         ) { done in
             progress(done, plan.totalFrames)

@@ -4,7 +4,8 @@ import NarrationCore
 import Synchronization
 
 /// Turns a profile's mastering steps into what the exporter streams: the stretches of each
-/// chunk to keep (pauses trimmed, fades at joins), room tone at the head and tail, and one gain
+/// chunk to keep (pauses trimmed, fades at joins), room tone at the head and tail, the room's
+/// noise profile and how far to reduce it when the profile's noise floor needs it, and one gain
 /// (from the chunks' measures, so that the export itself is the one streaming pass over the audio).
 extension Mastering {
     struct Prepared {
@@ -15,13 +16,25 @@ extension Mastering {
         /// The recording's clipped stretches, in the file's frames (the gain may lower them below
         /// full scale, where a check of the file alone would not see them).
         let clipping: [Stretch]
+        /// The spectral noise gate every sample passes before the gain (room tone at the head and
+        /// tail too, so that it is the cleaned room tone); nil when the noise is left alone.
+        var noiseReduction: NoiseReducer.Settings? = nil
+        /// How strongly, and what the room would have needed; nil when the noise is left alone.
+        var noiseReductionStrength: NoiseReductionStrength? = nil
+        /// The recording's noise floor (its quietest 500 ms) before anything was done to it.
+        var noiseFloor: Decibels? = nil
     }
 
-    /// - Parameter measures: each chunk's measure (`NarrationLibrary.measures`); mastering reads
-    ///   no audio to measure the article, only the windows where pauses are cut and the first and
-    ///   last chunk where room tone is.
+    /// - Parameters:
+    ///   - measures: each chunk's measure (`NarrationLibrary.measures`); mastering reads no audio
+    ///     to measure the article, only the windows where pauses are cut, the first and last
+    ///     chunk where room tone is, and the quiet stretches the noise profile is taken from.
+    ///   - noiseFloorLimit: the profile's noise-floor rule; the room's noise is reduced when the
+    ///     recording's floor, raised by the gain, would come within 3 dB of it
+    ///     (`NoiseReductionStrength`). Nil: never reduced.
     static func prepare(
-        _ entries: [NarrationLibrary.ChunkEntry], measures: [ChunkMeasure], format: AudioFormat, mastering: Mastering
+        _ entries: [NarrationLibrary.ChunkEntry], measures: [ChunkMeasure], format: AudioFormat, mastering: Mastering,
+        noiseFloorLimit: Decibels? = nil
     ) throws(NarrationError) -> Prepared {
         var segments = entries.map { AudioSegment(file: $0.file, range: 0..<$0.chunk.frames) }
         guard !mastering.isIdentity else {
@@ -47,7 +60,7 @@ extension Mastering {
             }
         }
         let needsMeasuring = mastering.loudnessTarget != nil || mastering.rmsTarget != nil || mastering.peakCeiling != nil
-            || addsHead || addsTail
+            || addsHead || addsTail || noiseFloorLimit != nil
         guard needsMeasuring else {
             return Prepared(segments: segments, chapterFrames: segments.map(\.range.count), gain: SampleGain(linear: 1), clipping: [])
         }
@@ -65,6 +78,30 @@ extension Mastering {
             measurements.truePeak > .silence
         {
             gainDecibels = min(0, ceiling.value - measurements.truePeak.value)
+        }
+        // The noise is reduced before the gain, from a profile of the raw recording's own quiet
+        // stretches (read from the chunks' files, each stretch on its own).
+        var strength = NoiseReductionStrength(floor: measurements.noiseFloor, gain: gainDecibels, limit: noiseFloorLimit)
+        var reduction: NoiseReducer.Settings?
+        if let chosen = strength {
+            var stretches: [[Int32]] = []
+            for stretch in NoiseProfileStretches.choose(from: measurements, measures: measures) {
+                var samples: [Int32] = []
+                try AudioSegment.stream([AudioSegment(file: segments[stretch.chunk].file, range: stretch.frames)], format: format) { block in
+                    samples.append(contentsOf: block)
+                }
+                stretches.append(samples)
+            }
+            let profile = NoiseProfile(stretches: stretches, format: format)
+            if profile.windows > 0 { reduction = NoiseReducer.Settings(profile: profile, decibels: chosen.decibels) } else { strength = nil }
+        }
+        /// `prepared` with the noise reduction chosen.
+        func reducing(_ prepared: Prepared) -> Prepared {
+            var prepared = prepared
+            prepared.noiseReduction = reduction
+            prepared.noiseReductionStrength = strength
+            prepared.noiseFloor = measurements.noiseFloor
+            return prepared
         }
 
         var headFrames: FrameCount = 0
@@ -107,16 +144,17 @@ extension Mastering {
             chapterFrames[chapterFrames.count - 1] += tail.reduce(0) { $0 + $1.range.count }
             segments = head + segments + tail
             return try limitedGain(
-                Prepared(segments: segments, chapterFrames: chapterFrames, gain: SampleGain(decibels: gainDecibels), clipping: []),
+                reducing(Prepared(segments: segments, chapterFrames: chapterFrames, gain: SampleGain(decibels: gainDecibels), clipping: [])),
                 decibels: gainDecibels, clipping: measurements.clipping.map { $0.shifted(by: headFrames - cutAtStart) }, mastering: mastering,
                 format: format)
         }
         return try limitedGain(
-            Prepared(segments: segments, chapterFrames: segments.map(\.range.count), gain: SampleGain(decibels: gainDecibels), clipping: []),
+            reducing(Prepared(segments: segments, chapterFrames: segments.map(\.range.count), gain: SampleGain(decibels: gainDecibels), clipping: [])),
             decibels: gainDecibels, clipping: measurements.clipping, mastering: mastering, format: format)
     }
 
-    /// `prepared` with the gain that brings the level to the target through the limiter.
+    /// `prepared` with the gain that brings the level to the target through the noise gate (if
+    /// any) and the limiter.
     private static func limitedGain(
         _ prepared: Prepared, decibels: Double, clipping: [Stretch], mastering: Mastering, format: AudioFormat
     ) throws(NarrationError) -> Prepared {
@@ -128,7 +166,8 @@ extension Mastering {
         // anyway); a large one is measured again, up to four passes in all.
         if let ceiling = mastering.peakCeiling, mastering.loudnessTarget != nil || mastering.rmsTarget != nil {
             for _ in 0..<4 {
-                let limited = try measureLimited(segments, gain: SampleGain(decibels: gainDecibels), ceiling: ceiling, format: format)
+                let limited = try measureLimited(
+                    segments, gain: SampleGain(decibels: gainDecibels), ceiling: ceiling, noiseReduction: prepared.noiseReduction, format: format)
                 let shortfall: Double
                 if let target = mastering.loudnessTarget, let loudness = limited.loudness {
                     shortfall = target.lufs(channels: format.channels) - loudness
@@ -142,19 +181,24 @@ extension Mastering {
                 if abs(shortfall) <= 0.3 { break }
             }
         }
-        return Prepared(segments: segments, chapterFrames: prepared.chapterFrames, gain: SampleGain(decibels: gainDecibels), clipping: clipping)
+        var result = Prepared(segments: segments, chapterFrames: prepared.chapterFrames, gain: SampleGain(decibels: gainDecibels), clipping: clipping)
+        result.noiseReduction = prepared.noiseReduction
+        result.noiseReductionStrength = prepared.noiseReductionStrength
+        result.noiseFloor = prepared.noiseFloor
+        return result
     }
 
-    /// Loudness and RMS of the segments after gain and limiting, without writing anything: in
-    /// stretches of five minutes, on every core, each through its own limiter as a parallel export
-    /// makes it (`Exporter.producer`), the meters' blocks gated together. The stretches do not
-    /// depend on the cores, so the gain, and the file, are the same on any machine.
+    /// Loudness and RMS of the segments after noise reduction, gain and limiting, without writing
+    /// anything: in stretches of five minutes, on every core, each through its own gate and
+    /// limiter as a parallel export makes it (`Exporter.producer`), the meters' blocks gated
+    /// together. The stretches do not depend on the cores, so the gain, and the file, are the
+    /// same on any machine.
     private static func measureLimited(
-        _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels, format: AudioFormat
+        _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels, noiseReduction: NoiseReducer.Settings?, format: AudioFormat
     ) throws(NarrationError) -> (loudness: Double?, rms: Decibels) {
         let total = segments.reduce(0) { $0 + $1.range.count }
         let parts = max(1, total / format.frames(forSeconds: 300))
-        let produce = Exporter.producer(segments, frames: total, gain: gain, ceiling: ceiling, format: format)
+        let produce = Exporter.producer(segments, frames: total, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, format: format)
         let meters = (0..<parts).map { _ in LoudnessMeter(format: format, truePeak: false) }
         let levels = Mutex<LevelAccumulator>(LevelAccumulator(channels: format.channels))
         let failure = Mutex<NarrationError?>(nil)

@@ -139,15 +139,17 @@ extension DeliveryProfile {
     /// sentence naming the rule, what was measured and why the export could not meet it ("The acx
     /// profile needs a noise floor at or below -60.0 dB; this recording's is -44.2 dB: …"); nil
     /// when every rule passes. What the export does (the mastering's ceiling) explains the why.
-    public func shortfall(of measured: Measurements) -> String? {
-        let sentences = rules.compactMap { $0.shortfall(measured, profile: self) }
+    /// - Parameter noiseReduction: the reduction the export applied, if any (it explains a noise
+    ///   floor still too high).
+    public func shortfall(of measured: Measurements, noiseReduction: NoiseReductionStrength? = nil) -> String? {
+        let sentences = rules.compactMap { $0.shortfall(measured, profile: self, noiseReduction: noiseReduction) }
         return sentences.isEmpty ? nil : sentences.joined(separator: " ")
     }
 }
 
 extension DeliveryRule {
     /// The sentence for a failed rule (see `DeliveryProfile.shortfall`); nil when it passes.
-    func shortfall(_ m: Measurements, profile: DeliveryProfile) -> String? {
+    func shortfall(_ m: Measurements, profile: DeliveryProfile, noiseReduction: NoiseReductionStrength? = nil) -> String? {
         guard !evaluate(m).passed else { return nil }
         let needs = "The \(profile.name) profile needs"
         let ceiling = profile.mastering.peakCeiling.map { "\($0.formatted) dBTP" }
@@ -169,7 +171,13 @@ extension DeliveryRule {
             let why = ceiling.map { "encoding raised the true peak above the limiter's ceiling of \($0)" } ?? "the profile sets no peak ceiling"
             return "\(needs) a true peak at or below \(limit.formatted) dBTP; this file's is \(m.truePeak.formatted) dBTP: \(why), so lower the profile's peak ceiling."
         case .noiseFloorAtMost(let limit):
-            return "\(needs) a noise floor at or below \(limit.formatted) dB; this recording's is \(m.noiseFloor.formatted) dB: narrate does not reduce noise, and the gain that brings the voice to the profile's level raises the room's noise with it, so record in a quieter room or closer to the microphone."
+            guard let reduction = noiseReduction else {
+                return "\(needs) a noise floor at or below \(limit.formatted) dB; this recording's is \(m.noiseFloor.formatted) dB: the gain that brings the voice to the profile's level raises the room's noise with it, and narrate found no half second of the room alone to learn its noise from, so record a few seconds of the room's silence, in a quieter room or closer to the microphone."
+            }
+            let why = reduction.tooNoisy
+                ? "the room is too noisy to clean: it would need \(Int(reduction.needed)) dB, and more than \(Int(NoiseReductionStrength.most)) dB of noise reduction would harm the voice"
+                : "the room's noise is louder in the pauses than in its quietest moments, where narrate learnt it"
+            return "\(needs) a noise floor at or below \(limit.formatted) dB; this file's is \(m.noiseFloor.formatted) dB even after narrate reduced the room's noise by \(Int(reduction.decibels)) dB: \(why), so record again in a quieter place or closer to the microphone."
         case .loudness(let target, let tolerance):
             let lufs = target.lufs(channels: m.format.channels)
             let measured = m.integratedLoudness.map { "\(String(format1: $0)) LUFS" } ?? "too quiet to measure"

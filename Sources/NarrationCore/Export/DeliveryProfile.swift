@@ -27,7 +27,8 @@ public struct DeliveryProfile: Sendable, Equatable {
         rules: [.sampleRate(44_100), .channels(1), .peakAtMost(Decibels(-1)), .noClipping])
 
     /// ACX (Audible): MP3 192 kbit/s CBR 44.1 kHz, RMS −23…−18 dB, peak ≤ −3 dB, noise floor
-    /// ≤ −60 dB, 0.5–1 s of room tone at the head and 1–5 s at the tail, no clipping.
+    /// ≤ −60 dB, 0.5–1 s of room tone at the head and 1–5 s at the tail, no clipping. A recording
+    /// whose noise floor would end up above about −63 dB has the room's noise reduced first.
     public static let acx = DeliveryProfile(
         name: "acx", format: .mp3, mp3: .constant(kbps: 192),
         mastering: Mastering(
@@ -46,6 +47,13 @@ public struct DeliveryProfile: Sendable, Equatable {
         rules: [.loudness(.podcast, tolerance: 1), .truePeakAtMost(Decibels(-1))])
 
     public static let all = [archive, librivox, acx, podcast]
+
+    /// The highest noise floor the profile's rules allow; nil when they set none. An export
+    /// under a profile with one reduces the room's noise when the recording needs it (see
+    /// `NoiseReductionStrength`).
+    public var noiseFloorLimit: Decibels? {
+        rules.lazy.compactMap { rule -> Decibels? in if case .noiseFloorAtMost(let limit) = rule { limit } else { nil } }.min()
+    }
 
     /// The built-in profile called `name`.
     /// - Throws: `usage` naming the profiles there are.
@@ -83,6 +91,8 @@ public struct Mastering: Sendable, Equatable {
     public var peakCeiling: Decibels?
     /// Room tone (the recording's quietest 500 ms, repeated; see `RoomTone`) at the head and the
     /// tail: the recording's own room tone at its outer edges is cut, so the file holds this much.
+    /// When the export reduces noise, this room tone passes through the same gate as the article,
+    /// so it is the cleaned room tone.
     public var roomToneHeadSeconds: Double?
     public var roomToneTailSeconds: Double?
     /// Silence at each chunk's edges is cut to at most this.
