@@ -482,8 +482,9 @@ public final class Studio {
         let outcome = take.finish()
         recording = nil
         if outcome.chunk != nil { chosenParagraph = nil }  // the pane follows on to the next paragraph
-        if options.checksTakes, outcome.chunk != nil, outcome.paragraph != nil, let article {
-            takeCheck = StudioTakeCheck(library: library, article: article, language: options.language)
+        if outcome.chunk != nil, let article {
+            takeCheck = StudioTakeCheck(
+                library: library, article: article, language: options.language, checking: options.checksTakes && outcome.paragraph != nil)
         }
         state.activity = .ready
         state.meter = nil

@@ -1,5 +1,5 @@
 import Foundation
-import Narration
+@testable import Narration
 import NarrationAudio
 import NarrationCore
 import NarrationTerminal
@@ -275,6 +275,25 @@ struct StudioTests {
         #expect(sent.contains("/Daily Post/") && sent.hasSuffix(".flac and checked."))
         let delivered = FileManager.default.enumerator(atPath: share.url.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".flac") }
         #expect(delivered?.count == 1)
+    }
+
+    @Test("after a take the chunk is measured on a thread of its own and its measure kept, as record's after-take process does")
+    func measuredAfterTheTake() throws {
+        let session = try Session()
+        session.startArticle("Measured")
+        session.recordTake(seconds: 0.5)
+        let article = try session.fixture.library.article(nil)
+        let chunks = try session.fixture.library.catalog.chunks(of: article)
+        #expect(chunks.count == 1)
+        var measures: [ChunkID: ChunkMeasure] = [:]
+        session.hold(30) { _ in
+            measures = (try? session.fixture.library.catalog.measures(of: chunks)) ?? [:]
+            return !measures.isEmpty
+        }
+        let measure = try #require(measures[chunks[0].id])
+        // The emulated microphone's tone peaks at −12 dBFS: every whole 100 ms window holds it.
+        #expect(measure.windowFrames == 4_410 && measure.samplePeaks.count == (chunks[0].frames + 4_409) / 4_410)
+        #expect(measure.samplePeaks.dropLast().allSatisfy { abs(20 * log10(Double($0)) + 12) < 0.1 })
     }
 
     @Test("after a take the check runs on a thread of its own; its hint about the take (a tone, no words) comes as a notice")
