@@ -246,16 +246,7 @@ enum Exporter {
                 }
             }
             let reducer = noiseReduction.map { NoiseReducer($0, format: plan.format) }
-            try AudioSegment.stream(segments, format: plan.format) { (block) throws(NarrationError) in
-                if let reducer {
-                    try reducer.process(block).withUnsafeBufferPointer { (gated) throws(NarrationError) in try limit(gated) }
-                } else {
-                    try limit(block)
-                }
-            }
-            if let reducer {
-                try reducer.flush().withUnsafeBufferPointer { (gated) throws(NarrationError) in try limit(gated) }
-            }
+            try streamThroughGate(segments, reducer: reducer, format: plan.format, limit)
             if !(gain.isUnity && ceiling == nil) { try write(limiter.flush()) }
             try sink.close()
         } catch {
@@ -267,6 +258,24 @@ enum Exporter {
 }
 
 extension Exporter {
+    /// Streams the segments (or the frames `window` of them joined) through the noise gate, if
+    /// any, to `body`: the gate's held-back frames come out at the end.
+    static func streamThroughGate(
+        _ segments: [AudioSegment], window: Range<FrameCount>? = nil, reducer: NoiseReducer?, format: AudioFormat,
+        _ body: (UnsafeBufferPointer<Int32>) throws(NarrationError) -> Void
+    ) throws(NarrationError) {
+        try AudioSegment.stream(segments, window: window, format: format) { (block) throws(NarrationError) in
+            if let reducer {
+                try reducer.process(block).withUnsafeBufferPointer { (gated) throws(NarrationError) in try body(gated) }
+            } else {
+                try body(block)
+            }
+        }
+        if let reducer {
+            try reducer.flush().withUnsafeBufferPointer { (gated) throws(NarrationError) in try body(gated) }
+        }
+    }
+
     /// Frames a limiter started this long before a stretch has forgotten where it started: its
     /// gain recovers by e^(−1/(release × rate)) a frame, so after 50 release times (80 ms) any
     /// difference is below a 16-bit sample's rounding, and two limiters fed the same frames
@@ -326,17 +335,8 @@ extension Exporter {
                     try pass(kept)
                 }
             }
-            try AudioSegment.stream(segments, window: start..<min(total, range.upperBound + format.frames(forSeconds: 1)), format: format) {
-                (block) throws(NarrationError) in
-                if let reducer {
-                    try reducer.process(block).withUnsafeBufferPointer { (output) throws(NarrationError) in try limit(output) }
-                } else {
-                    try limit(block)
-                }
-            }
-            if let reducer {
-                try reducer.flush().withUnsafeBufferPointer { (output) throws(NarrationError) in try limit(output) }
-            }
+            try streamThroughGate(
+                segments, window: start..<min(total, range.upperBound + format.frames(forSeconds: 1)), reducer: reducer, format: format, limit)
             if limits {
                 try limiter.flush().withUnsafeBufferPointer { (output) throws(NarrationError) in try pass(output) }
             }
