@@ -145,26 +145,34 @@ extension Mastering {
             segments = head + segments + tail
             return try limitedGain(
                 reducing(Prepared(segments: segments, chapterFrames: chapterFrames, gain: SampleGain(decibels: gainDecibels), clipping: [])),
-                decibels: gainDecibels, clipping: measurements.clipping.map { $0.shifted(by: headFrames - cutAtStart) }, mastering: mastering,
-                format: format)
+                decibels: gainDecibels, clipping: measurements.clipping.map { $0.shifted(by: headFrames - cutAtStart) }, levels: measurements,
+                mastering: mastering, format: format)
         }
         return try limitedGain(
             reducing(Prepared(segments: segments, chapterFrames: segments.map(\.range.count), gain: SampleGain(decibels: gainDecibels), clipping: [])),
-            decibels: gainDecibels, clipping: measurements.clipping, mastering: mastering, format: format)
+            decibels: gainDecibels, clipping: measurements.clipping, levels: measurements, mastering: mastering, format: format)
     }
 
     /// `prepared` with the gain that brings the level to the target through the noise gate (if
     /// any) and the limiter.
+    /// - Parameter levels: the chunks' measures over the kept stretches, from which the limiter's
+    ///   loss can be bounded without reading the audio.
     private static func limitedGain(
-        _ prepared: Prepared, decibels: Double, clipping: [Stretch], mastering: Mastering, format: AudioFormat
+        _ prepared: Prepared, decibels: Double, clipping: [Stretch], levels: MeasuredLevels, mastering: Mastering, format: AudioFormat
     ) throws(NarrationError) -> Prepared {
         let segments = prepared.segments
         var gainDecibels = decibels
+        // Where the chunks' measures show the limiter can take off at most 0.05 LU (no peak near
+        // the ceiling after the gain), nothing is measured: the gain from the measures stands,
+        // and the exporter measures its file anyway. The noise gate changes the levels the
+        // measures saw, so with it the audio is measured.
+        let limiterNegligible = mastering.loudnessTarget != nil && prepared.noiseReduction == nil
+            && mastering.peakCeiling.map { levels.limiterLossBound(gainDecibels: decibels, ceiling: $0) < 0.05 } == true
         // The limiter takes a little level off the peaks it holds: measure through it and make up
         // the difference. A small difference is made up without measuring again (the limiter
         // takes back only part of the little gain added, and the exporter measures its file
         // anyway); a large one is measured again, up to four passes in all.
-        if let ceiling = mastering.peakCeiling, mastering.loudnessTarget != nil || mastering.rmsTarget != nil {
+        if !limiterNegligible, let ceiling = mastering.peakCeiling, mastering.loudnessTarget != nil || mastering.rmsTarget != nil {
             for _ in 0..<4 {
                 let limited = try measureLimited(
                     segments, gain: SampleGain(decibels: gainDecibels), ceiling: ceiling, noiseReduction: prepared.noiseReduction, format: format)

@@ -111,6 +111,10 @@ public struct MeasuredLevels: Sendable, Equatable {
     /// Mean powers of the kept windows, in order across chunks, and where each comes from.
     public let windowPowers: [Double]
     public let windowSources: [(chunk: Int, window: Int)]
+    /// The K-weighted mean power and the true peak (linear) of the same windows; a kept window
+    /// shorter than 100 ms lends its true peak to the window before it (or after, at the start).
+    public let windowWeightedPowers: [Double]
+    public let windowTruePeaks: [Double]
 
     public static func == (a: MeasuredLevels, b: MeasuredLevels) -> Bool {
         a.integratedLoudness == b.integratedLoudness && a.rms == b.rms && a.clipping == b.clipping && a.samplePeak == b.samplePeak && a.truePeak == b.truePeak
@@ -125,6 +129,8 @@ public struct MeasuredLevels: Sendable, Equatable {
         var energy = 0.0, frames = 0
         var samplePeak: Float = 0, truePeak: Float = 0
         var clipped: [Stretch] = []
+        var peaks: [Double] = []
+        var pendingPeak = 0.0  // of short windows before the first whole one
         var offset = 0
         for (chunk, part) in parts.enumerated() {
             let measure = part.measure
@@ -137,18 +143,34 @@ public struct MeasuredLevels: Sendable, Equatable {
             guard size > 0 else { continue }
             for window in 0..<measure.powers.count {
                 let start = window * size, length = measure.frames(inWindow: window)
-                guard start >= part.kept.lowerBound, start + length <= part.kept.upperBound else { continue }
+                guard start < part.kept.upperBound, start + length > part.kept.lowerBound else { continue }
+                // A window cut by the kept stretch's edge: only its true peak counts, for the limiter's estimate.
+                guard start >= part.kept.lowerBound, start + length <= part.kept.upperBound else {
+                    if peaks.isEmpty { pendingPeak = max(pendingPeak, Double(measure.truePeaks[window])) } else {
+                        peaks[peaks.count - 1] = max(peaks[peaks.count - 1], Double(measure.truePeaks[window]))
+                    }
+                    continue
+                }
                 samplePeak = max(samplePeak, measure.samplePeaks[window])
                 truePeak = max(truePeak, measure.truePeaks[window])
                 energy += Double(measure.powers[window]) * Double(length)
                 frames += length
                 // A short last window counts for the power it has, not as a whole block's worth.
-                guard length == size else { continue }
+                guard length == size else {
+                    if peaks.isEmpty { pendingPeak = max(pendingPeak, Double(measure.truePeaks[window])) } else {
+                        peaks[peaks.count - 1] = max(peaks[peaks.count - 1], Double(measure.truePeaks[window]))
+                    }
+                    continue
+                }
                 weighted.append(Double(measure.weightedPowers[window]))
                 powers.append(Double(measure.powers[window]))
+                peaks.append(max(pendingPeak, Double(measure.truePeaks[window])))
+                pendingPeak = 0
                 sources.append((chunk, window))
             }
         }
+        windowWeightedPowers = weighted
+        windowTruePeaks = peaks
         integratedLoudness = Self.integrated(weighted)
         rms = frames > 0 ? Decibels(amplitude: sqrt(energy / Double(frames))) : .silence
         self.samplePeak = Decibels(amplitude: Double(samplePeak))
@@ -157,6 +179,25 @@ public struct MeasuredLevels: Sendable, Equatable {
         windowSources = sources
         let rate = parts.first?.measure.sampleRate ?? 44_100
         clipping = Stretch.merged(clipped, within: Int((Double(rate) * Measurements.clippingGapSeconds).rounded()))
+    }
+
+    /// At most how much integrated loudness (LU) a true-peak limiter holding `ceiling` takes off
+    /// after a gain of `gainDecibels`: as if every window were lowered, all through, by the
+    /// largest excess over the ceiling (plus `margin`, for the limiter's interpolator against
+    /// libebur128's, which measured the windows) among itself, the window after it (the
+    /// limiter's 5 ms look-ahead) and the three before it (its 80 ms release: after 300 ms what
+    /// is left of a lowering is under 3 % of it). 0 when no window's peak reaches the ceiling.
+    public func limiterLossBound(gainDecibels: Double, ceiling: Decibels, margin: Double = 0.2) -> Double {
+        let excess = windowTruePeaks.map { peak in peak > 0 ? max(0, 20 * log10(peak) + gainDecibels - ceiling.value + margin) : 0 }
+        guard excess.contains(where: { $0 > 0 }) else { return 0 }
+        let gain = pow(10, gainDecibels / 10)
+        let before = windowWeightedPowers.map { $0 * gain }
+        let after = before.indices.map { index in
+            let lowering = excess[max(0, index - 3)...min(excess.count - 1, index + 1)].max() ?? 0
+            return before[index] * pow(10, -lowering / 10)
+        }
+        guard let full = Self.integrated(before), let limited = Self.integrated(after) else { return 0 }
+        return max(0, full - limited)
     }
 
     /// BS.1770-4's gated integration over 400 ms blocks that overlap by 75 %.
