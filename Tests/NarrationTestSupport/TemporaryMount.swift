@@ -14,9 +14,19 @@ public final class TemporaryMount {
     }
 
     /// Remounts the disk read-only or writable, keeping what it holds, as the kernel does with a
-    /// disk that shows errors. Fails while a process has a file on it open for writing.
+    /// disk that shows errors. The kernel refuses while a process has a file on it open for
+    /// writing (`record`'s after-take process measuring the last take, for one): tried again for
+    /// up to 10 s.
     public func remount(readOnly: Bool) throws {
-        try Signals.run("mount", ["-o", "remount,\(readOnly ? "ro" : "rw")", folder.url.path])
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            do {
+                try Signals.run("mount", ["-o", "remount,\(readOnly ? "ro" : "rw")", folder.url.path])
+                return
+            } catch where Date() < deadline {
+                usleep(100_000)
+            }
+        }
     }
 
     deinit { _ = try? Signals.run("umount", ["-l", folder.url.path]) }
