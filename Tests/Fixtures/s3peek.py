@@ -40,12 +40,14 @@ elif command == "uploads":
     print(json.dumps([{"key": u["Key"], "uploadId": u["UploadId"]} for u in answer.get("Uploads", [])]))
 elif command == "writable":
     # A fresh SeaweedFS lists its buckets before it has a volume to write to, and answers a PUT
-    # in that moment with 500 InternalError.
+    # in that moment with 500 InternalError. The probe is as big as a small export and nested as
+    # narrate's keys are, so that it is stored in a volume as they are, not inline in the filer.
     deadline = time.monotonic() + 60
+    probe = "narrate-probe/folder/probe.bin"
     while True:
         try:
-            s3.put_object(Bucket=args[0], Key=".narrate-probe", Body=b"probe")
-            s3.delete_object(Bucket=args[0], Key=".narrate-probe")
+            s3.put_object(Bucket=args[0], Key=probe, Body=bytes(range(256)) * 512)
+            s3.delete_object(Bucket=args[0], Key=probe)
             break
         except (botocore.exceptions.ClientError, botocore.exceptions.BotoCoreError) as error:
             if time.monotonic() > deadline:

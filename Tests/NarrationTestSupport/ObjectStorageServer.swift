@@ -33,7 +33,21 @@ public final class ObjectStorageServer: @unchecked Sendable {
         try Data(identities.utf8).write(to: folder.file("identities.json"))
         try start()
         for bucket in buckets { try peek(["mb", bucket]) }
-        if let first = buckets.first { try peek(["writable", first]) }
+        if let first = buckets.first {
+            do {
+                try peek(["writable", first])
+            } catch {
+                throw FixtureError("\(error) The server's log ends: \(logTail())")
+            }
+        }
+    }
+
+    /// The last lines of the server's log, warnings and errors only, for a failure's message.
+    public func logTail(lines: Int = 12) -> String {
+        guard let data = try? Data(contentsOf: folder.file("weed.log")) else { return "(no log)" }
+        let text = String(decoding: data, as: UTF8.self)
+        let notable = text.split(separator: "\n").filter { $0.hasPrefix("E") || $0.hasPrefix("W") || $0.hasPrefix("F") }
+        return notable.suffix(lines).joined(separator: "\n")
     }
 
     /// Starts (or starts again) the server on the same data and ports; returns once S3 answers.

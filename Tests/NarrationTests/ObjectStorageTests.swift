@@ -33,7 +33,13 @@ struct ObjectStorageTests {
         let server = try ObjectStorageServer(buckets: ["radio"])
         let fixture = try LibraryFixture()
         let (article, job) = try queued(fixture)
-        let delivery = try await fixture.library.deliver(job, to: try storage(server), credentials: Self.credentials)
+        let delivery: ObjectStorageDelivery
+        do {
+            delivery = try await fixture.library.deliver(job, to: try storage(server), credentials: Self.credentials)
+        } catch {
+            Issue.record("The server's log ends: \(server.logTail())")
+            throw error
+        }
         let sidecar = try JSONDecoder.narrate.decode(Sidecar.self, from: Data(contentsOf: job.sidecarFile))
         let key = "narrations/Daily-Post/\(sidecar.date)/Budget vote-\(article.id).flac"
         #expect(delivery.key == key)
