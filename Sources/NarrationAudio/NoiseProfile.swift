@@ -6,7 +6,7 @@ public import NarrationCore
 ///
 /// Each stretch is windowed on its own, so that no window straddles a cut between two stretches
 /// (a join of two unrelated moments would add a click's broadband power to the profile).
-public struct NoiseProfile: Sendable, Equatable {
+public struct NoiseProfile: Sendable, Hashable {
     public let sampleRate: Int
     /// Points of the FFT (see `windowSize(sampleRate:)`).
     public let windowSize: Int

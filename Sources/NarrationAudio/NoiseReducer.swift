@@ -8,7 +8,7 @@ public import NarrationCore
 /// Not thread-safe: one owner feeds it.
 public final class NoiseReducer: @unchecked Sendable {
     /// What an export reduces noise with: the room's profile and how many dB.
-    public struct Settings: Sendable, Equatable {
+    public struct Settings: Sendable, Hashable {
         public let profile: NoiseProfile
         public let decibels: Double
 

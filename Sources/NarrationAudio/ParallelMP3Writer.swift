@@ -37,22 +37,52 @@ public enum ParallelMP3Writer {
         produce: @escaping SampleProducer, progress: (FrameCount) -> Void
     ) throws(NarrationError) {
         guard case .constant(let kbps) = encoding else { preconditionFailure("a parallel encode is CBR") }
-        let plan = plan(frames: frames, format: format, kbps: kbps, segments: segments)
+        try write(
+            creating: path, format: format, encoding: encoding, tag: tag, plan: plan(frames: frames, format: format, kbps: kbps, segments: segments),
+            threads: segments, produce: produce, progress: progress)
+    }
+
+    /// Encodes the segments of `plan` on `threads` threads, taking from `store` every segment
+    /// whose key (`keys[k]` for segment k) it holds and adding those it encodes; the store then
+    /// keeps exactly this stream's segments.
+    /// - Returns: how many segments were encoded and how many reused.
+    @discardableResult
+    public static func write(
+        creating path: String, format: AudioFormat, encoding: MP3Encoding, tag: ID3Tag, plan: MP3SegmentPlan, threads: Int,
+        reusing store: (MP3SegmentStore, keys: [String])? = nil, produce: @escaping SampleProducer, progress: (FrameCount) -> Void
+    ) throws(NarrationError) -> MP3SegmentReuse {
+        guard case .constant(let kbps) = encoding else { preconditionFailure("a parallel encode is CBR") }
+        precondition(store == nil || store!.keys.count == plan.segmentCount, "a key for each segment")
         let file = try DescriptorFile(creating: path)
         do throws(NarrationError) {
             let tagBytes = tag.bytes
             try tagBytes.withUnsafeBufferPointer { (bytes) throws(NarrationError) in try file.write(UnsafeRawBufferPointer(bytes)) }
-            let folder = (path as NSString).deletingLastPathComponent
-            var jobs: [SegmentEncoding] = []
+            let folder = store?.0.folder ?? { let folder = (path as NSString).deletingLastPathComponent; return folder.isEmpty ? "." : folder }()
+            var segments: [EncodedMP3Segment] = []
+            var reused = 0
             for index in 0..<plan.segmentCount {
-                let encoder = try LAMEEncoder(format: format, encoding: encoding, writesInfoTag: index == 0, path: path)
-                let sink = index == 0 ? file : try DescriptorFile(scratchIn: folder.isEmpty ? "." : folder)
-                jobs.append(SegmentEncoding(index: index, plan: plan, encoder: encoder, sink: sink))
+                if let (store, keys) = store, let stored = store.segment(keys[index]) {
+                    segments.append(stored)
+                    reused += 1
+                    continue
+                }
+                // Without a store, the first segment streams straight into the file.
+                let sink = index == 0 && store == nil ? file : try DescriptorFile(scratchIn: folder)
+                segments.append(EncodedMP3Segment(index: index, plan: plan, format: format, encoding: encoding, path: path, sink: sink))
             }
-            try encode(jobs, produce: produce, progress: progress)
-            try stitch(jobs, plan: plan, kbps: kbps, into: file, infoTagOffset: tagBytes.count)
+            let pending = segments.filter { !$0.isEncoded }
+            let done = segments.filter(\.isEncoded).reduce(0) { $0 + plan.ownedSamples($1.index).count }
+            defer {
+                if let (store, keys) = store {
+                    store.add(Dictionary(pending.filter(\.isEncoded).map { (keys[$0.index], $0) }, uniquingKeysWith: { $1 }))
+                }
+            }
+            try encode(pending, threads: threads, produce: produce) { encoded in progress(done + encoded) }
+            try stitch(segments, plan: plan, kbps: kbps, into: file, infoTagOffset: tagBytes.count)
             try file.sync()
             file.close()
+            if let (store, keys) = store { store.keepOnly(Set(keys)) }
+            return MP3SegmentReuse(encoded: pending.count, reused: reused)
         } catch {
             file.remove()
             throw error
@@ -63,78 +93,109 @@ public enum ParallelMP3Writer {
         MP3SegmentPlan(samples: frames, segments: segments, paddingPeriod: MP3SegmentPlan.paddingPeriod(kbps: kbps, sampleRate: format.sampleRate))
     }
 
-    /// Runs the first job on this thread and the others on threads of their own; a failure stops
-    /// them all.
-    private static func encode(_ jobs: [SegmentEncoding], produce: @escaping SampleProducer, progress: (FrameCount) -> Void) throws(NarrationError) {
+    /// Encodes `segments` on `threads` threads, this one among them, each taking the next segment
+    /// not yet begun; a failure stops them all.
+    /// - Parameter progress: called on this thread with the samples encoded so far.
+    private static func encode(
+        _ segments: [EncodedMP3Segment], threads: Int, produce: @escaping SampleProducer, progress: (FrameCount) -> Void
+    ) throws(NarrationError) {
+        guard !segments.isEmpty else { return }
         let stop = StopSignal()
+        let next = Counter()
+        let workers = max(1, min(threads, segments.count))
         let finished = DispatchSemaphore(value: 0)
-        for job in jobs.dropFirst() {
+        /// Encodes segments until none is left; `block` runs after each block of samples.
+        @Sendable func work(_ block: () -> Void) {
+            while !stop.isRaised {
+                let index = next.take()
+                guard index < segments.count else { return }
+                segments[index].run(produce: produce, stop: stop, block: block)
+                if segments[index].failure != nil { stop.raise() }
+            }
+        }
+        for worker in 1..<workers {
             let thread = Thread {
-                job.run(produce: produce, stop: stop) {}
-                if job.failure != nil { stop.raise() }
+                work {}
                 finished.signal()
             }
-            thread.name = "MP3 segment \(job.index + 1)"
+            thread.name = "MP3 encoder \(worker + 1)"
             thread.start()
         }
-        jobs[0].run(produce: produce, stop: stop) {
-            progress(jobs.reduce(0) { $0 + $1.encoded.load(ordering: .relaxed) })
-        }
-        if jobs[0].failure != nil { stop.raise() }
-        for _ in jobs.dropFirst() { finished.wait() }
-        progress(jobs.reduce(0) { $0 + $1.encoded.load(ordering: .relaxed) })
-        // The first failure that was not a job stopping because another had failed.
-        if let failure = jobs.lazy.filter({ !$0.stopped }).compactMap(\.failure).first { throw failure }
+        let encoded = { segments.reduce(0) { $0 + $1.encoded.load(ordering: .relaxed) } }
+        work { progress(encoded()) }
+        for _ in 1..<workers { finished.wait() }
+        progress(encoded())
+        // The first failure that was not a segment stopping because another had failed.
+        if let failure = segments.lazy.filter({ !$0.stopped }).compactMap(\.failure).first { throw failure }
+        if let failure = segments.lazy.compactMap(\.failure).first { throw failure }
     }
 
-    /// Raised by the first job that fails, so that the others stop at their next block.
-    fileprivate final class StopSignal: Sendable {
+    /// Hands out 0, 1, 2, … to the threads that ask, each number once.
+    private final class Counter: Sendable {
+        private let value = Atomic<Int>(0)
+        func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
+    }
+
+    /// Raised by the first segment that fails, so that the others stop at their next block.
+    final class StopSignal: Sendable {
         private let raised = Atomic<Bool>(false)
         func raise() { raised.store(true, ordering: .relaxed) }
         var isRaised: Bool { raised.load(ordering: .relaxed) }
     }
 
-    /// Joins the segments at their seams, copies them into `file` after the first and writes
-    /// the info tag for the whole stream over the first encoder's placeholder.
-    private static func stitch(_ jobs: [SegmentEncoding], plan: MP3SegmentPlan, kbps: Int, into file: DescriptorFile, infoTagOffset: Int) throws(NarrationError) {
+    /// Joins the segments at their seams, copies them into `file` (after the first, when it was
+    /// streamed there) and writes the info tag for the whole stream over the first encoder's
+    /// placeholder. Stored segments are read, never changed: a seam patches a copy.
+    private static func stitch(_ segments: [EncodedMP3Segment], plan: MP3SegmentPlan, kbps: Int, into file: DescriptorFile, infoTagOffset: Int) throws(NarrationError) {
+        var tails = segments.map(\.tail)
         var seams = [0]
-        for index in 1..<jobs.count {
-            guard let join = MP3Seam.join(&jobs[index - 1].tail, jobs[index].head, within: plan.seamWindow(index)) else {
+        for index in 1..<segments.count {
+            guard let join = MP3Seam.join(&tails[index - 1], segments[index].head, within: plan.seamWindow(index)) else {
                 throw NarrationError(.fileSystem, "The MP3 encoders could not be joined at segment \(index + 1) of \(file.path); export again.")
             }
             seams.append(join.frame)
         }
-        var crc = jobs[0].streamedCRC
-        var audioBytes = jobs[0].streamedBytes
-        func append(_ bytes: UnsafeRawBufferPointer) throws(NarrationError) {
+        let first = segments[0]
+        var crc: UInt16 = first.sink === file ? first.streamedCRC : 0
+        var audioBytes = first.sink === file ? first.streamedBytes : 0
+        func append(_ bytes: UnsafeRawBufferPointer, counted: Bool = true) throws(NarrationError) {
             try file.write(bytes)
+            guard counted else { return }
             crc = MP3InfoTag.crc16(crc, bytes.assumingMemoryBound(to: UInt8.self))
             audioBytes += bytes.count
         }
-        func append(_ bytes: ArraySlice<UInt8>) throws(NarrationError) {
-            try bytes.withUnsafeBufferPointer { (buffer) throws(NarrationError) in try append(UnsafeRawBufferPointer(buffer)) }
+        func append(_ bytes: ArraySlice<UInt8>, counted: Bool = true) throws(NarrationError) {
+            try bytes.withUnsafeBufferPointer { (buffer) throws(NarrationError) in try append(UnsafeRawBufferPointer(buffer), counted: counted) }
         }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        for (index, job) in jobs.enumerated() {
-            if index > 0 {
-                try append(job.head.bytes(ofFrames: seams[index]..<job.head.endIndex))
-                var offset = 0
-                while true {
-                    let read = try buffer.withUnsafeMutableBufferPointer { (bytes) throws(NarrationError) in
-                        try job.sink.read(into: UnsafeMutableRawBufferPointer(bytes), at: offset)
-                    }
-                    guard read > 0 else { break }
-                    try append(buffer[0..<read])
-                    offset += read
+        /// Copies a segment's scratch file from `offset` on; the first `uncounted` bytes (the info
+        /// tag's placeholder) are not audio.
+        func copy(_ segment: EncodedMP3Segment, uncounted: Int) throws(NarrationError) {
+            var offset = 0
+            while true {
+                let read = try buffer.withUnsafeMutableBufferPointer { (bytes) throws(NarrationError) in
+                    try segment.sink.read(into: UnsafeMutableRawBufferPointer(bytes), at: offset)
                 }
-                job.sink.close()
-            }
-            if index < jobs.count - 1 {
-                try append(job.tail.bytes(ofFrames: job.tail.firstIndex..<seams[index + 1]))
+                guard read > 0 else { break }
+                let plain = max(0, min(read, uncounted - offset))
+                if plain > 0 { try append(buffer[0..<plain], counted: false) }
+                if plain < read { try append(buffer[plain..<read]) }
+                offset += read
             }
         }
-        var infoTag = jobs[0].encoder.infoTag()
-        guard infoTag.count == jobs[0].infoTagLength,
+        for (index, segment) in segments.enumerated() {
+            if index > 0 {
+                try append(segment.head.bytes(ofFrames: seams[index]..<segment.head.endIndex))
+            }
+            if segment.sink !== file {
+                try copy(segment, uncounted: index == 0 ? segment.infoTagLength : 0)
+            }
+            if index < segments.count - 1 {
+                try append(tails[index].bytes(ofFrames: tails[index].firstIndex..<seams[index + 1]))
+            }
+        }
+        var infoTag = first.infoTag
+        guard infoTag.count == first.infoTagLength,
             MP3InfoTag.rewrite(&infoTag, frames: plan.frames, audioBytes: audioBytes, samples: plan.samples, kbps: kbps, audioCRC: crc)
         else {
             throw NarrationError(.fileSystem, "The MP3 encoder's info tag for \(file.path) is not the one narrate knows; export again.")
@@ -143,36 +204,45 @@ public enum ParallelMP3Writer {
     }
 }
 
-/// One segment of a parallel encode: its encoder, and where its frames go. Run by one thread;
-/// its results are read by the caller after that thread has finished.
-private final class SegmentEncoding: @unchecked Sendable {
+/// One segment of a parallel encode: its frames, streamed into the file or into scratch space,
+/// and those held around its seams. Run by one thread; read by others only after it has
+/// finished, and then never changed (a store may hand it to later encodes).
+final class EncodedMP3Segment: @unchecked Sendable {
     let index: Int
     let plan: MP3SegmentPlan
-    let encoder: LAMEEncoder
-    /// The file for the first segment, scratch space for the others.
+    private let format: AudioFormat
+    private let encoding: MP3Encoding
+    private let path: String
+    /// The file for the first segment of an encode without a store, scratch space otherwise.
     let sink: DescriptorFile
     /// Frames up to the seam window's end, held to join this segment to the one before.
-    var head: MP3FrameRun
+    private(set) var head: MP3FrameRun
     /// Frames from just before the next boundary on, held to join the next segment to this one.
-    var tail: MP3FrameRun
+    private(set) var tail: MP3FrameRun
     private let streamRange: Range<Int>
     private(set) var streamedBytes = 0
     /// CRC-16 of the streamed frames (used for the first segment, whose frames open the stream).
     private(set) var streamedCRC: UInt16 = 0
     private(set) var infoTagLength = 0
+    /// The first segment's info tag as its encoder left it, rewritten for the whole stream.
+    private(set) var infoTag: [UInt8] = []
     private(set) var failure: NarrationError?
-    /// Whether the job stopped because another failed.
+    /// Whether the segment stopped because another failed.
     private(set) var stopped = false
+    /// Whether all its frames are made (and it may be stored).
+    private(set) var isEncoded = false
     /// Samples of the segment's own stretch encoded so far.
     let encoded = Atomic<Int>(0)
     private var nextFrame: Int
     private var splitter = MP3FrameSplitter()
     private var pending: [UInt8] = []
 
-    init(index: Int, plan: MP3SegmentPlan, encoder: LAMEEncoder, sink: DescriptorFile) {
+    init(index: Int, plan: MP3SegmentPlan, format: AudioFormat, encoding: MP3Encoding, path: String, sink: DescriptorFile) {
         self.index = index
         self.plan = plan
-        self.encoder = encoder
+        self.format = format
+        self.encoding = encoding
+        self.path = path
         self.sink = sink
         let last = index == plan.segmentCount - 1
         let headStart = index == 0 ? 0 : plan.boundaries[index] - MP3SegmentPlan.reservoirFrames
@@ -190,9 +260,11 @@ private final class SegmentEncoding: @unchecked Sendable {
     func run(produce: SampleProducer, stop: ParallelMP3Writer.StopSignal, block: () -> Void) {
         let input = plan.input(index)
         let owned = plan.ownedSamples(index)
-        let channels = encoder.format.channels
+        let channels = format.channels
         var position = input.lowerBound
         do throws(NarrationError) {
+            // Made here, and gone when the segment is done: a store keeps frames, not encoders.
+            let encoder = try LAMEEncoder(format: format, encoding: encoding, writesInfoTag: index == 0, path: path)
             try withoutActuallyEscaping(block) { (block) throws(NarrationError) in try produce(input) { (samples) throws(NarrationError) in
                 guard !stop.isRaised else {
                     stopped = true
@@ -213,6 +285,8 @@ private final class SegmentEncoding: @unchecked Sendable {
             guard splitter.leftover == 0, index < plan.segmentCount - 1 || nextFrame == plan.frames else {
                 throw NarrationError(.fileSystem, "The MP3 encoder made \(nextFrame) frames of \(sink.path) where \(plan.frames) were due; export again.")
             }
+            if index == 0 { infoTag = encoder.infoTag() }
+            isEncoded = true
         } catch {
             failure = error
         }

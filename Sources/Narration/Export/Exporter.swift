@@ -1,5 +1,5 @@
 public import Foundation
-import NarrationAudio
+public import NarrationAudio
 public import NarrationCore
 
 /// How an article is exported.
@@ -69,6 +69,8 @@ public struct ExportResult: Sendable {
     public let noiseReduction: NoiseReductionStrength?
     /// The recording's noise floor (its quietest 500 ms) before mastering; nil without mastering.
     public let recordingNoiseFloor: Decibels?
+    /// With a `ReadyExport`: how many MP3 segments were encoded now and how many were ready.
+    public var segments: MP3SegmentReuse? = nil
 }
 
 /// Concatenates an article's chunks into one tagged file.
@@ -85,8 +87,10 @@ enum Exporter {
     static func export(
         _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels?, noiseReduction: NoiseReducer.Settings? = nil,
         noiseReductionStrength: NoiseReductionStrength? = nil, recordingNoiseFloor: Decibels? = nil, plan: ExportPlan,
-        settings: ExportSettings, to destination: URL, recordingClipping: [Stretch] = [], progress: (FrameCount) -> Void
+        settings: ExportSettings, to destination: URL, recordingClipping: [Stretch] = [], ready: ReadyExport? = nil,
+        progress: (FrameCount) -> Void
     ) throws(NarrationError) -> ExportResult {
+        let ready = ready.flatMap { ReadyExport.applies(to: settings, format: plan.format) ? $0 : nil }
         let folder = destination.deletingLastPathComponent()
         FileSystem.removeAbandonedPartials(in: folder)
         try FileSystem.clearTemporary(beside: destination)
@@ -94,19 +98,31 @@ enum Exporter {
         var gain = gain
         var ceiling = ceiling
         do throws(NarrationError) {
-            // A lossy encoder moves the loudness a little: aim off by what excerpts show it will.
-            if settings.mastering.loudnessTarget != nil, settings.format.isLossy,
-                let shift = try predictedLoudnessShift(
-                    segments, frames: segments.reduce(0) { $0 + $1.range.count }, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction,
-                    plan: plan, settings: settings, beside: destination)
-            {
-                gain = SampleGain(linear: gain.linear * SampleGain(decibels: -shift).linear)
+            // A lossy encoder moves the loudness a little: aim off by what excerpts show it will
+            // (or showed for the ready export's earlier takes).
+            var shift: Double?
+            if settings.mastering.loudnessTarget != nil, settings.format.isLossy {
+                if let known = ready?.shift {
+                    shift = known
+                } else {
+                    shift = try predictedLoudnessShift(
+                        segments, frames: segments.reduce(0) { $0 + $1.range.count }, gain: gain, ceiling: ceiling,
+                        noiseReduction: noiseReduction, plan: plan, settings: settings, beside: destination)
+                }
+                if let shift { gain = SampleGain(linear: gain.linear * SampleGain(decibels: -shift).linear) }
             }
-            var done = try encode(segments, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, plan: plan, settings: settings, to: temporary, progress: progress)
+            if let ready { gain = ready.gain(near: gain) }
+            var done = try encode(
+                segments, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, plan: plan, settings: settings, to: temporary, ready: ready,
+                progress: progress)
             // A file for a profile with rules is measured as check measures it; one without, only
             // for loudness, and only when there is a loudness target.
             let rules = settings.profile.map { !$0.rules.isEmpty } ?? false
-            var measured = rules ? try Analyzer.measureInParts(file: temporary) : nil
+            func measure() throws(NarrationError) -> Measurements {
+                guard let ready, let parts = done.parts else { return try Analyzer.measureInParts(file: temporary) }
+                return try Analyzer.measureInParts(file: temporary, parts: parts.ranges, store: (ready.parts, parts.keys))
+            }
+            var measured = rules || (ready != nil && settings.mastering.loudnessTarget != nil) ? try measure() : nil
             // A lossy encoder changes loudness a little (about 0.4 LU for some voices at 128 kbit/s):
             // measure what will be delivered, and only if it missed the target by more than 0.2 LU
             // encode once more with the difference made up (and a peak rule's miss taken off the
@@ -123,8 +139,10 @@ enum Exporter {
                 if let limit = ceiling, let made = measured, let excess = settings.profile?.peakExcess(of: made) {
                     ceiling = Decibels(limit.value - excess - 0.2)
                 }
-                done = try encode(segments, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, plan: plan, settings: settings, to: temporary, progress: progress)
-                measured = rules ? try Analyzer.measureInParts(file: temporary) : nil
+                done = try encode(
+                    segments, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, plan: plan, settings: settings, to: temporary, ready: ready,
+                    progress: progress)
+                measured = rules ? try measure() : nil
             }
             if let profile = settings.profile, var measured {
                 // An encoder can raise peaks past the limiter's ceiling (MP3: up to about 1 dB on
@@ -134,8 +152,10 @@ enum Exporter {
                     guard let limit = ceiling, let excess = profile.peakExcess(of: measured) else { break }
                     FileSystem.discard(temporary)
                     ceiling = Decibels(limit.value - excess - 0.2)
-                    done = try encode(segments, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, plan: plan, settings: settings, to: temporary, progress: progress)
-                    measured = try Analyzer.measureInParts(file: temporary)
+                    done = try encode(
+                        segments, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, plan: plan, settings: settings, to: temporary,
+                        ready: ready, progress: progress)
+                    measured = try measure()
                 }
                 try verify(measured, meets: profile, recordingClipping: recordingClipping, noiseReduction: noiseReductionStrength)
             }
@@ -147,10 +167,11 @@ enum Exporter {
                     cause: error.cause)
             }
             FileSystem.syncDirectory(folder)
+            ready?.remember(gain: gain, shift: shift)
             return ExportResult(
                 file: destination, frames: done.frames, bytes: FileSystem.size(destination), plan: plan, chapters: done.chapters,
                 gainDecibels: gain.isUnity ? 0 : 20 * log10(gain.linear), encoders: done.encoders,
-                noiseReduction: noiseReduction == nil ? nil : noiseReductionStrength, recordingNoiseFloor: recordingNoiseFloor)
+                noiseReduction: noiseReduction == nil ? nil : noiseReductionStrength, recordingNoiseFloor: recordingNoiseFloor, segments: done.reuse)
         } catch {
             FileSystem.discard(temporary)
             if error.kind == .diskFull {
@@ -206,14 +227,29 @@ enum Exporter {
         }
     }
 
+    /// What `encode` made.
+    struct Encoded {
+        let frames: FrameCount
+        let chapters: Int
+        let encoders: Int
+        var reuse: MP3SegmentReuse? = nil
+        /// With a ready export: the parts of the file to measure (one per MP3 segment, on the
+        /// 100 ms grid) and their keys.
+        var parts: (ranges: [Range<FrameCount>], keys: [String])? = nil
+    }
+
     /// Streams the segments through the noise gate (if any), gain and limiter into a new file at
-    /// `path`. A long CBR MP3 is encoded on every core the process may use (`ParallelMP3Writer`).
-    /// - Returns: the frames written (at the article's rate), the chapters the file holds and
-    ///   the encoders that made it.
+    /// `path`. A long CBR MP3 is encoded on every core the process may use (`ParallelMP3Writer`);
+    /// with `ready`, in one MP3 segment per chunk, reusing those it holds.
     private static func encode(
         _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels?, noiseReduction: NoiseReducer.Settings?, plan: ExportPlan,
-        settings: ExportSettings, to path: URL, progress: (FrameCount) -> Void
-    ) throws(NarrationError) -> (frames: FrameCount, chapters: Int, encoders: Int) {
+        settings: ExportSettings, to path: URL, ready: ReadyExport? = nil, progress: (FrameCount) -> Void
+    ) throws(NarrationError) -> Encoded {
+        if let ready {
+            return try encodeReusing(
+                ready, segments, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, plan: plan, settings: settings, to: path,
+                progress: progress)
+        }
         if settings.format == .mp3 {
             let frames = segments.reduce(0) { $0 + $1.range.count }
             let encoders = ParallelMP3Writer.segments(for: frames, format: plan.format, encoding: settings.mp3, cores: Processors.available)
@@ -223,7 +259,7 @@ enum Exporter {
                     frames: frames, segments: encoders,
                     produce: producer(segments, frames: frames, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, format: plan.format),
                     progress: progress)
-                return (frames, settings.chapters ? plan.chapters.count : 0, encoders)
+                return Encoded(frames: frames, chapters: settings.chapters ? plan.chapters.count : 0, encoders: encoders)
             }
         }
         let (sink, chapters) = try makeSink(at: path, plan: plan, settings: settings)
@@ -253,7 +289,7 @@ enum Exporter {
             try? sink.close()
             throw error
         }
-        return (done, chapters, 1)
+        return Encoded(frames: done, chapters: chapters, encoders: 1)
     }
 }
 
@@ -355,16 +391,18 @@ extension NarrationLibrary {
     ///   `fileSystem`/`diskFull` for the destination (which is then left untouched).
     @discardableResult
     public func export(
-        _ article: Article, to destination: URL, settings: ExportSettings, progress: (FrameCount, FrameCount) -> Void = { _, _ in }
+        _ article: Article, to destination: URL, settings: ExportSettings, ready: ReadyExport? = nil,
+        progress: (FrameCount, FrameCount) -> Void = { _, _ in }
     ) throws(NarrationError) -> ExportResult {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .export)
         defer { withExtendedLifetime(lock) {} }
-        return try exportLocked(article, entries: try chunkEntries(of: article), to: destination, settings: settings, progress: progress)
+        return try exportLocked(
+            article, entries: try chunkEntries(of: article), to: destination, settings: settings, ready: ready, progress: progress)
     }
 
     /// `export` for a caller that already holds the article's lock and has read its chunks (queue).
     func exportLocked(
-        _ article: Article, entries: [ChunkEntry], to destination: URL, settings: ExportSettings,
+        _ article: Article, entries: [ChunkEntry], to destination: URL, settings: ExportSettings, ready: ReadyExport? = nil,
         progress: (FrameCount, FrameCount) -> Void
     ) throws(NarrationError) -> ExportResult {
         if settings.format == .mp3 {
@@ -397,7 +435,7 @@ extension NarrationLibrary {
         return try Exporter.export(
             mastered.segments, gain: mastered.gain, ceiling: settings.mastering.peakCeiling, noiseReduction: mastered.noiseReduction,
             noiseReductionStrength: mastered.noiseReductionStrength, recordingNoiseFloor: mastered.noiseFloor, plan: plan, settings: settings,
-            to: destination, recordingClipping: mastered.clipping
+            to: destination, recordingClipping: mastered.clipping, ready: ready
         ) { done in
             progress(done, plan.totalFrames)
         }

@@ -14,8 +14,10 @@ extension NarrationLibrary {
     /// The job is in the catalog before its folder exists and the article stays locked until it
     /// is queued, so a failed or killed queue leaves nothing in the outbox that the catalog does
     /// not know (the next command removes a killed queue's folder).
+    /// - Parameter ready: the article's export kept nearly made by the studio: only what changed
+    ///   since is encoded and measured.
     public func queue(
-        _ article: Article, profile: DeliveryProfile, progress: (FrameCount, FrameCount) -> Void = { _, _ in }
+        _ article: Article, profile: DeliveryProfile, ready: ReadyExport? = nil, progress: (FrameCount, FrameCount) -> Void = { _, _ in }
     ) throws(NarrationError) -> (job: OutboxJob, sidecar: Sidecar) {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .queue)
         defer { withExtendedLifetime(lock) {} }
@@ -39,7 +41,8 @@ extension NarrationLibrary {
         try catalog.addExportingJob(row)
         do throws(NarrationError) {
             try FileSystem.createDirectory(folder)
-            let result = try exportLocked(article, entries: entries, to: audio, settings: ExportSettings(profile: profile), progress: progress)
+            let result = try exportLocked(
+                article, entries: entries, to: audio, settings: ExportSettings(profile: profile), ready: ready, progress: progress)
             var chunkList: [Sidecar.ChunkEntry] = []
             for (index, chapter) in result.plan.chunks.enumerated() {
                 chunkList.append(Sidecar.ChunkEntry(

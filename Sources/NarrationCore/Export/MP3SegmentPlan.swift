@@ -14,7 +14,7 @@ public struct MP3SegmentPlan: Sendable, Equatable {
     /// Frames in the whole stream.
     public let frames: Int
     /// `boundaries[k]`: the first frame segment k owns; the last entry is `frames`.
-    public let boundaries: [Int]
+    public private(set) var boundaries: [Int]
 
     /// Frames an encoder runs before the frames it owns, for its state to settle.
     public static let preRollFrames = 24
@@ -48,6 +48,31 @@ public struct MP3SegmentPlan: Sendable, Equatable {
         boundaries[count] = frames
         self.boundaries = boundaries
     }
+
+    /// A plan whose segments start at the frames nearest `starts` (sample positions in the
+    /// stream, such as where each chunk begins), so that a segment holds whole chunks and an edit
+    /// to one chunk leaves the others' segments as they were (pre-encoding, shared/MP3-PARALLEL.md).
+    /// A start closer than `minimumChunkSegmentFrames` to the segment before it, or to the end,
+    /// is passed over: that segment then holds several chunks.
+    public init(samples: Int, starts: [Int], paddingPeriod: Int) {
+        self.init(samples: samples, segments: 1, paddingPeriod: paddingPeriod)
+        var boundaries = [0]
+        let preRoll = Self.preRollFrames
+        for start in starts where start > 0 {
+            let nearest = (start + MP3Frame.samplesPerFrame / 2) / MP3Frame.samplesPerFrame
+            let aligned = preRoll + (nearest - preRoll + paddingPeriod / 2) / paddingPeriod * paddingPeriod
+            guard aligned - boundaries[boundaries.count - 1] >= Self.minimumChunkSegmentFrames,
+                frames - aligned >= Self.minimumChunkSegmentFrames
+            else { continue }
+            boundaries.append(aligned)
+        }
+        boundaries.append(frames)
+        self.boundaries = boundaries
+    }
+
+    /// The shortest segment of a plan by chunks: its seam window and the frames held for the bit
+    /// reservoir must end before the next segment's begin (about 13 s at 44.1 kHz).
+    public static let minimumChunkSegmentFrames = 2 * seamWindow
 
     public var segmentCount: Int { boundaries.count - 1 }
 
