@@ -77,7 +77,8 @@ public enum StudioRenderer {
         let narrator = header.narrator.isEmpty ? "no narrator" : "read by \(shown(header.narrator))"
         return [
             [StyledText(" \(shown(header.title))", .heading)],
-            [StyledText(" \(publication) · \(narrator) · \(header.state.rawValue) · \(Timecode.clock(header.duration)) · \(chunks)")],
+            [StyledText(" \(publication) · \(narrator) · \(header.state.rawValue) · \(Timecode.clock(header.duration)) · \(chunks)"
+                + (header.exportReady ? " · ready to queue" : ""))],
         ]
     }
 

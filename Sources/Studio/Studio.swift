@@ -72,6 +72,13 @@ public final class Studio {
     private var work: StudioWork?
     /// The take check started after the last take, until its findings are shown.
     private var takeCheck: StudioTakeCheck?
+    /// The article's export kept nearly made between takes, for a profile that has one: queue
+    /// then encodes only what the last take changed.
+    private var ready: ReadyExport?
+    /// The chunks the export was last made ready for (shown as "ready to queue" while they are
+    /// the article's chunks), and those the export being made now is for.
+    private var readyFor: [ChunkID]?
+    private var preparingFor: [ChunkID] = []
     private var leaveWhenDone = false
     private var watch = InputWatch()
     private let clock: () -> Double
@@ -231,6 +238,8 @@ public final class Studio {
             if let outcome = work.outcome { finishWork(outcome) }
         }
         if recording == nil { measureLevels(around: state.selection, limit: 4) }  // no file reading beside a take
+        if takeCheck?.exportReady == true { readyFor = preparingFor }
+        if state.header != nil { state.header?.exportReady = recording == nil && readyFor == entries.map(\.chunk.id) }
         if let checks = takeCheck?.checks {
             takeCheck = nil
             showHints(checks)
@@ -252,14 +261,31 @@ public final class Studio {
     private func open(_ article: Article) {
         self.article = article
         chosenParagraph = nil
+        ready?.clear()
+        ready = ReadyExport.applies(to: options.profile, format: article.format)
+            ? ReadyExport(scratchFolder: library.root.articleURL(article.id)) : nil
+        readyFor = nil
         reload()
         state.panel = .chunks
         state.selection = max(0, state.chunks.count - 1)
         measureLevels(around: state.selection, limit: 30)
+        if !entries.isEmpty { afterChange(checking: false) }
+    }
+
+    /// Starts what follows a change to the chunks on a thread of its own: measuring new chunks,
+    /// making the export ready again, and (with `checking`) the take check.
+    private func afterChange(checking: Bool) {
+        guard let article else { return }
+        preparingFor = entries.map(\.chunk.id)
+        takeCheck = StudioTakeCheck(
+            library: library, article: article, language: options.language, checking: checking, ready: ready.map { ($0, options.profile) })
     }
 
     private func showNewArticleForm() {
         article = nil
+        ready?.clear()
+        ready = nil
+        readyFor = nil
         entries = []
         plan = ReadingPlan(paragraphs: [], chunks: [])
         chosenParagraph = nil
@@ -383,6 +409,7 @@ public final class Studio {
     private func startRecording(_ placement: ChunkPlacement, reading: ReadingPlan.Choice? = nil) {
         guard let article, work == nil, recording == nil else { return }
         stopPlaying()
+        ready?.stop()  // the take gets the cores; the export is made ready again after it
         do throws(NarrationError) {
             let take = try library.prepareRecording(
                 into: article, placement: placement, reading: reading, device: options.captureDevice, duration: nil,
@@ -466,6 +493,7 @@ public final class Studio {
             let undone = try library.undo(.article(article.id))
             chosenParagraph = nil
             reload()
+            afterChange(checking: false)
             let note = undone.withdrawn.map { " " + WithdrawnExport.sentence($0, title: article.title) } ?? ""
             state.notice = .init("Undone: \(undone.edit.summary) Press u again to go one edit further back.\(note)")
         } catch {
@@ -482,14 +510,11 @@ public final class Studio {
         let outcome = take.finish()
         recording = nil
         if outcome.chunk != nil { chosenParagraph = nil }  // the pane follows on to the next paragraph
-        if outcome.chunk != nil, let article {
-            takeCheck = StudioTakeCheck(
-                library: library, article: article, language: options.language, checking: options.checksTakes && outcome.paragraph != nil)
-        }
         state.activity = .ready
         state.meter = nil
         state.warning = nil
         reload()
+        if outcome.chunk != nil { afterChange(checking: options.checksTakes && outcome.paragraph != nil) }
         let report = TakeReport(outcome, detail: .brief)
         if let index = outcome.index, let chunk = outcome.chunk {
             state.selection = index.position
@@ -557,6 +582,7 @@ public final class Studio {
             let (chunk, withdrawn) = try library.deleteChunk(at: index, of: article)
             levels[chunk.id] = nil
             reload()
+            afterChange(checking: false)
             let note = withdrawn.map { " " + WithdrawnExport.sentence($0, title: article.title) } ?? ""
             state.notice = .init("Chunk \(index) deleted (\(Timecode.tenths(chunk.format.seconds(chunk.frames)))); its file is in the article's trash.\(note)")
         } catch {
@@ -596,26 +622,36 @@ public final class Studio {
         state.notice = nil
         let library = self.library
         let options = self.options
+        let ready = self.ready.map { ($0, takeCheck) }
         work.start {
-            await Self.queueAndSubmit(article, to: destination, library: library, options: options, work: work)
+            await Self.queueAndSubmit(article, to: destination, library: library, options: options, ready: ready, work: work)
         }
     }
 
     /// Exports into the outbox and checks the file, then (when `destination` is given) delivers.
+    /// - Parameter ready: the export made ready between takes, and the work making it now (waited
+    ///   for, so that queue reuses what it makes rather than encode it alongside).
     private static func queueAndSubmit(
-        _ article: Article, to destination: Destination?, library: NarrationLibrary, options: Options, work: StudioWork
+        _ article: Article, to destination: Destination?, library: NarrationLibrary, options: Options,
+        ready: (ReadyExport, StudioTakeCheck?)?, work: StudioWork
     ) async {
         let queued: (job: OutboxJob, sidecar: Sidecar)
         do throws(NarrationError) {
             queued = try await BlockingWork.run(named: "narrate-studio-work") { () throws(NarrationError) in
-                try library.queue(article, profile: options.profile) { work.update(done: $0, total: $1) }
+                if let (ready, preparing) = ready {
+                    preparing?.waitForExport()
+                    ready.resume()
+                }
+                return try library.queue(article, profile: options.profile, ready: ready?.0) { work.update(done: $0, total: $1) }
             }
         } catch {
             work.finish(.notQueued("\(error.message) Nothing was queued; the chunks are as they were."))
             return
         }
         // The loudness check reads the whole file through libsndfile and libebur128: blocking work.
-        var lines = await BlockingWork.run(named: "narrate-studio-work") { summary(of: queued.job, sidecar: queued.sidecar, profile: options.profile) }
+        var lines = await BlockingWork.run(named: "narrate-studio-work") {
+            summary(of: queued.job, sidecar: queued.sidecar, profile: options.profile, ready: ready?.0)
+        }
         guard let destination else {
             work.finish(.queued(heading: "Queued \"\(article.title)\"", lines: lines, remedy: .pushOutboxTo))
             return
@@ -632,14 +668,21 @@ public final class Studio {
         }
     }
 
-    /// Where the file is, what it is, and how it measures against the profile.
-    private static func summary(of job: OutboxJob, sidecar: Sidecar, profile: DeliveryProfile) -> [String] {
+    /// Where the file is, what it is, and how it measures against the profile (as the export's
+    /// own check measured it, when the export was made ready between takes).
+    private static func summary(of job: OutboxJob, sidecar: Sidecar, profile: DeliveryProfile, ready: ReadyExport?) -> [String] {
         var lines = [
             "\(Timecode.precise(sidecar.duration)), \(sidecar.chapters ?? 0) chapters, \(profile.name) profile (\(sidecar.format)), \(job.bytes) bytes",
             "In the outbox: \(job.file.path)",
         ]
-        do {
-            lines.append(profile.verdict(on: try Analyzer.measure(file: job.file)).sentence)
+        if let made = ready?.segments(of: job.file), made.reused > 0 {
+            let parts = made.encoded + made.reused
+            lines.append("Made ready between takes: \(made.encoded) of its \(parts) parts were encoded after the last change.")
+        }
+        do throws(NarrationError) {
+            var measured = ready?.measurements(of: job.file)
+            if measured == nil { measured = try Analyzer.measure(file: job.file) }
+            if let measured { lines.append(profile.verdict(on: measured).sentence) }
         } catch {
             lines.append("The loudness check could not read the file: \(error.message)")
         }

@@ -13,6 +13,8 @@ public struct StudioState: Sendable, Equatable {
         /// Seconds of audio in all chunks.
         public var duration: Double
         public var chunkCount: Int
+        /// Whether the export is made ready for the chunks as they are: queue will be quick.
+        public var exportReady = false
 
         public init(title: String, publication: String, narrator: String, state: ArticleState, duration: Double, chunkCount: Int) {
             self.title = title

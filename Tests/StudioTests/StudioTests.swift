@@ -19,13 +19,23 @@ struct StudioTests {
 
         /// A studio on the new-article form, or, given `text`, on a new article with that text.
         /// Takes are checked only when `checksTakes`: the check's notice comes when it is done.
-        init(destination: Destination? = nil, text: [ScriptParagraph]? = nil, checksTakes: Bool = false) throws {
-            fixture = try LibraryFixture()
+        /// With `recorded`, the article is made with takes of those lengths (from the virtual
+        /// microphone, faster than real time) before the studio opens on it.
+        init(
+            destination: Destination? = nil, text: [ScriptParagraph]? = nil, checksTakes: Bool = false, profile: DeliveryProfile = .archive,
+            recorded: [Double] = []
+        ) throws {
+            fixture = try LibraryFixture(sourceSeconds: max(6, (recorded.max() ?? 0) + 1))
             let options = Studio.Options(
-                captureDevice: "usbmic", playbackDevice: "usbspk", profile: .archive, destination: destination,
+                captureDevice: "usbmic", playbackDevice: "usbspk", profile: profile, destination: destination,
                 retry: RetrySchedule(attempts: 1, first: 0, limit: 0), publication: "Daily Post", narrator: "Ann Reader",
                 format: .speech, definitions: fixture.devices.definitions, checksTakes: checksTakes)
             var article: Article?
+            if !recorded.isEmpty {
+                let new = try fixture.library.newArticle(title: "Harbour news", publication: "Daily Post", narrator: "Ann Reader", format: .speech)
+                for seconds in recorded { try fixture.record(new, seconds: seconds) }
+                article = new
+            }
             if let text {
                 let new = try fixture.library.newArticle(title: "Budget vote", publication: "Daily Post", narrator: "Ann Reader", format: .speech)
                 _ = try fixture.library.attachText(text, to: new, file: "budget.md")
@@ -275,6 +285,38 @@ struct StudioTests {
         #expect(sent.contains("/Daily Post/") && sent.hasSuffix(".flac and checked."))
         let delivered = FileManager.default.enumerator(atPath: share.url.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".flac") }
         #expect(delivered?.count == 1)
+    }
+
+    @Test("with the podcast profile the export is made ready after each take: the header says so, and q then encodes no part again")
+    func exportMadeReady() async throws {
+        let session = try Session(profile: .podcast, recorded: [15, 15, 15])
+        // Opened on an article with chunks, the studio makes its export ready at once.
+        session.hold(120) { $0.header?.exportReady == true }
+        #expect(session.state.header?.exportReady == true)
+        let screen = StudioRenderer.render(session.state, width: 100, height: 30).lines.map { $0.map(\.text).joined() }
+        #expect(screen.contains { $0.contains("· 3 chunks · ready to queue") }, "\(screen)")
+
+        session.press(.character("r"))
+        #expect(session.state.header?.exportReady == false, "a take is under way")
+        session.hold(1)
+        session.press(.character("r"))
+        #expect(session.state.header?.exportReady == false, "not ready for the new take yet")
+        session.hold(120) { $0.header?.exportReady == true }
+        #expect(session.state.header?.exportReady == true)
+
+        session.press(.character("q"))
+        await session.run(180) { if case .result = $0.panel { true } else { false } }
+        guard case .result(let heading, let lines, _) = session.state.panel else { Issue.record("no result: \(session.state)"); return }
+        #expect(heading == "Queued \"Harbour news\"")
+        // Three segments: from 0, 15 and 30 s (the 1 s take joins the last); all were ready.
+        #expect(lines.contains("Made ready between takes: 0 of its 3 parts were encoded after the last change."), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("Loudness ") && $0.hasSuffix(": meets the podcast profile.") }, "\(lines)")
+        let outboxLine = try #require(lines.first { $0.hasPrefix("In the outbox: ") })
+        let file = URL(fileURLWithPath: String(outboxLine.dropFirst("In the outbox: ".count)))
+        // The check the summary quotes is the file's own, measured in one pass again here.
+        let measured = try Analyzer.measure(file: file)
+        let loudness = try #require(measured.integratedLoudness)
+        #expect(lines.contains { $0.contains(String(format: "%.1f LUFS", loudness)) }, "\(lines) against \(loudness)")
     }
 
     @Test("after a take the chunk is measured on a thread of its own and its measure kept, as record's after-take process does")

@@ -95,6 +95,7 @@ enum Exporter {
         FileSystem.removeAbandonedPartials(in: folder)
         try FileSystem.clearTemporary(beside: destination)
         let temporary = FileSystem.temporaryURL(beside: destination)
+        let masteringGain = gain
         var gain = gain
         var ceiling = ceiling
         do throws(NarrationError) {
@@ -111,7 +112,10 @@ enum Exporter {
                 }
                 if let shift { gain = SampleGain(linear: gain.linear * SampleGain(decibels: -shift).linear) }
             }
-            if let ready { gain = ready.gain(near: gain) }
+            if let ready {
+                gain = ready.gain(near: gain)
+                if ceiling != nil, let lowered = ready.made.ceiling { ceiling = lowered }
+            }
             var done = try encode(
                 segments, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, plan: plan, settings: settings, to: temporary, ready: ready,
                 progress: progress)
@@ -167,7 +171,10 @@ enum Exporter {
                     cause: error.cause)
             }
             FileSystem.syncDirectory(folder)
-            ready?.remember(gain: gain, shift: shift)
+            // What the encoder's shift and any second encode came to, and the ceiling the peaks
+            // needed: the next export with `ready` starts from them and lands at once.
+            ready?.remember(gain: gain, shift: masteringGain.decibels - gain.decibels, ceiling: ceiling)
+            ready?.remember(file: destination, measured: measured, segments: done.reuse)
             return ExportResult(
                 file: destination, frames: done.frames, bytes: FileSystem.size(destination), plan: plan, chapters: done.chapters,
                 gainDecibels: gain.isUnity ? 0 : 20 * log10(gain.linear), encoders: done.encoders,

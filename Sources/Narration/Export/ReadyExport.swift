@@ -1,5 +1,5 @@
 public import Foundation
-import NarrationAudio
+public import NarrationAudio
 public import NarrationCore
 import Synchronization
 
@@ -25,7 +25,8 @@ public final class ReadyExport: Sendable {
 
     let segments: MP3SegmentStore
     let parts = MeasuredPartStore()
-    private let state = Mutex<(gain: SampleGain?, shift: Double?)>((nil, nil))
+    private let state = Mutex<(gain: SampleGain?, shift: Double?, ceiling: Decibels?)>((nil, nil, nil))
+    private let lastFile = Mutex<(path: String, measured: Measurements?, segments: MP3SegmentReuse?)?>(nil)
     private let stopping = Atomic<Bool>(false)
 
     /// - Parameter scratchFolder: where the segments' frames wait (about the size of the MP3
@@ -47,11 +48,29 @@ public final class ReadyExport: Sendable {
     public func clear() {
         segments.removeAll()
         parts.removeAll()
-        state.withLock { $0 = (nil, nil) }
+        state.withLock { $0 = (nil, nil, nil) }
+        lastFile.withLock { $0 = nil }
     }
 
-    /// The gain and encoder shift of the last export made with this.
-    var made: (gain: SampleGain?, shift: Double?) { state.withLock { $0 } }
+    /// What the last export made with this measured of `file`, if it made that file (the
+    /// figures its check of the file used): a summary need not read the file again.
+    public func measurements(of file: URL) -> Measurements? {
+        lastFile.withLock { $0?.path == file.path ? $0?.measured : nil }
+    }
+
+    /// How many MP3 segments the export that made `file` encoded, and how many were ready.
+    public func segments(of file: URL) -> MP3SegmentReuse? {
+        lastFile.withLock { $0?.path == file.path ? $0?.segments : nil }
+    }
+
+    func remember(file: URL, measured: Measurements?, segments: MP3SegmentReuse?) {
+        lastFile.withLock { $0 = (file.path, measured, segments) }
+    }
+
+    /// The last export made with this: its gain, how far that was from the mastering's gain (the
+    /// encoder's loudness shift, as predicted or as a second encode found it) and the limiter's
+    /// ceiling (lowered when an encode's peaks went past the profile's).
+    var made: (gain: SampleGain?, shift: Double?, ceiling: Decibels?) { state.withLock { $0 } }
 
     /// The gain to export with: the last export's, when `gain` is within `gainStepDecibels` of it.
     func gain(near gain: SampleGain) -> SampleGain {
@@ -59,12 +78,17 @@ public final class ReadyExport: Sendable {
         return last
     }
 
-    /// The encoder's loudness shift predicted for the last export (a voice's spectrum, and so
-    /// the shift, stays the same as an article grows; the exporter still checks the file).
+    /// The encoder's loudness shift found by the last export (a voice's spectrum, and so the
+    /// shift, stays the same as an article grows; the exporter still checks the file).
     var shift: Double? { state.withLock { $0.shift } }
 
-    func remember(gain: SampleGain, shift: Double?) {
-        state.withLock { $0 = (gain, shift ?? $0.shift) }
+    func remember(gain: SampleGain, shift: Double, ceiling: Decibels?) {
+        state.withLock { $0 = (gain, shift, ceiling) }
+    }
+
+    /// Whether exports with `profile` of an article in `format` can use this.
+    public static func applies(to profile: DeliveryProfile, format: AudioFormat) -> Bool {
+        applies(to: ExportSettings(profile: profile), format: format)
     }
 
     /// Whether an export in `settings` of an article in `format` can use this.
