@@ -17,20 +17,6 @@ enum CommandRunner {
         }
     }
 
-    /// Starts `narrate ARGUMENTS` in the background at a low priority (`nice -n 10`), with no
-    /// input or output, and does not wait for it: work after a take (its check) that must never
-    /// delay the next take. A failure to start it is not the command's failure: it is left out.
-    static func startInBackground(_ arguments: [String]) {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
-        process.arguments = ["-n", "10", executable] + arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try? process.run()
-    }
-
     /// Runs `body` with the library; errors become a line on stderr and exit status 1 (64 for usage).
     /// - Parameter readOnly: the command only reads (list, chunks, play, export, check), so a data
     ///   folder that cannot be written is opened read-only, with one line on stderr saying so.

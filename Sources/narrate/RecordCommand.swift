@@ -134,7 +134,7 @@ extension Narrate {
             // The take's measure (for mastering and check) and its check run after it, in a process of
             // its own: they never delay the stop or the next take.
             if outcome.chunk != nil {
-                CommandRunner.startInBackground(["script", "--check", "--after-take", "--article", article.id.rawValue])
+                NarrationLibrary.startInBackground(["script", "--check", "--after-take", "--article", article.id.rawValue])
             }
             try report(outcome, article: article)
         }

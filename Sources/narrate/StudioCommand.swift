@@ -26,6 +26,9 @@ extension Narrate {
                   q s     queue into the outbox; submit to the destination
                   Esc     leave (Ctrl-C too); a take being recorded is stopped and kept
 
+                With an MP3 profile (podcast, or one of config.toml's at a constant bitrate), \
+                the export is made between takes, in the background, and the header says \
+                "ready to queue": queue then encodes only what the last take changed. \
                 After queue or submit the screen shows where the file went and its loudness, \
                 then starts the next article. Colours follow the terminal; NO_COLOR turns them \
                 off, and on TERM=dumb the screen is printed line by line.

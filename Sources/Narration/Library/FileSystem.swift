@@ -292,6 +292,33 @@ extension FileSystem {
     static var processID: Int32 { getpid() }
 
     /// Seconds on `CLOCK_MONOTONIC`: the clock that timestamps capture, comparable across processes.
+    /// Starts `path` with `arguments` (the first is its name) in a session of its own, its input
+    /// and output on /dev/null and every other descriptor closed (no lock or file of this process
+    /// is held by it), and does not wait for it. posix_spawn rather than Foundation's Process: it
+    /// costs about a millisecond where Process cost about 8, on the path from a take's stop to
+    /// the command's exit. - Returns: whether it started.
+    static func spawnDetached(_ path: String, _ arguments: [String]) -> Bool {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Every other descriptor open now is closed in the child (glibc skips one closed since).
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) } ?? []
+        for descriptor in open where descriptor > 2 { posix_spawn_file_actions_addclose(&actions, descriptor) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // glibc's POSIX_SPAWN_SETSID (0x80), which Swift's Glibc module does not export.
+        posix_spawnattr_setflags(&attributes, 0x80)
+        var argv = arguments.map { strdup($0) }
+        defer { argv.forEach { free($0) } }
+        argv.append(nil)
+        var pid = pid_t()
+        return posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0
+    }
+
     static func monotonicSeconds() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
