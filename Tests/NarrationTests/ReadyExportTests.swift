@@ -62,7 +62,7 @@ struct ReadyExportTests {
         #expect(abs(try #require(parts.integratedLoudness) - #require(whole.integratedLoudness)) < 0.001)
         #expect(abs(parts.truePeak.value - whole.truePeak.value) < 0.01)
         #expect(abs(parts.noiseFloor.value - whole.noiseFloor.value) < 0.01 && abs(parts.rms.value - whole.rms.value) < 0.01)
-        #expect(parts.peak == whole.peak)
+        #expect(abs(parts.peak.value - whole.peak.value) < 0.01, "\(parts.peak.value) against \(whole.peak.value)")
         print("figure: ready export after one more take: \(result.segments!), loudness \(whole.integratedLoudness!) LUFS in parts \(parts.integratedLoudness!)")
     }
 

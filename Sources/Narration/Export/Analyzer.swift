@@ -119,12 +119,19 @@ extension Analyzer {
             for index in parts.indices { stored[index] = store.part(keys[index]) }
         }
         let missing = parts.indices.filter { stored[$0] == nil }
-        ParallelWork.forEach(missing.count) { piece in
-            let index = missing[piece]
-            let result = Result { () throws(NarrationError) -> MeasuredPart in
-                try measurePart(of: file, format: format, frames: parts[index], window: window)
+        // Each core reads every n-th missing part, in order, with one reader of its own: opening
+        // an MP3 costs libsndfile a scan of the file, and seeking on from where it is is cheap.
+        let workers = min(Processors.available, missing.count)
+        ParallelWork.forEach(workers) { worker in
+            let reader = Result { () throws(NarrationError) in try SoundFileReader(path: file.path) }
+            defer { try? reader.get().close() }
+            for piece in stride(from: worker, to: missing.count, by: workers) {
+                let index = missing[piece]
+                let result = Result { () throws(NarrationError) -> MeasuredPart in
+                    try measurePart(of: reader.get(), format: format, frames: parts[index], window: window)
+                }
+                results.withLock { $0[index] = result }
             }
-            results.withLock { $0[index] = result }
         }
         let all = results.withLock { $0 }
         var measured: [MeasuredPart] = []
@@ -141,9 +148,9 @@ extension Analyzer {
         return Measurements(statistics: statistics, integratedLoudness: LoudnessMeter.integratedLoudness(of: measured.map(\.loudness)), truePeak: truePeak)
     }
 
-    /// Measures frames `range` of a file, its loudness meter from three windows before.
-    private static func measurePart(of file: URL, format: AudioFormat, frames range: Range<FrameCount>, window: FrameCount) throws(NarrationError)
-        -> MeasuredPart
+    /// Measures frames `range` of the file `reader` reads, its loudness meter from three windows before.
+    private static func measurePart(of reader: SoundFileReader, format: AudioFormat, frames range: Range<FrameCount>, window: FrameCount)
+        throws(NarrationError) -> MeasuredPart
     {
         let start = range.lowerBound, end = range.upperBound
         let peakLead = min(start, truePeakLeadFrames)
@@ -152,8 +159,6 @@ extension Analyzer {
         var part = MeasuredPart(
             statistics: SignalStatistics(format: format), loudness: LoudnessMeter(format: format, truePeak: false),
             truePeak: LoudnessMeter(format: format))
-        let reader = try SoundFileReader(path: file.path)
-        defer { reader.close() }
         try reader.seek(to: start - lead)
         var position = start - lead
         var block = [Int32](repeating: 0, count: AudioSegment.blockFrames * format.channels)
@@ -162,7 +167,7 @@ extension Analyzer {
             let read = try block.withUnsafeMutableBufferPointer { (buffer) throws(NarrationError) in
                 try reader.read(into: buffer, frames: min(AudioSegment.blockFrames, end - position))
             }
-            guard read > 0 else { throw NarrationError(.fileCorrupt, "\(file.path) ended early, at frame \(position).") }
+            guard read > 0 else { throw NarrationError(.fileCorrupt, "\(reader.path) ended early, at frame \(position).") }
             block.withUnsafeBufferPointer { samples in
                 /// The frames of this block from stream frame `from` on.
                 func from(_ frame: FrameCount) -> UnsafeBufferPointer<Int32>? {

@@ -426,8 +426,10 @@ extension NarrationLibrary {
         }
         try checkDestination(destination)
         let measures = settings.mastering.isIdentity ? [] : try measures(of: entries, format: article.format)
+        let limiterKnown = ready != nil && ReadyExport.applies(to: settings, format: article.format)
         let mastered = try Mastering.prepare(
-            entries, measures: measures, format: article.format, mastering: settings.mastering, noiseFloorLimit: settings.profile?.noiseFloorLimit)
+            entries, measures: measures, format: article.format, mastering: settings.mastering, noiseFloorLimit: settings.profile?.noiseFloorLimit,
+            limiterKnown: limiterKnown)
         let paragraphs = Dictionary(uniqueKeysWithValues: try catalog.paragraphs(of: article.id).map { ($0.id, $0) })
         var plan = ExportPlan(
             format: article.format, chunkFrames: mastered.chapterFrames,

@@ -34,7 +34,7 @@ extension Mastering {
     ///     (`NoiseReductionStrength`). Nil: never reduced.
     static func prepare(
         _ entries: [NarrationLibrary.ChunkEntry], measures: [ChunkMeasure], format: AudioFormat, mastering: Mastering,
-        noiseFloorLimit: Decibels? = nil
+        noiseFloorLimit: Decibels? = nil, limiterKnown: Bool = false
     ) throws(NarrationError) -> Prepared {
         var segments = entries.map { AudioSegment(file: $0.file, range: 0..<$0.chunk.frames) }
         guard !mastering.isIdentity else {
@@ -146,11 +146,12 @@ extension Mastering {
             return try limitedGain(
                 reducing(Prepared(segments: segments, chapterFrames: chapterFrames, gain: SampleGain(decibels: gainDecibels), clipping: [])),
                 decibels: gainDecibels, clipping: measurements.clipping.map { $0.shifted(by: headFrames - cutAtStart) }, levels: measurements,
-                mastering: mastering, format: format)
+                mastering: mastering, limiterKnown: limiterKnown, format: format)
         }
         return try limitedGain(
             reducing(Prepared(segments: segments, chapterFrames: segments.map(\.range.count), gain: SampleGain(decibels: gainDecibels), clipping: [])),
-            decibels: gainDecibels, clipping: measurements.clipping, levels: measurements, mastering: mastering, format: format)
+            decibels: gainDecibels, clipping: measurements.clipping, levels: measurements, mastering: mastering, limiterKnown: limiterKnown,
+            format: format)
     }
 
     /// `prepared` with the gain that brings the level to the target through the noise gate (if
@@ -158,7 +159,8 @@ extension Mastering {
     /// - Parameter levels: the chunks' measures over the kept stretches, from which the limiter's
     ///   loss can be bounded without reading the audio.
     private static func limitedGain(
-        _ prepared: Prepared, decibels: Double, clipping: [Stretch], levels: MeasuredLevels, mastering: Mastering, format: AudioFormat
+        _ prepared: Prepared, decibels: Double, clipping: [Stretch], levels: MeasuredLevels, mastering: Mastering, limiterKnown: Bool,
+        format: AudioFormat
     ) throws(NarrationError) -> Prepared {
         let segments = prepared.segments
         var gainDecibels = decibels
@@ -172,7 +174,7 @@ extension Mastering {
         // the difference. A small difference is made up without measuring again (the limiter
         // takes back only part of the little gain added, and the exporter measures its file
         // anyway); a large one is measured again, up to four passes in all.
-        if !limiterNegligible, let ceiling = mastering.peakCeiling, mastering.loudnessTarget != nil || mastering.rmsTarget != nil {
+        if !limiterNegligible, !limiterKnown, let ceiling = mastering.peakCeiling, mastering.loudnessTarget != nil || mastering.rmsTarget != nil {
             for _ in 0..<4 {
                 let limited = try measureLimited(
                     segments, gain: SampleGain(decibels: gainDecibels), ceiling: ceiling, noiseReduction: prepared.noiseReduction, format: format)

@@ -44,7 +44,7 @@ extension Exporter {
         for index in 0..<segmentPlan.segmentCount where bounds[index] < bounds[index + 1] {
             ranges.append(bounds[index]..<bounds[index + 1])
             let neighbours = [index - 1, index, index + 1].map { keys.indices.contains($0) ? keys[$0] : "-" }
-            partKeys.append("part \(ranges.last!) of \(frames)\n" + neighbours.joined(separator: "\n"))
+            partKeys.append("part \(ranges.last!)\n" + neighbours.joined(separator: "\n"))
         }
         return Encoded(
             frames: frames, chapters: settings.chapters ? plan.chapters.count : 0, encoders: min(Processors.available, max(1, reuse.encoded)),
