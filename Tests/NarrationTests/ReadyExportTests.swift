@@ -17,6 +17,14 @@ struct ReadyExportTests {
         return article
     }
 
+    /// An article of `chunks` takes, and its export made ready under the podcast profile.
+    private func readyArticle(_ fixture: LibraryFixture, chunks: Int) throws -> (Article, ReadyExport) {
+        let article = try article(fixture, chunks: chunks)
+        let ready = ReadyExport(scratchFolder: fixture.folder.url)
+        try fixture.library.prepareExport(article, profile: .podcast, ready: ready)
+        return (article, ready)
+    }
+
     /// Exports with a ready export of its own that starts empty but with `ready`'s gain and
     /// encoder shift: every segment encoded now, with the same settings.
     private func exportAfresh(_ article: Article, like ready: ReadyExport, _ fixture: LibraryFixture, to file: URL) throws -> ExportResult {
@@ -69,9 +77,7 @@ struct ReadyExportTests {
     @Test("deleting a chunk in the middle re-encodes from the chunk before it; those before stay ready, and the file is a full encode's")
     func deletedChunk() throws {
         let fixture = try LibraryFixture(sourceSeconds: 30)
-        let article = try article(fixture, chunks: 7)
-        let ready = ReadyExport(scratchFolder: fixture.folder.url)
-        try fixture.library.prepareExport(article, profile: .podcast, ready: ready)
+        let (article, ready) = try readyArticle(fixture, chunks: 7)
         _ = try fixture.library.deleteChunk(at: ChunkIndex(5), of: article)
         let edited = fixture.folder.file("edited.mp3")
         let result = try fixture.library.export(article, to: edited, settings: ExportSettings(profile: .podcast), ready: ready)
@@ -86,9 +92,7 @@ struct ReadyExportTests {
     @Test("a new gain beyond the step makes every segment stale; within it, the earlier gain is kept")
     func gainStep() throws {
         let fixture = try LibraryFixture(sourceSeconds: 30)
-        let article = try article(fixture, chunks: 4)
-        let ready = ReadyExport(scratchFolder: fixture.folder.url)
-        try fixture.library.prepareExport(article, profile: .podcast, ready: ready)
+        let (article, ready) = try readyArticle(fixture, chunks: 4)
         let kept = try #require(ready.made.gain)
         let near = SampleGain(decibels: kept.decibels + 0.09)
         #expect(ready.gain(near: near) == kept)
