@@ -25,13 +25,14 @@ public final class CaptureDevice: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - periodSeconds: how much audio one read returns; shorter means livelier meters and a
-    ///     quicker stop, longer means fewer wake-ups.
+    ///     quicker stop (a stop waits for the read under way), longer means fewer wake-ups. 10 ms:
+    ///     100 wake-ups a second cost the recorder about 1 % of a core.
     ///   - bufferSeconds: how far behind the reader may fall before audio is lost.
     ///   - definitions: extra ALSA device definitions to resolve `name` against.
     /// - Throws: `deviceNotFound`, `deviceBusy`, or `deviceUnsupportedFormat` naming what the
     ///   device supports.
     public init(
-        name: String, format: AudioFormat, periodSeconds: Double = 0.02, bufferSeconds: Double = 1.0,
+        name: String, format: AudioFormat, periodSeconds: Double = 0.01, bufferSeconds: Double = 1.0,
         definitions: ALSADefinitions? = nil
     ) throws(NarrationError) {
         pcm = try PCM(
