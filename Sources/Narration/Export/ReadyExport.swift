@@ -8,8 +8,9 @@ import Synchronization
 /// with one of these, and queue then encodes and measures only what the last takes changed.
 ///
 /// It holds the MP3 segments of the last export, one per chunk (`MP3SegmentStore`), the
-/// measures of the parts of its file (`MeasuredPartStore`), the gain it was made with and the
-/// encoder's loudness shift predicted for it. Each segment and part is found by a key that
+/// measures of the parts of its file (`MeasuredPartStore`), and the gain, the shift from the
+/// mastering's gain (the encoder's and the limiter's loss, learnt from the file) and the
+/// limiter's ceiling that file landed with. Each segment and part is found by a key that
 /// names everything it was made from, so nothing stale is ever reused: a new take changes the
 /// keys of its own segment and the one before it; a re-recorded, trimmed or deleted chunk those
 /// of its neighbours and of every later segment whose place on the MP3 frame grid moved; a new
