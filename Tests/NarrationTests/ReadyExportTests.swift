@@ -30,7 +30,8 @@ struct ReadyExportTests {
     private func exportAfresh(_ article: Article, like ready: ReadyExport, _ fixture: LibraryFixture, to file: URL) throws -> ExportResult {
         let fresh = ReadyExport(scratchFolder: fixture.folder.url)
         let made = ready.made
-        fresh.remember(gain: try #require(made.gain), shift: try #require(made.shift), ceiling: made.ceiling)
+        fresh.remember(
+            gain: try #require(made.gain), shift: try #require(made.shift), ceiling: made.ceiling, file: file, measured: nil, segments: nil)
         return try fixture.library.export(article, to: file, settings: ExportSettings(profile: .podcast), ready: fresh)
     }
 

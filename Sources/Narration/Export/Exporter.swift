@@ -84,13 +84,14 @@ enum Exporter {
     ///   - recordingClipping: the recording's clipped stretches (in the file's frames), which the
     ///     mastering's gain may have lowered below full scale in the file.
     ///   - noiseReduction: the noise gate every sample passes before the gain, if any.
+    ///   - ready: the export kept nearly made, where it applies (`ReadyExport.applies`, checked by
+    ///     the caller): its segments, part measures, gain and ceiling are used and renewed.
     static func export(
         _ segments: [AudioSegment], gain: SampleGain, ceiling: Decibels?, noiseReduction: NoiseReducer.Settings? = nil,
         noiseReductionStrength: NoiseReductionStrength? = nil, recordingNoiseFloor: Decibels? = nil, plan: ExportPlan,
         settings: ExportSettings, to destination: URL, recordingClipping: [Stretch] = [], ready: ReadyExport? = nil,
         progress: (FrameCount) -> Void
     ) throws(NarrationError) -> ExportResult {
-        let ready = ready.flatMap { ReadyExport.applies(to: settings, format: plan.format) ? $0 : nil }
         let folder = destination.deletingLastPathComponent()
         FileSystem.removeAbandonedPartials(in: folder)
         try FileSystem.clearTemporary(beside: destination)
@@ -173,8 +174,9 @@ enum Exporter {
             FileSystem.syncDirectory(folder)
             // What the encoder's shift and any second encode came to, and the ceiling the peaks
             // needed: the next export with `ready` starts from them and lands at once.
-            ready?.remember(gain: gain, shift: masteringGain.decibels - gain.decibels, ceiling: ceiling)
-            ready?.remember(file: destination, measured: measured, segments: done.reuse)
+            ready?.remember(
+                gain: gain, shift: masteringGain.decibels - gain.decibels, ceiling: ceiling, file: destination, measured: measured,
+                segments: done.reuse)
             return ExportResult(
                 file: destination, frames: done.frames, bytes: FileSystem.size(destination), plan: plan, chapters: done.chapters,
                 gainDecibels: gain.isUnity ? 0 : 20 * log10(gain.linear), encoders: done.encoders,
@@ -426,7 +428,9 @@ extension NarrationLibrary {
         }
         try checkDestination(destination)
         let measures = settings.mastering.isIdentity ? [] : try measures(of: entries, format: article.format)
-        let limiterKnown = ready != nil && ReadyExport.applies(to: settings, format: article.format)
+        // A ready export is used only where it applies (CBR MP3 at an MPEG-1 rate, no conversion).
+        let ready = ready.flatMap { ReadyExport.applies(to: settings, format: article.format) ? $0 : nil }
+        let limiterKnown = ready != nil
         let mastered = try Mastering.prepare(
             entries, measures: measures, format: article.format, mastering: settings.mastering, noiseFloorLimit: settings.profile?.noiseFloorLimit,
             limiterKnown: limiterKnown)

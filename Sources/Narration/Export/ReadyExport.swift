@@ -64,9 +64,7 @@ public final class ReadyExport: Sendable {
         lastFile.withLock { $0?.path == file.path ? $0?.segments : nil }
     }
 
-    func remember(file: URL, measured: Measurements?, segments: MP3SegmentReuse?) {
-        lastFile.withLock { $0 = (file.path, measured, segments) }
-    }
+
 
     /// The last export made with this: its gain, how far that was from the mastering's gain (the
     /// encoder's loudness shift, as predicted or as a second encode found it) and the limiter's
@@ -83,8 +81,12 @@ public final class ReadyExport: Sendable {
     /// shift, stays the same as an article grows; the exporter still checks the file).
     var shift: Double? { state.withLock { $0.shift } }
 
-    func remember(gain: SampleGain, shift: Double, ceiling: Decibels?) {
+    /// Keeps what the export that made `file` landed with, and what it measured and reused.
+    func remember(
+        gain: SampleGain, shift: Double, ceiling: Decibels?, file: URL, measured: Measurements?, segments: MP3SegmentReuse?
+    ) {
         state.withLock { $0 = (gain, shift, ceiling) }
+        lastFile.withLock { $0 = (file.path, measured, segments) }
     }
 
     /// Whether exports with `profile` of an article in `format` can use this.
