@@ -158,6 +158,23 @@ public final class NarrationLibrary: Sendable {
         into article: Article, placement: ChunkPlacement, reading: ReadingPlan.Choice? = nil, punch: PunchRequest? = nil, device name: String,
         duration: Double?, definitions: ALSADefinitions? = nil
     ) throws(NarrationError) -> Recording {
+        try prepareRecording(
+            into: article, placement: placement, reading: reading, punch: punch, input: .device(name, definitions: definitions), duration: duration)
+    }
+
+    /// Where a take's audio comes from.
+    public enum CaptureInput: Sendable {
+        /// An ALSA capture device, opened in the article's format.
+        case device(String, definitions: ALSADefinitions?)
+        /// Audio sent by another program (the web studio's browser microphone), in the article's format.
+        case streamed(StreamedCapture)
+    }
+
+    /// Prepares a take from `input`: as `prepareRecording(into:placement:reading:punch:device:duration:definitions:)`.
+    public func prepareRecording(
+        into article: Article, placement: ChunkPlacement, reading: ReadingPlan.Choice? = nil, punch: PunchRequest? = nil,
+        input: CaptureInput, duration: Double?
+    ) throws(NarrationError) -> Recording {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .recording)
         let order = try catalog.order(of: article.id)
         let plan = try catalog.readingPlan(of: article)
@@ -190,7 +207,16 @@ public final class NarrationLibrary: Sendable {
                 paragraph = plan.paragraphs.first { $0.id == bound }
             }
         }
-        let device = try CaptureDevice(name: name, format: article.format, definitions: definitions)
+        let device: any CaptureSource
+        switch input {
+        case .device(let name, let definitions):
+            device = try CaptureDevice(name: name, format: article.format, definitions: definitions)
+        case .streamed(let stream):
+            guard stream.format == article.format else {
+                throw .usage("The browser's microphone sends \(stream.format) but the article is \(article.format): reload the page.")
+            }
+            device = stream
+        }
         let chunkID = ChunkID.random()
         do {
             try root.prepareArticle(article.id)

@@ -63,8 +63,8 @@ public final class Recording: Sendable {
     public let paragraph: Paragraph?
     /// The paragraph after it, for a glimpse of what comes next.
     public let upNext: Paragraph?
-    /// The capture device: the recording is its one owner.
-    let device: CaptureDevice
+    /// The capture device (or the stream of a browser's microphone): the recording is its one owner.
+    let device: any CaptureSource
     /// The capture device's name, as the volunteer gave it.
     public var deviceName: String { device.name }
     /// The exact number of frames to record, if limited.
@@ -101,7 +101,7 @@ public final class Recording: Sendable {
     }
 
     init(
-        article: Article, chunkID: ChunkID, paragraph: Paragraph?, upNext: Paragraph?, device: CaptureDevice, durationFrames: FrameCount?, root: DataRoot,
+        article: Article, chunkID: ChunkID, paragraph: Paragraph?, upNext: Paragraph?, device: any CaptureSource, durationFrames: FrameCount?, root: DataRoot,
         catalog: Catalog, target: TakeTarget, writer: SoundFileWriter, lock: ArticleLock, reserve: SpaceReserve, preRoll: PreRoll? = nil
     ) {
         self.preRoll = preRoll
@@ -136,8 +136,13 @@ public final class Recording: Sendable {
     }
 
     /// Asks capture to stop; returns at once. Safe from any thread, any number of times.
+    /// A streamed source is ended instead, so that what it holds is still written.
     public func requestStop() {
-        stopRequested.store(true, ordering: .releasing)
+        if device.drainsOnStop {
+            device.endInput()
+        } else {
+            stopRequested.store(true, ordering: .releasing)
+        }
     }
 
     /// A snapshot for a live display.
@@ -247,6 +252,10 @@ public final class Recording: Sendable {
             } catch {
                 reason = .deviceFailed(error)
                 break
+            }
+            guard read > 0 else {
+                if device.hasEnded { break }
+                continue  // a streamed source had nothing for a moment
             }
             let samples = Array(block[0..<(read * channels)])
             levels.reset()
