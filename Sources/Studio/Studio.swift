@@ -47,7 +47,22 @@ public final class Studio {
         }
     }
 
+    /// Where takes come from: the studio's ALSA device, or a browser's microphone whose audio
+    /// a front end hands to `streamedInput` while a take runs (the web studio).
+    public enum Microphone: String, Sendable, Equatable {
+        case device, browser
+    }
+
     public private(set) var state = StudioState()
+    /// Where the next take comes from; a take under way keeps its own.
+    public var microphone = Microphone.device
+    /// While a take from the browser's microphone runs: where its audio goes.
+    public private(set) var streamedInput: StreamedCapture?
+    /// The article being narrated, if one is open.
+    public var openArticle: Article? { article }
+    /// The open article's chunks in order: a front end that plays them itself (the web studio)
+    /// knows from it when what it plays is out of date.
+    public var chunkIDs: [ChunkID] { entries.map(\.chunk.id) }
     /// True once the volunteer has left and everything running has stopped and been kept.
     public private(set) var isFinished = false
 
@@ -320,9 +335,13 @@ public final class Studio {
             title: current.title, publication: current.publication, narrator: current.narrator, state: current.state,
             duration: entries.reduce(0) { $0 + article.format.seconds($1.chunk.frames) }, chunkCount: entries.count)
         state.chunks = entries.map { entry in
-            StudioState.ChunkRow(
+            var row = StudioState.ChunkRow(
                 index: entry.index, duration: article.format.seconds(entry.chunk.frames), peak: entry.chunk.peak,
                 levels: levels[entry.chunk.id] ?? [], recovered: entry.chunk.recovered, missing: entry.fileMissing)
+            if let read = entry.chunk.paragraphID.flatMap({ id in plan.paragraphs.first { $0.id == id } }) {
+                (row.paragraph, row.paragraphText) = (read.number, read.text)
+            }
+            return row
         }
         state.selection = min(max(0, state.selection), max(0, entries.count - 1))
         unmeasured = entries.count { levels[$0.chunk.id] == nil && !$0.fileMissing }
@@ -411,15 +430,16 @@ public final class Studio {
         stopPlaying()
         ready?.stop()  // the take gets the cores; the export is made ready again after it
         do throws(NarrationError) {
+            let stream = microphone == .browser ? StreamedCapture(name: "the browser's microphone", format: article.format) : nil
             let take = try library.prepareRecording(
-                into: article, placement: placement, reading: reading, device: options.captureDevice, duration: nil,
-                definitions: options.definitions)
+                into: article, placement: placement, reading: reading, input: captureInput(stream), duration: nil)
             do {
                 try take.start()
             } catch {
                 _ = take.finish()
                 throw error
             }
+            streamedInput = stream
             let shownPlacement = placement == .append ? whereTakeGoes(reading ?? .next, title: article.title) : placement
             recording = (take, shownPlacement)
             showReading()
@@ -428,6 +448,65 @@ public final class Studio {
             state.peak = nil
             state.activity = .recording(seconds: 0, placement: shownPlacement)
             state.notice = .init("Recording. Press r to stop; the take is kept whatever happens.")
+        } catch {
+            state.notice = .init(error)
+        }
+    }
+
+    private func captureInput(_ stream: StreamedCapture?) -> NarrationLibrary.CaptureInput {
+        stream.map { .streamed($0) } ?? .device(options.captureDevice, definitions: options.definitions)
+    }
+
+    /// The browser whose microphone a take records went away (its tab closed, its network
+    /// dropped): the take stops with what reached the studio, and is kept.
+    public func streamedInputWentAway() {
+        streamedInput?.fail(
+            NarrationError(
+                .deviceFailed, "The browser stopped sending audio (the page was closed or the network dropped).",
+                subject: .device("the browser's microphone")))
+    }
+
+    /// Opens `article` (made by a front end, e.g. the web studio's form), leaving what was open:
+    /// a take is stopped and kept, playback stops.
+    public func openArticle(_ article: Article) {
+        guard work == nil else {
+            state.notice = .init("Wait a moment: the article is being exported or sent.", isProblem: true)
+            return
+        }
+        stopRecording()
+        stopPlaying()
+        open(article)
+    }
+
+    /// Selects the chunk at `position` (0-based) in the list.
+    public func select(position: Int) {
+        select(position)
+    }
+
+    /// Punch-and-roll from a front end that played the seconds before the point itself (the web
+    /// studio plays them in the browser): the take records over chunk `index` from `seconds` at once.
+    public func punch(_ index: ChunkIndex, at seconds: Double) {
+        guard let article, recording == nil, work == nil else { return }
+        stopPlaying()
+        do throws(NarrationError) {
+            let stream = microphone == .browser ? StreamedCapture(name: "the browser's microphone", format: article.format) : nil
+            let take = try library.prepareRecording(
+                into: article, placement: .append, punch: PunchRequest(index: index, seconds: seconds), input: captureInput(stream), duration: nil)
+            do {
+                try take.start()
+            } catch {
+                _ = take.finish()
+                throw error
+            }
+            streamedInput = stream
+            recording = (take, .replace(index))
+            state.selection = index.position
+            showReading()
+            watch = InputWatch()
+            state.meter = MeterDisplay()
+            state.peak = nil
+            state.activity = .recording(seconds: 0, placement: .replace(index))
+            state.notice = .init("Correcting chunk \(index) from \(Timecode.tenths(seconds)): read on. Press r to stop.")
         } catch {
             state.notice = .init(error)
         }
@@ -461,8 +540,8 @@ public final class Studio {
         stopPlaying()
         do throws(NarrationError) {
             let take = try library.prepareRecording(
-                into: article, placement: .append, punch: PunchRequest(index: status.chunk, seconds: seconds), device: options.captureDevice,
-                duration: nil, definitions: options.definitions)
+                into: article, placement: .append, punch: PunchRequest(index: status.chunk, seconds: seconds), input: captureInput(nil),
+                duration: nil)
             punch = StudioPunch(take: take, device: options.playbackDevice, definitions: options.definitions)
             recording = (take, .replace(status.chunk))
             state.selection = status.chunk.position
@@ -509,6 +588,7 @@ public final class Studio {
         take.requestStop()
         let outcome = take.finish()
         recording = nil
+        streamedInput = nil
         if outcome.chunk != nil { chosenParagraph = nil }  // the pane follows on to the next paragraph
         state.activity = .ready
         state.meter = nil

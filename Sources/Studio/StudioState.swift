@@ -36,6 +36,9 @@ public struct StudioState: Sendable, Equatable {
         public var recovered: Bool
         /// The chunk's file is missing or unreadable.
         public var missing: Bool
+        /// The number of the paragraph of the article's text the chunk reads, and its text.
+        public var paragraph: Int?
+        public var paragraphText: String?
 
         public init(index: ChunkIndex, duration: Double, peak: Decibels, levels: [Decibels] = [], recovered: Bool = false, missing: Bool = false) {
             self.index = index
