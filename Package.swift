@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// Settings every target of ours shares: Swift 6 language mode comes from the tools version;
@@ -21,6 +21,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
+        // The web studio's server; without its default traits, which would bring swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),  // the web studio's --tls-cert/--tls-key
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),  // to quieten the web server's request log
     ],
     targets: [
         // C libraries from Debian's -dev packages: a module map and a shim header, nothing else.
@@ -103,6 +108,31 @@ let package = Package(
             swiftSettings: strictness
         ),
 
+        // The web studio: a local HTTP and WebSocket server (Hummingbird) whose page drives the
+        // same studio session as the terminal; the only code that imports Hummingbird. The page
+        // (HTML, CSS, JavaScript) is compiled into the binary.
+        .target(
+            name: "WebStudio",
+            dependencies: [
+                "Studio", "Narration", "NarrationCore", "NarrationAudio", "NarrationText",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [
+                .embedInCode("Page/index.html"),
+                .embedInCode("Page/studio.css"),
+                .embedInCode("Page/studio.js"),
+                .embedInCode("Page/microphone-worklet.js"),
+            ],
+            swiftSettings: strictness
+        ),
+
         // The studio's terminal: the renderer and key decoding, the only code that imports
         // ncursesw, and a line screen for terminals without cursor movement.
         .target(name: "NarrationTerminal", dependencies: ["Studio", "NarrationCore", "CCurses"], swiftSettings: strictness),
@@ -111,7 +141,7 @@ let package = Package(
         .executableTarget(
             name: "narrate",
             dependencies: [
-                "Narration", "NarrationCore", "NarrationText", "Studio", "NarrationTerminal",
+                "Narration", "NarrationCore", "NarrationText", "Studio", "NarrationTerminal", "WebStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The demo's speech, compiled into the binary so that `narrate demo` needs no files beside it.
@@ -191,6 +221,12 @@ let package = Package(
         .testTarget(
             name: "NarrateEndToEndTests",
             dependencies: ["narrate", "NarrationAudio", "NarrationCore", "NarrationTestSupport"],
+            swiftSettings: strictness
+        ),
+        // The web studio's pure parts: access rules, Range headers, the page's messages and state.
+        .testTarget(
+            name: "WebStudioTests",
+            dependencies: ["WebStudio", "Studio", "NarrationCore"],
             swiftSettings: strictness
         ),
         // The reliability suite: random kill -9s during real-time takes, full disks, capture

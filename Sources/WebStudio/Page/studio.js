@@ -1,0 +1,1024 @@
+// narrate web studio: the page.
+//
+// How it works, in four parts:
+//  1. The server owns the studio. Over the WebSocket /live it sends the studio's state (see
+//     CONTRACT.md); the page keeps the latest in `state`, and a little of its own in `page`
+//     (connection, outbox, settings, the browser's audio player, the microphone).
+//  2. `render(state, page)` draws the DOM from those two values and nothing else. It never
+//     rebuilds what is already right: text is written only when it differs, chunk rows are kept
+//     (keyed by number) and redrawn only when their chunk changed, so focus stays where it was.
+//  3. Buttons and keys only send messages: a key for the server (the terminal studio's own rules
+//     decide what it means), or drive the <audio> player, which plays in the browser.
+//  4. With "This computer's microphone", an AudioWorklet turns the microphone into 16-bit PCM
+//     and the page sends it as binary frames while a take runs.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const MAX_TEXT_BYTES = 2 * 1024 * 1024;
+const PRE_ROLL_SECONDS = 3;     // punch-and-roll plays this much before the point
+const TAKE_KEYS = new Set(["r", "e", "i", "a"]); // keys that may start a take
+
+/** The state before the server's first message. */
+const EMPTY_STATE = {
+  header: null, activity: { kind: "ready" }, meter: null, peak: null, warning: null, reading: null,
+  chunks: [], selection: 0, panel: { kind: "chunks" }, notice: null, microphone: "device",
+  deviceName: "", format: { sampleRate: 44100, channels: 1 }, audioVersion: "",
+};
+
+let state = EMPTY_STATE;
+const page = {
+  connected: false,
+  everConnected: false,
+  jobs: [],
+  settings: [],
+  notice: null,         // a sentence of the page's own ("Playing from chunk 3.")
+  problem: null,        // a problem of the page's own (microphone refused, retry failed)
+  formProblem: null,    // why the new-article form was refused
+  creating: false,      // the form is being sent
+  audioFrom: null,      // the chunk number the <audio> source starts at, null: none loaded
+  audioVersion: null,   // state.audioVersion of the loaded source
+  punching: false,      // the pre-roll of a punch is playing
+  streaming: false,     // microphone frames go to the server (a browser take runs)
+};
+
+// ---------------------------------------------------------------------------------------------
+// Formatting
+
+/** "1:23.4" (m:ss.s), or "1:02:03.4" past an hour. */
+function clock(seconds, tenths = true) {
+  const total = Math.max(0, seconds || 0);
+  const whole = tenths ? Math.floor(total * 10) / 10 : Math.floor(total);
+  const h = Math.floor(whole / 3600), m = Math.floor((whole % 3600) / 60), s = whole % 60;
+  const ss = (s < 10 ? "0" : "") + (tenths ? s.toFixed(1) : String(Math.floor(s)));
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+/** "−6.0 dB" with a real minus sign. */
+function decibels(value) {
+  if (value == null || !isFinite(value)) return "";
+  return `${value < 0 ? "−" : ""}${Math.abs(value).toFixed(1)} dB`;
+}
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
+function megabytes(bytes) { return `${(bytes / 1048576).toFixed(1)} MB`; }
+
+// ---------------------------------------------------------------------------------------------
+// Small DOM helpers: each writes only when the value differs, so a re-render touches nothing
+// that is already right.
+
+function setText(el, text) { if (el.textContent !== text) el.textContent = text; }
+function show(el, visible) { if (el.hidden === visible) el.hidden = !visible; }
+function setAttr(el, name, value) {
+  if (value == null) { if (el.hasAttribute(name)) el.removeAttribute(name); }
+  else if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+/** Buttons are "disabled" with aria-disabled: they keep focus, and a click does nothing. */
+function enable(el, on) { setAttr(el, "aria-disabled", on ? null : "true"); }
+function isEnabled(el) { return el.getAttribute("aria-disabled") !== "true"; }
+function setClass(el, name, on) { if (el.classList.contains(name) !== on) el.classList.toggle(name, on); }
+
+// ---------------------------------------------------------------------------------------------
+// Derived values (pure)
+
+const isRecording = (s) => s.activity.kind === "recording";
+const isWorking = (s) => s.activity.kind === "working";
+const panelKind = (s) => (s.panel ? s.panel.kind : "chunks");
+const showsStudio = (s) => !!s.header && ["chunks", "help", "confirmDelete"].includes(panelKind(s));
+
+/** Where second `seconds` of the audio that starts at chunk `from` falls: which chunk, how far in. */
+function chunkAt(s, from, seconds) {
+  const start = s.chunks.findIndex((c) => c.number === from);
+  if (start < 0) return null;
+  let offset = 0;
+  for (const chunk of s.chunks.slice(start)) {
+    if (chunk.missing) continue; // a missing chunk has no audio in the article's WAV
+    if (seconds < offset + chunk.duration) return { number: chunk.number, seconds: seconds - offset };
+    offset += chunk.duration;
+  }
+  return null;
+}
+
+/** Seconds of audio from chunk `from` to the end. */
+function lengthFrom(s, from) {
+  const start = s.chunks.findIndex((c) => c.number === from);
+  return start < 0 ? 0 : s.chunks.slice(start).reduce((sum, c) => sum + (c.missing ? 0 : c.duration), 0);
+}
+
+/** What the status line says. */
+function statusText(s, p) {
+  if (!p.connected) return p.everConnected ? "Connection lost: trying again…" : "Connecting to the studio…";
+  if (p.problem) return p.problem;
+  if (p.notice) return p.notice;
+  if (s.notice) return s.notice.text;
+  if (isRecording(s)) return `Recording ${s.activity.where || ""}.`;
+  if (isWorking(s)) return `${s.activity.stage}…`;
+  if (!s.header) return panelKind(s) === "newArticle" ? "Fill in the form to start an article." : "Ready.";
+  return "Ready.";
+}
+
+/** The meter's words for the canvas's label: how loud, in plain words. */
+function meterLabel(s) {
+  if (!s.meter) return "Sound level: nothing is being measured";
+  const level = s.meter.heldPeak;
+  const words = level < 0.05 ? "silent" : level < 0.5 ? "quiet" : level < 0.8 ? "good" : "too loud";
+  return `Sound level: ${words}` + (s.peak != null ? `, peak ${decibels(s.peak)}` : "");
+}
+
+/** "Paragraph 3 of 12 · reading now": the reading pane's heading, as the terminal says it. */
+function readingLabel(s) {
+  const r = s.reading;
+  const name = `${r.kind === "heading" ? "Heading" : "Paragraph"} ${r.number} of ${r.count}`;
+  let remark = "";
+  if (r.standing === "reading") remark = r.isRead ? "reading it again" : "reading now";
+  else if (isRecording(s)) remark = "";
+  else if (r.standing === "next") remark = "Record reads it";
+  else if (r.standing === "chosen") remark = r.isRead ? "read already: Read it again records it anew" : "not read yet: Record reads it";
+  else if (r.standing === "allRead") remark = "every paragraph is read: choose one with Previous or Next, then Read it again";
+  return remark ? `${name} · ${remark}` : name;
+}
+
+function articleLine(h) {
+  const parts = [
+    h.publication || "no publication",
+    h.narrator ? `read by ${h.narrator}` : "no narrator",
+    { open: "open", queued: "queued", delivered: "delivered", pruned: "pruned" }[h.state] || h.state,
+    clock(h.duration),
+    plural(h.chunkCount, "chunk"),
+  ];
+  if (h.exportReady) parts.push("ready to send");
+  return parts.join(" · ");
+}
+
+const JOB_STATES = { queued: "Waiting to be sent", sending: "Sending…", delivered: "Delivered", failed: "Failed" };
+
+// ---------------------------------------------------------------------------------------------
+// The renderer. `rendered` remembers what the last render drew, for the few things that depend
+// on a change (a panel opening moves focus there; a new selection scrolls into view).
+
+const rendered = { panel: null, selection: null, meter: null, meterLabelAt: 0, microphone: null };
+const audio = $("player");
+
+function render(s, p) {
+  const panel = panelKind(s);
+  const studio = showsStudio(s);
+  const recording = isRecording(s);
+  const working = isWorking(s);
+  const busy = recording || working || p.streaming;
+
+  document.body.classList.toggle("is-recording", recording);
+
+  // Header
+  setText($("title"), s.header ? s.header.title : "narrate studio");
+  setText($("article-line"), s.header ? articleLine(s.header) : "No article open.");
+  setText($("status"), statusText(s, p));
+  // Alerts stay in the page (empty when there is nothing to say) so that screen readers hear them.
+  setText($("problem"), p.problem || (s.notice && s.notice.isProblem && !p.notice ? s.notice.text : ""));
+  show($("new-article"), panel !== "newArticle");
+  enable($("new-article"), p.connected && !busy);
+
+  renderForm(s, p, panel);
+  renderResult(s, panel);
+
+  show($("record-section"), studio);
+  show($("chunks-section"), studio);
+  show($("send-section"), studio || working);
+  if (studio) {
+    renderReading(s);
+    renderRecording(s, p);
+    renderChunks(s, p);
+    renderPlayer(s, p);
+    renderEditing(s, p);
+  }
+  renderSending(s, p);
+  renderMicrophone(s, p);
+  renderOutbox(p.jobs);
+  renderSettings(p.settings);
+  keepFocus(s, panel);
+  rendered.panel = panel;
+}
+
+function renderForm(s, p, panel) {
+  const open = panel === "newArticle";
+  show($("article-section"), open);
+  if (open && rendered.panel !== "newArticle") {
+    // The form opens: publication and narrator come from the server's panel, the title starts empty.
+    $("article-form").reset();
+    $("form-publication").value = s.panel.publication || "";
+    $("form-narrator").value = s.panel.narrator || "";
+    $("form-title").focus();
+  }
+  const problem = p.formProblem || (open && s.panel.problem) || "";
+  setText($("form-problem"), problem);
+  enable($("form-create"), p.connected && !p.creating);
+  setText($("form-create"), p.creating ? "Starting the article…" : "Start this article");
+}
+
+function renderResult(s, panel) {
+  const open = panel === "result";
+  show($("result"), open);
+  if (!open) return;
+  setText($("result-heading"), s.panel.heading || "");
+  const lines = s.panel.lines || [];
+  const list = $("result-lines");
+  if (list.dataset.lines !== JSON.stringify(lines)) {
+    list.dataset.lines = JSON.stringify(lines);
+    list.replaceChildren(...lines.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
+  }
+  setText($("result-remedy"), s.panel.remedy || "");
+  show($("result-remedy"), !!s.panel.remedy);
+  if (rendered.panel !== "result") $("next-article").focus();
+}
+
+function renderReading(s) {
+  const r = s.reading;
+  show($("reading-box"), !!r);
+  show($("no-text"), !r);
+  if (!r) return;
+  setText($("reading-label"), readingLabel(s));
+  setText($("reading"), r.text);
+  setText($("next-reading"), r.next ? `Next: ${r.next}` : "End of the text.");
+  setClass($("reading"), "is-heading", r.kind === "heading");
+  setClass($("reading"), "is-quote", r.kind === "quote");
+  setClass($("reading-box"), "is-read", r.isRead && r.standing !== "reading");
+  const recording = isRecording(s);
+  enable($("previous-paragraph"), !recording && r.number > 1);
+  enable($("next-paragraph"), !recording && r.number < r.count);
+  enable($("read-again"), !recording);
+}
+
+function renderRecording(s, p) {
+  const recording = isRecording(s);
+  const record = $("record");
+  const taking = recording || p.streaming; // a browser take is running from the moment r is sent
+  setText(record, taking ? "Stop" : "Record");
+  setClass(record, "is-stop", taking);
+  enable(record, p.connected && !isWorking(s));
+  setText($("elapsed"), recording ? clock(s.activity.seconds, false) : "0:00");
+  setText($("where"), recording ? `Recording ${s.activity.where}` : "Not recording");
+  setText($("peak-level"), s.peak != null && s.meter ? `Peak ${decibels(s.peak)}` : "");
+  setText($("warning"), s.warning || "");
+  drawMeter(s.meter);
+  // The canvas's label changes at most once a second (a screen reader must not chatter).
+  const label = meterLabel(s);
+  const meter = $("meter");
+  if (meter.getAttribute("aria-label") !== label) {
+    const wait = rendered.meterLabelAt + 1000 - performance.now();
+    if (wait <= 0) { meter.setAttribute("aria-label", label); rendered.meterLabelAt = performance.now(); }
+    else if (!rendered.meterLabelTimer) {
+      rendered.meterLabelTimer = setTimeout(() => { rendered.meterLabelTimer = null; scheduleRender(); }, wait);
+    }
+  }
+}
+
+function renderChunks(s, p) {
+  const list = $("chunks");
+  show($("chunks-empty"), s.chunks.length === 0);
+  setText($("chunks-heading"), s.chunks.length ? `Chunks (${s.chunks.length})` : "Chunks");
+  const playing = p.audioFrom != null && !audio.paused ? chunkAt(s, p.audioFrom, audio.currentTime) : null;
+
+  // Rows are kept by chunk number: a changed chunk updates its own row, nothing else.
+  const rows = new Map([...list.children].map((li) => [li.dataset.number, li]));
+  s.chunks.forEach((chunk, position) => {
+    let li = rows.get(String(chunk.number));
+    if (li) rows.delete(String(chunk.number));
+    else li = makeChunkRow(chunk.number);
+    if (list.children[position] !== li) list.insertBefore(li, list.children[position] || null);
+    updateChunkRow(li, chunk, position === s.selection, playing && playing.number === chunk.number);
+  });
+  for (const li of rows.values()) li.remove();
+
+  if (rendered.selection !== s.selection) {
+    const li = list.children[s.selection];
+    if (li) {
+      // Scroll the list (not the page) so that the selected row is in view.
+      if (li.offsetTop < list.scrollTop) list.scrollTop = li.offsetTop;
+      else if (li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = li.offsetTop + li.offsetHeight - list.clientHeight;
+      }
+      // Focus follows the selection when it is in the list (↑/↓ while on a row).
+      if (list.contains(document.activeElement) && document.activeElement !== list) li.querySelector("button").focus();
+    }
+    rendered.selection = s.selection;
+  }
+}
+
+function makeChunkRow(number) {
+  const li = document.createElement("li");
+  li.className = "chunk";
+  li.dataset.number = String(number);
+  li.innerHTML =
+    '<button type="button" class="chunk-button">' +
+    '<span class="chunk-number"><span class="visually-hidden">Chunk </span><span class="n"></span></span>' +
+    '<span class="chunk-text"></span>' +
+    '<span class="chunk-length"></span>' +
+    '<span class="chunk-peak"></span>' +
+    '<canvas class="wave" width="160" height="44" aria-hidden="true"></canvas>' +
+    '<span class="chunk-mark"></span>' +
+    "</button>";
+  return li;
+}
+
+function updateChunkRow(li, chunk, selected, playing) {
+  const canvas = li.querySelector("canvas");
+  const levels = JSON.stringify(chunk.levels || []) + selected;
+  if (canvas.dataset.levels !== levels && canvas.clientWidth > 0) { // (a hidden canvas has no size yet)
+    canvas.dataset.levels = levels;
+    drawWave(canvas, chunk.missing ? [] : chunk.levels || [], selected);
+  }
+  const signature = JSON.stringify([chunk, selected, playing]);
+  if (li.dataset.signature === signature) return;
+  li.dataset.signature = signature;
+  li.dataset.number = String(chunk.number);
+  setClass(li, "selected", selected);
+  setClass(li, "playing", !!playing);
+  setAttr(li, "aria-current", selected ? "true" : null);
+  const button = li.querySelector("button");
+  setAttr(button, "aria-current", selected ? "true" : null);
+  setText(li.querySelector(".n"), String(chunk.number));
+  const words = chunk.paragraphText ? `${chunk.paragraphText}…` : "";
+  setText(li.querySelector(".chunk-text"), chunk.paragraph != null ? `Paragraph ${chunk.paragraph}: ${words}` : words);
+  setText(li.querySelector(".chunk-length"), clock(chunk.duration));
+  setText(li.querySelector(".chunk-peak"), chunk.missing ? "" : `peak ${decibels(chunk.peak)}`);
+  const mark = chunk.missing ? "missing" : chunk.recovered ? "recovered" : playing ? "playing" : "";
+  setText(li.querySelector(".chunk-mark"), mark);
+}
+
+function renderPlayer(s, p) {
+  const loaded = p.audioFrom != null;
+  const hasChunks = s.chunks.length > 0;
+  const recording = isRecording(s);
+  enable($("play"), hasChunks && !recording);
+  setText($("pause").firstChild, loaded && audio.paused && !audio.ended ? "Resume " : "Pause ");
+  enable($("pause"), loaded);
+  const total = loaded ? (isFinite(audio.duration) ? audio.duration : lengthFrom(s, p.audioFrom)) : 0;
+  const seek = $("seek");
+  setAttr(seek, "max", String(Math.round(total * 10) / 10));
+  if (document.activeElement !== seek || !audio.seeking) seek.value = String(loaded ? audio.currentTime : 0);
+  enable(seek, loaded);
+  const at = loaded ? chunkAt(s, p.audioFrom, audio.currentTime) : null;
+  const position = loaded
+    ? `${clock(audio.currentTime)} of ${clock(total)}` + (at ? ` · in chunk ${at.number} at ${clock(at.seconds)}` : "")
+    : "Nothing playing";
+  setText($("position"), position);
+  setAttr(seek, "aria-valuetext", position);
+  enable($("punch"), loaded && audio.paused && !audio.ended && !!at && !recording && !p.punching);
+}
+
+function renderEditing(s, p) {
+  const has = s.chunks.length > 0;
+  const free = !isRecording(s) && !isWorking(s) && !p.streaming;
+  for (const id of ["rerecord", "insert", "delete"]) enable($(id), has && free);
+  enable($("undo"), free);
+  const confirming = panelKind(s) === "confirmDelete";
+  show($("confirm-panel"), confirming);
+  if (confirming) {
+    const chunk = s.chunks.find((c) => c.number === s.panel.chunk);
+    setText($("confirm-question"),
+      `Delete chunk ${s.panel.chunk}${chunk ? ` (${clock(chunk.duration)})` : ""}? It goes to the trash.`);
+    if (rendered.panel !== "confirmDelete") $("cancel-delete").focus();
+  }
+}
+
+function renderSending(s, p) {
+  const working = isWorking(s);
+  const ready = !!s.header && s.chunks.length > 0 && !isRecording(s) && !working && !p.streaming;
+  enable($("queue"), ready);
+  enable($("submit"), ready);
+  show($("working"), working);
+  if (working) {
+    const fraction = Math.min(1, Math.max(0, s.activity.fraction || 0));
+    setText($("working-label"), `${s.activity.stage}: ${Math.floor(fraction * 100)} %`);
+    if ($("progress").value !== fraction) $("progress").value = fraction;
+  }
+}
+
+function renderMicrophone(s, p) {
+  setText($("mic-device-label"), s.deviceName ? `The booth microphone (${s.deviceName})` : "The booth microphone");
+  // Only a change of the server's choice moves the radios: a click waits for the server.
+  if (rendered.microphone !== s.microphone) {
+    $("mic-device").checked = s.microphone !== "browser";
+    $("mic-browser").checked = s.microphone === "browser";
+    rendered.microphone = s.microphone;
+  }
+  const locked = isRecording(s) || p.streaming || !p.connected;
+  for (const id of ["mic-device", "mic-browser"]) if ($(id).disabled !== locked) $(id).disabled = locked;
+}
+
+function renderOutbox(jobs) {
+  const list = $("outbox");
+  show($("outbox-empty"), jobs.length === 0);
+  const rows = new Map([...list.children].map((li) => [li.dataset.job, li]));
+  jobs.forEach((job, position) => {
+    let li = rows.get(job.id);
+    if (li) rows.delete(job.id);
+    else {
+      li = document.createElement("li");
+      li.dataset.job = job.id;
+      li.innerHTML =
+        '<p class="job-head"><span class="job-title"></span> <span class="job-state"></span></p>' +
+        '<p class="job-detail"></p><p class="job-problem"></p>' +
+        '<button type="button" class="retry secondary">Retry</button>';
+    }
+    const signature = JSON.stringify(job);
+    if (li.dataset.signature !== signature) {
+      li.dataset.signature = signature;
+      li.className = `job ${job.state}`;
+      setText(li.querySelector(".job-title"), job.title);
+      setText(li.querySelector(".job-state"), JOB_STATES[job.state] || job.state);
+      setText(li.querySelector(".job-detail"),
+        [job.destination && `to ${job.destination}`, megabytes(job.bytes || 0), plural(job.attempts || 0, "attempt")].filter(Boolean).join(" · "));
+      setText(li.querySelector(".job-problem"), job.problem || "");
+      show(li.querySelector(".job-problem"), !!job.problem);
+      const retry = li.querySelector(".retry");
+      show(retry, job.state === "failed" || job.state === "queued");
+      setAttr(retry, "aria-label", `Retry sending “${job.title}”`);
+    }
+    if (list.children[position] !== li) list.insertBefore(li, list.children[position] || null);
+  });
+  for (const li of rows.values()) li.remove();
+}
+
+function renderSettings(settings) {
+  const body = $("settings-rows");
+  const signature = JSON.stringify(settings);
+  if (body.dataset.signature === signature) return;
+  body.dataset.signature = signature;
+  body.replaceChildren(...settings.map((setting) => {
+    const tr = document.createElement("tr");
+    for (const text of [setting.name, setting.value, setting.from]) {
+      tr.appendChild(Object.assign(document.createElement("td"), { textContent: text == null ? "" : String(text) }));
+    }
+    return tr;
+  }));
+}
+
+// Focus is never lost to a re-render: if the focused element went away or was hidden, focus
+// moves to the chunk list's selected row, or to the Record button, or to the page's heading.
+let lastFocused = null;
+document.addEventListener("focusin", (event) => { lastFocused = event.target; });
+
+function keepFocus(s, panel) {
+  const active = document.activeElement;
+  const gone = lastFocused && (!lastFocused.isConnected || lastFocused.closest("[hidden]") || lastFocused.getClientRects().length === 0);
+  if (!gone || (active && active !== document.body && active !== lastFocused)) return;
+  const row = $("chunks").children[s.selection];
+  const candidates = [
+    panel === "result" && $("next-article"),
+    panel === "newArticle" && $("form-title"),
+    row && row.querySelector("button"),
+    $("record"),
+    $("new-article"),
+  ];
+  const target = candidates.find((el) => el && el.isConnected && !el.closest("[hidden]"));
+  if (target) target.focus();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Canvas drawing
+
+const COLOURS = {
+  green: "#1d7a36", yellow: "#c28e00", red: "#c1121f",
+  greenDim: "#cfe8d5", yellowDim: "#f5e6b8", redDim: "#f6cfd2",
+  hold: "#111111", frame: "#3b3b3b", wave: "#0b3d91", waveSelected: "#111111",
+};
+
+/** Sizes a canvas's drawing buffer to its CSS box (sharp on high-density screens). */
+function fit(canvas) {
+  const ratio = window.devicePixelRatio || 1;
+  const width = Math.max(1, Math.round(canvas.clientWidth * ratio));
+  const height = Math.max(1, Math.round(canvas.clientHeight * ratio));
+  if (canvas.width !== width || canvas.height !== height) { canvas.width = width; canvas.height = height; }
+  return canvas.getContext("2d");
+}
+
+/** The level meter: green up to 0.5 of the scale, yellow to 0.8, red above; the average as a
+ *  bar, the held peak as a black line. */
+function drawMeter(meter, force = false) {
+  const key = JSON.stringify(meter);
+  const canvas = $("meter");
+  if ((!force && key === rendered.meter) || canvas.clientWidth === 0) return; // hidden: drawn when shown
+  rendered.meter = key;
+  const ctx = fit(canvas);
+  const w = canvas.width, h = canvas.height;
+  const bands = [[0, 0.5, "green"], [0.5, 0.8, "yellow"], [0.8, 1, "red"]];
+  ctx.clearRect(0, 0, w, h);
+  for (const [from, to, colour] of bands) {
+    ctx.fillStyle = COLOURS[colour + "Dim"];
+    ctx.fillRect(from * w, 0, (to - from) * w, h);
+  }
+  if (meter) {
+    const average = Math.min(1, Math.max(0, meter.average));
+    const peak = Math.min(1, Math.max(0, meter.peak));
+    for (const [from, to, colour] of bands) {
+      ctx.fillStyle = COLOURS[colour];
+      // The latest peak as a thin bar, the average as the thick one over it.
+      if (peak > from) ctx.fillRect(from * w, h * 0.4, (Math.min(peak, to) - from) * w, h * 0.2);
+      if (average > from) ctx.fillRect(from * w, h * 0.15, (Math.min(average, to) - from) * w, h * 0.7);
+    }
+    const held = Math.min(1, Math.max(0, meter.heldPeak));
+    if (held > 0) {
+      ctx.fillStyle = COLOURS.hold;
+      ctx.fillRect(Math.min(w - 4, held * w - 2), 0, 4 * (window.devicePixelRatio || 1), h);
+    }
+  }
+  ctx.strokeStyle = COLOURS.frame;
+  ctx.lineWidth = 2;
+  for (const mark of [0.5, 0.8]) { ctx.beginPath(); ctx.moveTo(mark * w, 0); ctx.lineTo(mark * w, h); ctx.stroke(); }
+  ctx.strokeRect(1, 1, w - 2, h - 2);
+}
+
+/** A chunk's waveform from its levels (dB, −90…0): one mirrored bar per level; −60 dB and
+ *  below draw as a hairline. */
+function drawWave(canvas, levels, selected) {
+  const ctx = fit(canvas);
+  const w = canvas.width, h = canvas.height;
+  ctx.clearRect(0, 0, w, h);
+  ctx.fillStyle = selected ? COLOURS.waveSelected : COLOURS.wave;
+  if (!levels.length) { ctx.fillRect(0, h / 2 - 1, w, 2); return; }
+  const step = w / levels.length;
+  levels.forEach((db, i) => {
+    const height = Math.max(2, ((Math.max(-60, Math.min(0, db)) + 60) / 60) * h);
+    ctx.fillRect(i * step + step * 0.15, (h - height) / 2, Math.max(1, step * 0.7), height);
+  });
+}
+
+window.addEventListener("resize", () => {
+  drawMeter(state.meter, true);
+  for (const canvas of document.querySelectorAll("#chunks canvas")) canvas.dataset.levels = "";
+  scheduleRender();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Rendering is coalesced to one a frame: 20 states a second cost at most 20 renders.
+
+let renderQueued = false;
+function scheduleRender() {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(() => { renderQueued = false; render(state, page); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The WebSocket /live
+
+let socket = null;
+let retryDelay = 500;
+
+function connect() {
+  socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/live`);
+  socket.binaryType = "arraybuffer";
+  socket.onopen = () => {
+    page.connected = true;
+    page.everConnected = true;
+    page.notice = null;   // the server's state notice says what happened meanwhile
+    page.problem = null;
+    retryDelay = 500;
+    scheduleRender();
+  };
+  socket.onmessage = (event) => {
+    if (typeof event.data !== "string") return;
+    let message;
+    try { message = JSON.parse(event.data); } catch { return; }
+    receive(message);
+  };
+  socket.onclose = () => {
+    // The server stops a browser take when the socket closes; its next state says so.
+    if (page.streaming) endStreaming();
+    page.connected = false;
+    socket = null;
+    setTimeout(connect, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 10000);
+    scheduleRender();
+  };
+}
+
+/** Sends a message to the server; false when there is no connection. */
+function send(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    page.problem = "The page is not connected to the studio: wait until it is back, then try again.";
+    scheduleRender();
+    return false;
+  }
+  socket.send(JSON.stringify(message));
+  return true;
+}
+
+function receive(message) {
+  if (message.type === "state" && message.state) {
+    const next = Object.assign({}, EMPTY_STATE, message.state);
+    next.activity = next.activity || EMPTY_STATE.activity;
+    next.chunks = next.chunks || [];
+    const noticeChanged = JSON.stringify(next.notice) !== JSON.stringify(state.notice);
+    if (noticeChanged && next.notice) { page.notice = null; page.problem = null; }
+    if (page.audioVersion != null && next.audioVersion !== page.audioVersion) unloadAudio(); // the chunks changed
+    if (next.panel && next.panel.kind !== "newArticle") page.formProblem = null;
+    watchTake(next);
+    state = next;
+  } else if (message.type === "outbox") {
+    page.jobs = message.jobs || [];
+  } else if (message.type === "settings") {
+    page.settings = message.settings || [];
+  }
+  scheduleRender();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands: what buttons and keys do. Each sends a message or drives the player.
+
+/** A key for the server. Keys that start a take go through the browser microphone when chosen. */
+function pressKey(key) {
+  page.notice = null;
+  page.problem = null;
+  const taking = isRecording(state) || page.streaming;
+  if (key === "r" && taking) return stopTake();
+  if (TAKE_KEYS.has(key) && !taking && state.microphone === "browser") return startBrowserTake({ type: "key", key });
+  if (TAKE_KEYS.has(key) && !taking) stopAudio();
+  send({ type: "key", key });
+}
+
+function selectChunk(position) {
+  if (position !== state.selection) send({ type: "select", position });
+}
+
+function stopAudio() {
+  cancelPunch();
+  if (!audio.paused) audio.pause();
+}
+
+function unloadAudio() {
+  cancelPunch();
+  audio.pause();
+  audio.removeAttribute("src");
+  audio.load();
+  page.audioFrom = null;
+  page.audioVersion = null;
+}
+
+/** Plays the article from the chunk at `position` (0-based) to the end. */
+function playFrom(position) {
+  const chunk = state.chunks[position];
+  if (!chunk || isRecording(state)) return;
+  cancelPunch();
+  page.audioFrom = chunk.number;
+  page.audioVersion = state.audioVersion;
+  const speed = Number($("speed").value);
+  audio.src = `/audio?from=${chunk.number}&v=${encodeURIComponent(state.audioVersion)}`;
+  audio.defaultPlaybackRate = speed; // a new source starts at the default rate
+  audio.playbackRate = speed;
+  audio.preservesPitch = true;
+  page.notice = `Playing from chunk ${chunk.number}.`;
+  play();
+}
+
+function play() {
+  audio.play().catch((error) => {
+    if (error.name === "AbortError") return; // paused or replaced before it started
+    page.problem = `The recording could not be played (${error.message}).`;
+    scheduleRender();
+  });
+}
+
+/** Space: pause and resume; with nothing loaded, play from the selected chunk. */
+function togglePlay() {
+  if (page.audioFrom == null || audio.ended) return playFrom(state.selection);
+  cancelPunch();
+  if (audio.paused) play(); else audio.pause();
+}
+
+/** Punch-and-roll: audio paused inside chunk n at s seconds: play the 3 seconds before the
+ *  point, then the server records over chunk n from s. */
+let punchFrame = 0;
+function punch() {
+  if (page.audioFrom == null || !audio.paused || isRecording(state)) {
+    page.notice = "To fix a slip: play the chunk, pause where it went wrong, then press Fix a slip from here.";
+    return scheduleRender();
+  }
+  const point = audio.currentTime;
+  const at = chunkAt(state, page.audioFrom, point);
+  if (!at) return;
+  const message = { type: "punch", chunk: at.number, seconds: Math.round(at.seconds * 1000) / 1000 };
+  const start = Math.max(0, point - PRE_ROLL_SECONDS);
+  page.punching = true;
+  page.notice = `Listen, then read on from ${clock(at.seconds)} into chunk ${at.number}.`;
+  audio.playbackRate = 1; // the voice before the point at its own pace
+  audio.currentTime = start;
+  const finish = () => {
+    audio.pause();
+    audio.currentTime = point;
+    audio.playbackRate = Number($("speed").value);
+    page.punching = false;
+    page.notice = null;
+    if (state.microphone === "browser") startBrowserTake(message); else send(message);
+  };
+  if (point - start < 0.05) return finish();
+  play();
+  const watch = () => {
+    if (!page.punching) return;
+    if (audio.currentTime >= point - 0.02 || audio.ended) return finish();
+    punchFrame = requestAnimationFrame(watch);
+  };
+  punchFrame = requestAnimationFrame(watch);
+  scheduleRender();
+}
+
+function cancelPunch() {
+  if (!page.punching) return;
+  cancelAnimationFrame(punchFrame);
+  page.punching = false;
+  page.notice = null;
+  audio.playbackRate = Number($("speed").value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The browser microphone
+
+let microphone = null;       // {stream, context, node, sampleRate, channels}
+let microphoneOpening = null;
+let stopped = null;          // resolves when the worklet has posted its last batch
+
+/** Opens the microphone in the studio's format; null (with a sentence shown) when it cannot. */
+async function openMicrophone() {
+  const { sampleRate, channels } = state.format;
+  if (microphone && microphone.sampleRate === sampleRate && microphone.channels === channels) return microphone;
+  if (microphoneOpening) return microphoneOpening;
+  closeMicrophone();
+  microphoneOpening = (async () => {
+    let stream;
+    try {
+      if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) throw new DOMException("no microphone access here", "NotSupportedError");
+      stream = await navigator.mediaDevices.getUserMedia({
+        audio: { echoCancellation: false, noiseSuppression: false, autoGainControl: false, channelCount: channels },
+      });
+    } catch (error) {
+      page.problem = `The browser did not let the page use this computer’s microphone (${error.name}): browsers allow a microphone only on https or on localhost, and only when you allow it.`;
+      return null;
+    }
+    try {
+      const context = new AudioContext({ sampleRate });
+      await context.audioWorklet.addModule("/microphone-worklet.js");
+      const node = new AudioWorkletNode(context, "narrate-microphone", {
+        numberOfInputs: 1, numberOfOutputs: 1, outputChannelCount: [1],
+        channelCount: channels, channelCountMode: "explicit", channelInterpretation: "speakers",
+        processorOptions: { channels },
+      });
+      node.port.onmessage = (event) => {
+        if (event.data instanceof ArrayBuffer) {
+          if (page.streaming && socket && socket.readyState === WebSocket.OPEN) socket.send(event.data);
+        } else if (event.data && event.data.type === "stopped" && stopped) {
+          stopped();
+        }
+      };
+      // The node's output goes nowhere audible; it is connected so that the browser runs it.
+      const mute = new GainNode(context, { gain: 0 });
+      context.createMediaStreamSource(stream).connect(node).connect(mute).connect(context.destination);
+      microphone = { stream, context, node, sampleRate, channels };
+      return microphone;
+    } catch (error) {
+      for (const track of stream.getTracks()) track.stop();
+      page.problem = `The browser could not record from its microphone at ${sampleRate} Hz (${error.message}).`;
+      return null;
+    }
+  })();
+  const result = await microphoneOpening;
+  microphoneOpening = null;
+  scheduleRender();
+  return result;
+}
+
+function closeMicrophone() {
+  if (!microphone) return;
+  for (const track of microphone.stream.getTracks()) track.stop();
+  microphone.context.close();
+  microphone = null;
+}
+
+/** Starts a take on the browser microphone: the key (or punch) goes first, frames right after. */
+async function startBrowserTake(message) {
+  stopAudio();
+  const mic = await openMicrophone();
+  if (!mic) return scheduleRender();
+  await mic.context.resume();
+  if (!send(message)) return;
+  mic.node.port.postMessage({ type: "start" });
+  page.streaming = true;
+  page.takeStartedAt = performance.now();
+  page.takeSeen = false;
+  scheduleRender();
+}
+
+/** Stops a take: the worklet's partial batch is sent before the key "r". */
+async function stopTake() {
+  if (page.stopping) return;
+  if (page.streaming && microphone) {
+    page.stopping = true;
+    await new Promise((resolve) => {
+      stopped = resolve;
+      microphone.node.port.postMessage({ type: "stop" });
+      setTimeout(resolve, 500); // a worklet that does not answer does not hold the stop
+    });
+    stopped = null;
+    page.stopping = false;
+  }
+  page.streaming = false;
+  send({ type: "key", key: "r" });
+  scheduleRender();
+}
+
+/** Stops sending without a key (the server ended the take, or the socket closed). */
+function endStreaming() {
+  page.streaming = false;
+  if (microphone) microphone.node.port.postMessage({ type: "stop" });
+}
+
+/** While frames stream: once the server says the take ended (or never started), stop them. */
+function watchTake(next) {
+  if (!page.streaming || page.stopping) return;
+  if (isRecording(next)) page.takeSeen = true;
+  else if (page.takeSeen || performance.now() - page.takeStartedAt > 3000) endStreaming();
+}
+
+async function chooseMicrophone(source) {
+  page.notice = null;
+  page.problem = null;
+  if (source === "browser") {
+    const mic = await openMicrophone();
+    if (!mic) {
+      rendered.microphone = null; // puts the radios back to the server's choice
+      return scheduleRender();
+    }
+  } else {
+    closeMicrophone();
+  }
+  send({ type: "microphone", source });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The new-article form and the outbox: HTTP
+
+function readText(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(file);
+  });
+}
+
+async function createArticle(event) {
+  event.preventDefault();
+  if (page.creating) return;
+  page.formProblem = null;
+  const file = $("form-text").files[0] || null;
+  const title = $("form-title").value.trim();
+  if (!title) {
+    page.formProblem = "Give the article a title.";
+    $("form-title").focus();
+    return scheduleRender();
+  }
+  const tooBig = (name) => `The file ${name} is too big: the studio takes texts of at most 2 MB.`;
+  if (file && file.size > MAX_TEXT_BYTES) { page.formProblem = tooBig(file.name); return scheduleRender(); }
+  page.creating = true;
+  scheduleRender();
+  try {
+    const text = file ? await readText(file) : null;
+    const body = JSON.stringify({
+      title, publication: $("form-publication").value.trim(), narrator: $("form-narrator").value.trim(),
+      textName: file ? file.name : null, text,
+    });
+    if (new Blob([body]).size > MAX_TEXT_BYTES) { page.formProblem = tooBig(file ? file.name : "chosen"); return; }
+    const response = await fetch("/api/articles", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body, credentials: "same-origin",
+    });
+    if (!response.ok) page.formProblem = await errorSentence(response, "The studio did not start the article");
+  } catch (error) {
+    page.formProblem = `The article could not be sent to the studio (${error.message}).`;
+  } finally {
+    page.creating = false;
+    scheduleRender();
+  }
+}
+
+/** The one sentence of an `/api` error, or a plain one with the HTTP status. */
+async function errorSentence(response, fallback) {
+  try {
+    const json = await response.json();
+    if (json && json.error) return json.error;
+  } catch { /* not JSON */ }
+  return `${fallback} (HTTP ${response.status}).`;
+}
+
+async function retryJob(id, title) {
+  page.notice = null;
+  page.problem = null;
+  try {
+    const response = await fetch(`/api/outbox/${encodeURIComponent(id)}/retry`, { method: "POST", credentials: "same-origin" });
+    if (response.ok) page.notice = `Sending “${title}” again.`;
+    else page.problem = await errorSentence(response, `“${title}” could not be sent again`);
+  } catch (error) {
+    page.problem = `The studio could not be reached (${error.message}).`;
+  }
+  scheduleRender();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events: buttons and keys only call the commands above.
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button");
+  if (button && !isEnabled(button)) return;
+  const row = event.target.closest("#chunks li");
+  if (row) return selectChunk([...row.parentNode.children].indexOf(row));
+  if (!button) return;
+  const job = button.classList.contains("retry") && button.closest("[data-job]");
+  if (job) return retryJob(job.dataset.job, job.querySelector(".job-title").textContent);
+  if (button.dataset.key) return pressKey(button.dataset.key);
+  switch (button.id) {
+    case "new-article": return send({ type: "newArticle" });
+    case "play": return playFrom(state.selection);
+    case "pause": return togglePlay();
+    case "punch": return punch();
+  }
+});
+
+$("article-form").addEventListener("submit", createArticle);
+$("form-text").addEventListener("change", () => {
+  const file = $("form-text").files[0];
+  page.formProblem = file && file.size > MAX_TEXT_BYTES ? `The file ${file.name} is too big: the studio takes texts of at most 2 MB.` : null;
+  scheduleRender();
+});
+for (const id of ["mic-device", "mic-browser"]) $(id).addEventListener("change", (event) => chooseMicrophone(event.target.value));
+$("speed").addEventListener("change", () => {
+  const speed = Number($("speed").value);
+  audio.defaultPlaybackRate = speed;
+  if (!page.punching) audio.playbackRate = speed;
+  audio.preservesPitch = true;
+});
+$("seek").addEventListener("input", () => {
+  if (page.audioFrom == null) return;
+  cancelPunch();
+  audio.currentTime = Number($("seek").value);
+});
+for (const name of ["play", "pause", "timeupdate", "seeked", "ended", "loadedmetadata", "durationchange"]) {
+  audio.addEventListener(name, scheduleRender);
+}
+audio.addEventListener("ended", () => { page.notice = "Played to the end."; });
+audio.addEventListener("error", () => {
+  if (!audio.getAttribute("src")) return;
+  page.problem = "The recording could not be loaded: there may be nothing to play yet.";
+  page.audioFrom = null;
+  scheduleRender();
+});
+
+/** Whether the key goes to a control the person is using (typing, choosing, sliding). */
+function isTyping(target, key) {
+  if (!(target instanceof Element)) return false;
+  if (target.isContentEditable || target.matches("textarea, select")) return true;
+  const moves = key.startsWith("Arrow") || key === "Home" || key === "End" || key.startsWith("Page");
+  if (target.matches("input[type=radio], input[type=checkbox]")) return moves || key === " ";
+  if (target.matches("input[type=range]")) return moves;
+  if (target.matches("summary")) return key === " ";
+  return target.matches("input");
+}
+
+document.addEventListener("keydown", (event) => {
+  const key = event.key;
+  if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+  if (event.repeat && key !== "ArrowUp" && key !== "ArrowDown") return; // a held r must not stop and start again
+  if (isTyping(event.target, key)) return;
+  const onControl = event.target instanceof Element && event.target.closest("button, a, summary");
+  const panel = panelKind(state);
+  const letter = key.length === 1 ? key.toLowerCase() : key;
+  let handled = true;
+  if (panel === "newArticle") {
+    handled = false;
+  } else if (panel === "result") {
+    if (key === "Enter" && !onControl) pressKey("enter"); else handled = false;
+  } else if (panel === "confirmDelete") {
+    if (letter === "y") pressKey("y");
+    else if (letter === "n" || key === "Escape") pressKey("n");
+    else handled = false;
+  } else if (["r", "x", "e", "i", "u", "q", "s", "p", "n", "a"].includes(letter)) {
+    pressKey(letter);
+  } else if (key === "ArrowUp" || key === "ArrowDown") {
+    pressKey(key === "ArrowUp" ? "up" : "down");
+  } else if (key === " ") {
+    togglePlay();  // even on a button: space is the player's key here
+  } else if (key === "Enter" && event.target.closest && event.target.closest("#chunks li")) {
+    const row = event.target.closest("#chunks li");  // Enter on a row: select it and play from it
+    const position = [...row.parentNode.children].indexOf(row);
+    selectChunk(position);
+    playFrom(position);
+  } else if (key === "Enter" && !onControl) {
+    playFrom(state.selection);
+  } else if (letter === "c") {
+    punch();
+  } else {
+    handled = false;
+  }
+  if (handled) event.preventDefault();
+});
+
+audio.preservesPitch = true;
+connect();
+scheduleRender();

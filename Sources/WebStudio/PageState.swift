@@ -1,0 +1,184 @@
+import Foundation
+import NarrationCore
+import Studio
+
+/// What the page is drawn from: the studio's state as the page's JSON, plus what only the web
+/// studio has (which microphone, the format the browser must send, the audio's version).
+///
+/// Pure: built from values, encoded to one JSON text. The page's `render(state)` draws it, as the
+/// terminal's `StudioRenderer` draws `StudioState`.
+struct PageState: Encodable, Equatable {
+    struct Header: Encodable, Equatable {
+        var title, publication, narrator, state: String
+        var duration: Double
+        var chunkCount: Int
+        var exportReady: Bool
+    }
+
+    struct Activity: Encodable, Equatable {
+        var kind: String
+        var seconds: Double?
+        var `where`: String?
+        var stage: String?
+        var fraction: Double?
+    }
+
+    struct Meter: Encodable, Equatable {
+        var average, peak, heldPeak: Double
+    }
+
+    struct Reading: Encodable, Equatable {
+        var number, count: Int
+        var kind, text: String
+        var isRead: Bool
+        var standing: String
+        var next: String?
+    }
+
+    struct Chunk: Encodable, Equatable {
+        var number: Int
+        var duration: Double
+        var peak: Double
+        var levels: [Double]
+        var recovered, missing: Bool
+        var paragraph: Int?
+        var paragraphText: String?
+    }
+
+    struct Panel: Encodable, Equatable {
+        var kind: String
+        var chunk: Int?
+        var heading: String?
+        var lines: [String]?
+        var remedy: String?
+        var publication, narrator, problem: String?
+    }
+
+    struct Notice: Encodable, Equatable {
+        var text: String
+        var isProblem: Bool
+    }
+
+    struct Format: Encodable, Equatable {
+        var sampleRate, channels: Int
+    }
+
+    var header: Header?
+    var activity: Activity
+    var meter: Meter?
+    var peak: Double?
+    var warning: String?
+    var reading: Reading?
+    var chunks: [Chunk]
+    var selection: Int
+    var panel: Panel
+    var notice: Notice?
+    var microphone: String
+    var deviceName: String
+    var format: Format
+    var audioVersion: String
+
+    init(_ state: StudioState, microphone: Studio.Microphone, deviceName: String, format: AudioFormat, audioVersion: String) {
+        header = state.header.map {
+            Header(
+                title: $0.title, publication: $0.publication, narrator: $0.narrator, state: $0.state.rawValue,
+                duration: Self.rounded($0.duration), chunkCount: $0.chunkCount, exportReady: $0.exportReady)
+        }
+        switch state.activity {
+        case .ready, .playing:  // the page plays in the browser; the server's player is not used
+            activity = Activity(kind: "ready")
+        case .recording(let seconds, let placement):
+            activity = Activity(kind: "recording", seconds: Self.rounded(seconds), where: Self.words(placement))
+        case .working(let stage, let fraction):
+            activity = Activity(kind: "working", stage: stage, fraction: Self.rounded(fraction))
+        }
+        meter = state.meter.map { Meter(average: Self.rounded($0.averageLevel), peak: Self.rounded($0.peakLevel), heldPeak: Self.rounded($0.heldPeakLevel)) }
+        peak = state.peak.map { Self.rounded($0.value) }
+        warning = state.warning
+        reading = state.reading.map {
+            Reading(
+                number: $0.number, count: $0.count, kind: Self.words($0.kind), text: $0.text, isRead: $0.isRead,
+                standing: Self.words($0.standing), next: $0.next)
+        }
+        chunks = state.chunks.map {
+            Chunk(
+                number: $0.index.number, duration: Self.rounded($0.duration), peak: Self.rounded($0.peak.value),
+                levels: $0.levels.map { Self.rounded(max(-90, $0.value)) }, recovered: $0.recovered, missing: $0.missing,
+                paragraph: $0.paragraph, paragraphText: $0.paragraphText)
+        }
+        selection = state.selection
+        switch state.panel {
+        case .chunks: panel = Panel(kind: "chunks")
+        case .help: panel = Panel(kind: "help")
+        case .confirmDelete(let index): panel = Panel(kind: "confirmDelete", chunk: index.number)
+        case .result(let heading, let lines, let remedy):
+            panel = Panel(kind: "result", heading: heading, lines: lines, remedy: remedy.map(WebRemedy.sentence))
+        case .newArticle(let form):
+            panel = Panel(kind: "newArticle", publication: form.publication, narrator: form.narrator, problem: form.problem)
+        }
+        notice = state.notice.map { notice in
+            Notice(text: notice.remedy.map { "\(notice.text) \(WebRemedy.sentence($0))" } ?? notice.text, isProblem: notice.isProblem)
+        }
+        self.microphone = microphone.rawValue
+        self.deviceName = deviceName
+        self.format = Format(sampleRate: format.sampleRate, channels: format.channels)
+        self.audioVersion = audioVersion
+    }
+
+    /// The state as the `state` message the page reads.
+    func message() -> String {
+        Self.encode(["type": AnyEncodable("state"), "state": AnyEncodable(self)])
+    }
+
+    static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }  // only finite numbers and strings are encoded
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Two decimals are all a display needs, and keep the 20-a-second messages small.
+    private static func rounded(_ value: Double) -> Double {
+        guard value.isFinite else { return value < 0 ? -90 : 0 }
+        return (value * 100).rounded() / 100
+    }
+
+    private static func words(_ placement: ChunkPlacement) -> String {
+        switch placement {
+        case .append: "a new chunk at the end"
+        case .insert(let index): "before chunk \(index)"
+        case .replace(let index): "over chunk \(index)"
+        }
+    }
+
+    private static func words(_ kind: ScriptParagraph.Kind) -> String { kind.rawValue }
+
+    private static func words(_ standing: StudioState.Reading.Standing) -> String {
+        switch standing {
+        case .next: "next"
+        case .chosen: "chosen"
+        case .reading: "reading"
+        case .allRead: "allRead"
+        }
+    }
+}
+
+/// Any encodable value, for messages made of a type and a payload.
+struct AnyEncodable: Encodable {
+    private let encodeValue: (any Encoder) throws -> Void
+
+    init(_ value: some Encodable) {
+        encodeValue = value.encode(to:)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try encodeValue(encoder)
+    }
+}
+
+extension PageState {
+    /// A failure as one sentence for the page: what happened and, in the page's words, what to do.
+    static func sentence(_ error: NarrationError) -> String {
+        error.remedy.map { "\(error.message) \(WebRemedy.sentence($0))" } ?? error.message
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import Narration
+import NarrationCore
+import NarrationText
+import Studio
+import Synchronization
+
+/// The web studio's one studio session, on a thread of its own: every page's messages go into
+/// one inbox, in the order they arrived, and this thread alone performs them on the `Studio`,
+/// ticks it 20 times a second and sends each page the state when it changed. The terminal
+/// studio's loop does the same with keys; the session code is the same, so they cannot disagree.
+///
+/// The audio of a browser-microphone take goes through the same inbox, so a page's "r" and the
+/// audio it sends right after it arrive in order: the take has started before its first block.
+final class StudioHost: Sendable {
+    /// A page's connection.
+    typealias PageID = Int
+
+    /// What the page asks for when it makes a new article (the form, and its text file).
+    struct NewArticle: Sendable {
+        var title, publication, narrator: String
+        var textName: String?
+        var text: String?
+    }
+
+    private enum Input: Sendable {
+        case message(PageMessage, from: PageID)
+        case audio([UInt8], from: PageID)
+        case left(PageID)
+        case create(NewArticle, reply: @Sendable (Result<ArticleID, NarrationError>) -> Void)
+        case outboxChanged
+        case shutDown
+    }
+
+    /// What the HTTP side reads without going through the inbox.
+    private struct Published {
+        var stateMessage = ""
+        var outboxMessage = ""
+        var article: Article?
+        var pages: [PageID: AsyncStream<String>.Continuation] = [:]
+        var nextPage = 0
+    }
+
+    let library: NarrationLibrary
+    let options: Studio.Options
+    private let settingsMessage: String
+    private let inbox = Mutex<[Input]>([])
+    private let wake = DispatchSemaphore(value: 0)
+    private let published = Mutex(Published())
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts the session on `article` (nil: the new-article form).
+    init(library: NarrationLibrary, options: Studio.Options, article: Article?, settings: [(name: String, value: String)]) {
+        self.library = library
+        self.options = options
+        settingsMessage = PageState.encode([
+            "type": AnyEncodable("settings"),
+            "settings": AnyEncodable(settings.map { ["name": $0.name, "value": $0.value] }),
+        ])
+        let thread = Thread { [self] in
+            run(Studio(library: library, options: options, article: article))
+            finished.signal()
+        }
+        thread.name = "narrate-web-studio"
+        thread.start()
+    }
+
+    // MARK: Pages
+
+    /// A page connected: the stream carries its messages, starting with the state, the outbox
+    /// and the settings.
+    func connect() -> (PageID, AsyncStream<String>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
+        let id = published.withLock { published in
+            defer { published.nextPage += 1 }
+            published.pages[published.nextPage] = continuation
+            for message in [published.stateMessage, published.outboxMessage] where !message.isEmpty { continuation.yield(message) }
+            return published.nextPage
+        }
+        continuation.yield(settingsMessage)
+        return (id, stream)
+    }
+
+    func receive(_ message: PageMessage, from page: PageID) { post(.message(message, from: page)) }
+    func receiveAudio(_ bytes: [UInt8], from page: PageID) { post(.audio(bytes, from: page)) }
+
+    /// The page's connection closed: a browser-microphone take it was sending stops and is kept.
+    func disconnect(_ page: PageID) {
+        published.withLock { $0.pages.removeValue(forKey: page)?.finish() }
+        post(.left(page))
+    }
+
+    /// Makes the article and opens it in the session.
+    func create(_ request: NewArticle) async -> Result<ArticleID, NarrationError> {
+        await withCheckedContinuation { continuation in
+            post(.create(request, reply: { continuation.resume(returning: $0) }))
+        }
+    }
+
+    /// The outbox changed outside the session (a retry): pages are told.
+    func outboxChanged() { post(.outboxChanged) }
+
+    /// The article open now, for the audio the page plays.
+    var article: Article? { published.withLock { $0.article } }
+
+    /// Leaves the session as Esc does (a take is stopped and kept, work under way finishes) and
+    /// waits until it has.
+    func shutDown() {
+        post(.shutDown)
+        finished.wait()
+        published.withLock { published in
+            for page in published.pages.values { page.finish() }
+            published.pages = [:]
+        }
+    }
+
+    private func post(_ input: Input) {
+        inbox.withLock { $0.append(input) }
+        wake.signal()
+    }
+
+    // MARK: The session's thread
+
+    private func run(_ studio: Studio) {
+        var browserTakeOwner: PageID?
+        var nextTick = MonotonicClock.now()
+        var wasWorking = false
+        publishOutbox()
+        while !studio.isFinished {
+            _ = wake.wait(timeout: .now() + max(0, nextTick - MonotonicClock.now()))
+            let inputs = inbox.withLock { inbox in
+                defer { inbox = [] }
+                return inbox
+            }
+            for input in inputs {
+                switch input {
+                case .message(let message, let page):
+                    let before = studio.streamedInput
+                    perform(message, on: studio)
+                    if studio.streamedInput != nil, studio.streamedInput !== before { browserTakeOwner = page }
+                case .audio(let bytes, let page):
+                    if page == browserTakeOwner { studio.streamedInput?.append(bytes) }
+                case .left(let page):
+                    if page == browserTakeOwner, studio.streamedInput != nil { studio.streamedInputWentAway() }
+                case .create(let request, let reply):
+                    reply(create(request, in: studio))
+                case .outboxChanged:
+                    publishOutbox()
+                case .shutDown:
+                    studio.perform(.leave)
+                }
+            }
+            if studio.streamedInput == nil { browserTakeOwner = nil }
+            if MonotonicClock.now() >= nextTick {
+                studio.tick()
+                nextTick = max(nextTick + 0.05, MonotonicClock.now() - 0.05)
+            }
+            if wasWorking, !studio.state.isWorking { publishOutbox() }
+            wasWorking = studio.state.isWorking
+            publish(studio)
+        }
+    }
+
+    private func perform(_ message: PageMessage, on studio: Studio) {
+        switch message {
+        case .key(let key):
+            guard let action = studio.state.action(for: key) else { return }
+            switch action {
+            case .playOrPause, .playSelected, .seek, .changeVolume, .changeSpeed, .punchIn:
+                // The page plays in the browser; the studio's own player is the terminal's.
+                studio.perform(.explain("Use the player on the page to listen."))
+            case .leave:
+                studio.perform(.explain("Close the page to leave; narrate keeps running until it is stopped."))
+            default:
+                studio.perform(action)
+            }
+        case .select(let position):
+            studio.select(position: position)
+        case .microphone(let source):
+            guard !studio.state.isRecording else {
+                studio.perform(.explain("Stop the take first, then choose the microphone."))
+                return
+            }
+            studio.microphone = source == "browser" ? .browser : .device
+            studio.perform(.explain(source == "browser" ? "Takes now come from this computer's microphone." : "Takes now come from the booth microphone (\(options.captureDevice))."))
+        case .punch(let chunk, let seconds):
+            guard chunk >= 1, chunk <= studio.state.chunks.count else {
+                studio.perform(.explain("There is no chunk \(chunk) to correct."))
+                return
+            }
+            studio.punch(ChunkIndex(position: chunk - 1), at: seconds)
+        case .newArticle:
+            guard !studio.state.isRecording, !studio.state.isWorking else {
+                studio.perform(.explain("Stop the take or wait for the work to finish first."))
+                return
+            }
+            studio.perform(.dismissResult)
+        }
+    }
+
+    /// Reads the text (if any) first, so that a text that cannot be read makes no article.
+    private func create(_ request: NewArticle, in studio: Studio) -> Result<ArticleID, NarrationError> {
+        guard !studio.state.isRecording, !studio.state.isWorking else {
+            return .failure(.usage("Stop the take or wait for the work to finish, then make the new article."))
+        }
+        do throws(NarrationError) {
+            var paragraphs: [ScriptParagraph]?
+            if let text = request.text {
+                let name = request.textName ?? "text"
+                let bytes = Array(text.utf8)
+                paragraphs = try ScriptReader.read(bytes, format: ScriptFormat.from(fileName: name) ?? .from(content: bytes), name: name)
+            }
+            let article = try library.newArticle(
+                title: request.title, publication: request.publication, narrator: request.narrator, format: options.format)
+            if let paragraphs { _ = try library.attachText(paragraphs, to: article, file: request.textName ?? "text") }
+            studio.openArticle(try library.article(article.id.rawValue))
+            let count = paragraphs.map { " Its text has \($0.count) paragraphs; the first is shown to read." } ?? ""
+            studio.perform(.explain("Started \"\(article.title)\".\(count) Press Record when you are ready."))
+            return .success(article.id)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func publish(_ studio: Studio) {
+        var hasher = Hasher()
+        hasher.combine(studio.chunkIDs.map(\.rawValue))
+        let page = PageState(
+            studio.state, microphone: studio.microphone, deviceName: options.captureDevice,
+            format: studio.openArticle?.format ?? options.format, audioVersion: String(UInt64(bitPattern: Int64(hasher.finalize())), radix: 36))
+        let message = page.message()
+        let article = studio.openArticle
+        published.withLock { published in
+            published.article = article
+            guard message != published.stateMessage else { return }
+            published.stateMessage = message
+            for page in published.pages.values { page.yield(message) }
+        }
+    }
+
+    private func publishOutbox() {
+        let jobs = ((try? library.outboxJobs()) ?? []).filter { $0.state != .retired }.sorted { $0.queuedAt > $1.queuedAt }.prefix(20)
+        let titles = Dictionary(((try? library.catalog.articles()) ?? []).map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+        let rows: [[String: AnyEncodable]] = jobs.map { job in
+            [
+                "id": AnyEncodable(job.id), "title": AnyEncodable(titles[job.articleID] ?? job.file.lastPathComponent),
+                "state": AnyEncodable(job.state.rawValue), "destination": AnyEncodable(job.remotePath ?? ""),
+                "bytes": AnyEncodable(job.bytes), "attempts": AnyEncodable(job.attempts), "problem": AnyEncodable(job.lastError),
+            ]
+        }
+        let message = PageState.encode(["type": AnyEncodable("outbox"), "jobs": AnyEncodable(rows)])
+        published.withLock { published in
+            published.outboxMessage = message
+            for page in published.pages.values { page.yield(message) }
+        }
+    }
+}

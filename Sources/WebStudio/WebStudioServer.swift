@@ -1,0 +1,286 @@
+public import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import HummingbirdWebSocket
+import Logging
+public import Narration
+public import NarrationCore
+import NIOCore
+import NIOPosix
+import NIOSSL
+public import Studio
+
+/// `narrate serve`: the studio as a page in a browser. One local HTTP server (Hummingbird)
+/// serves the page compiled into the binary, the article's audio as one seekable WAV, a form's
+/// new article, and one WebSocket per page for the live state, the keys and a browser
+/// microphone's audio. Every request must carry the session cookie that the printed link's
+/// token is exchanged for, and come from the studio's own origin (`AccessGuard`).
+public struct WebStudioServer: Sendable {
+    /// What `narrate serve` was given.
+    public struct Configuration: Sendable {
+        public var host: String
+        public var port: Int
+        /// PEM files for https; both or neither.
+        public var tls: (certificate: String, key: String)?
+        /// The settings shown read-only on the page: name and value.
+        public var settings: [(name: String, value: String)]
+
+        public init(host: String, port: Int, tls: (certificate: String, key: String)?, settings: [(name: String, value: String)]) {
+            self.host = host
+            self.port = port
+            self.tls = tls
+            self.settings = settings
+        }
+    }
+
+    /// The most a new article's request may carry: the text file (2 MiB) as JSON.
+    static let articleRequestLimit = 3 << 20
+    static let textLimit = 2 << 20
+    /// The most one WebSocket message may carry: a browser's 100 ms of 48 kHz stereo is 19 KB.
+    static let messageLimit = 1 << 20
+
+    let library: NarrationLibrary
+    let options: Studio.Options
+    let article: Article?
+    let configuration: Configuration
+
+    public init(library: NarrationLibrary, options: Studio.Options, article: Article?, configuration: Configuration) {
+        self.library = library
+        self.options = options
+        self.article = article
+        self.configuration = configuration
+    }
+
+    /// Serves until SIGINT or SIGTERM; then a take being recorded is stopped and kept, work under
+    /// way finishes, and the call returns.
+    /// - Parameter ready: called once the server listens, with the link to open (token included).
+    public func run(ready: @escaping @Sendable (URL) -> Void) async throws(NarrationError) {
+        let loopback = AccessGuard.isLoopback(host: configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host)
+        let access = AccessGuard(loopbackOnly: loopback)
+        let scheme = configuration.tls == nil ? "http" : "https"
+        let host = StudioHost(library: library, options: options, article: article, settings: configuration.settings)
+        defer { host.shutDown() }
+
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.middlewares.add(AccessMiddleware(access: access, scheme: scheme))
+        addPage(to: router)
+        addAPI(to: router, host: host)
+        router.ws("/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
+            try await Self.serve(page: inbound, outbound: outbound, host: host)
+        }
+
+        let server: HTTPServerBuilder
+        do {
+            if let tls = configuration.tls {
+                let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
+                let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
+                server = try .tls(.http1WebSocketUpgrade(webSocketRouter: router), tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+            } else {
+                server = .http1WebSocketUpgrade(webSocketRouter: router)
+            }
+        } catch {
+            throw NarrationError(.usage, "The TLS certificate or key could not be read (\(error)): give PEM files to --tls-cert and --tls-key.")
+        }
+        let displayHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        let token = access.token
+        var logger = Logger(label: "narrate-serve")
+        logger.logLevel = .critical  // the terminal shows narrate's own lines, not a request log
+        let app = Application(
+            router: router, server: server,
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "narrate"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                if let url = URL(string: "\(scheme)://\(displayHost):\(port)/?token=\(token)") { ready(url) }
+            },
+            logger: logger)
+        do {
+            try await app.runService()
+        } catch let error as IOError {
+            throw NarrationError(
+                .usage, "Cannot listen on \(displayHost):\(configuration.port): \(error.description). Choose another port with --listen.")
+        } catch {
+            throw NarrationError(.usage, "Cannot listen on \(displayHost):\(configuration.port): \(error). Choose another port with --listen.")
+        }
+    }
+
+    // MARK: Routes
+
+    private func addPage(to router: Router<BasicWebSocketRequestContext>) {
+        let files: [(path: RouterPath, type: String, bytes: [UInt8])] = [
+            ("/", "text/html; charset=utf-8", PackageResources.index_html),
+            ("/studio.css", "text/css; charset=utf-8", PackageResources.studio_css),
+            ("/studio.js", "text/javascript; charset=utf-8", PackageResources.studio_js),
+            ("/microphone-worklet.js", "text/javascript; charset=utf-8", PackageResources.microphone_worklet_js),
+        ]
+        for file in files {
+            let body = ByteBuffer(bytes: file.bytes)
+            router.get(file.path) { _, _ in
+                Response(
+                    status: .ok,
+                    headers: [.contentType: file.type, .cacheControl: "no-store", .init("X-Content-Type-Options")!: "nosniff"],
+                    body: .init(byteBuffer: body))
+            }
+        }
+    }
+
+    private func addAPI(to router: Router<BasicWebSocketRequestContext>, host: StudioHost) {
+        let library = self.library
+        let options = self.options
+        router.post("/api/articles") { request, _ -> Response in
+            var request = request
+            let body: ByteBuffer
+            do {
+                body = try await request.collectBody(upTo: Self.articleRequestLimit)
+            } catch {
+                return Self.refusal(413, "The text file is too large: narrate takes texts up to 2 MiB.")
+            }
+            struct Form: Decodable {
+                var title: String
+                var publication: String?
+                var narrator: String?
+                var textName: String?
+                var text: String?
+            }
+            guard let form = try? JSONDecoder().decode(Form.self, from: Data(buffer: body)) else {
+                return Self.refusal(400, "The form could not be read: reload the page and try again.")
+            }
+            if let text = form.text, text.utf8.count > Self.textLimit {
+                return Self.refusal(413, "The text file is too large: narrate takes texts up to 2 MiB.")
+            }
+            let result = await host.create(
+                .init(
+                    title: form.title, publication: form.publication ?? options.publication, narrator: form.narrator ?? options.narrator,
+                    textName: form.textName, text: form.text))
+            switch result {
+            case .success(let id): return Self.json(201, ["article": id.rawValue])
+            case .failure(let error): return Self.refusal(400, PageState.sentence(error))
+            }
+        }
+        router.get("/audio") { request, _ -> Response in
+            guard let article = host.article else { return Self.refusal(404, "No article is open.") }
+            let from = request.uri.queryParameters.get("from").flatMap { Int($0) }
+            let wave: ArticleWave
+            do throws(NarrationError) {
+                let entries = try library.chunkEntries(of: article)
+                if let from, !(1...max(1, entries.count)).contains(from) {
+                    return Self.refusal(404, "The article has no chunk \(from).")
+                }
+                wave = ArticleWave(entries: entries, from: from.map { ChunkIndex(position: $0 - 1) }, format: article.format)
+            } catch {
+                return Self.refusal(500, PageState.sentence(error))
+            }
+            guard wave.frames > 0 else { return Self.refusal(404, "The article has no chunks to play yet.") }
+            let size = wave.byteCount
+            var headers: HTTPFields = [.contentType: "audio/wav", .acceptRanges: "bytes", .cacheControl: "no-store"]
+            let range: Range<Int>
+            let status: HTTPResponse.Status
+            switch ByteRange.parse(request.headers[.range], size: size) {
+            case .whole:
+                (range, status) = (0..<size, .ok)
+            case .part(let part):
+                (range, status) = (part, .partialContent)
+                headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(size)"
+            case .unsatisfiable:
+                headers[.contentRange] = "bytes */\(size)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+            headers[.contentLength] = String(range.count)
+            return Response(
+                status: status, headers: headers,
+                body: ResponseBody(contentLength: range.count) { writer in
+                    // Chunk files are read on NIO's thread pool, 256 KiB at a time, never on the
+                    // concurrency pool that uploads need.
+                    var start = range.lowerBound
+                    while start < range.upperBound {
+                        let piece = start..<min(range.upperBound, start + (256 << 10))
+                        let bytes = try await NIOThreadPool.singleton.runIfActive { try wave.bytes(in: piece) }
+                        try await writer.write(ByteBuffer(bytes: bytes))
+                        start = piece.upperBound
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+        router.post("/api/outbox/:job/retry") { _, context -> Response in
+            guard let destination = options.destination else {
+                return Self.refusal(409, "No destination is set to send to: ask your reading service to set one.")
+            }
+            let id = context.parameters.get("job") ?? ""
+            guard let job = try? library.job(matching: id), job.state == .queued else {
+                return Self.refusal(404, "There is no waiting outbox job \(id.prefix(40)).")
+            }
+            Task {
+                _ = try? await library.deliver(job, to: destination, retrying: options.retry)
+                host.outboxChanged()
+            }
+            return Self.json(202, ["job": job.id])
+        }
+    }
+
+    // MARK: The live connection
+
+    /// One page's WebSocket: the state out, its messages and audio in, until it closes.
+    private static func serve(page inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, host: StudioHost) async throws {
+        let (id, messages) = host.connect()
+        defer { host.disconnect(id) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await message in messages { try await outbound.write(.text(message)) }
+            }
+            group.addTask {
+                for try await message in inbound.messages(maxSize: messageLimit) {
+                    switch message {
+                    case .binary(let buffer):
+                        host.receiveAudio(Array(buffer.readableBytesView), from: id)
+                    case .text(let text):
+                        do throws(NarrationError) {
+                            host.receive(try PageMessage.decode(text), from: id)
+                        } catch {
+                            try await outbound.write(.text(PageState.encode(["type": "error", "text": error.message])))
+                        }
+                    }
+                }
+            }
+            try await group.next()  // the page left (or the studio stopped): end both
+            group.cancelAll()
+        }
+    }
+
+    // MARK: Answers
+
+    static func json(_ status: Int, _ object: [String: String]) -> Response {
+        Response(
+            status: .init(code: status), headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: PageState.encode(object))))
+    }
+
+    static func refusal(_ status: Int, _ sentence: String) -> Response {
+        json(status, ["error": sentence])
+    }
+}
+
+/// Applies `AccessGuard` to every request, the WebSocket upgrade included.
+struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
+    let access: AccessGuard
+    let scheme: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let verdict = access.verdict(
+            queryToken: request.uri.queryParameters.get("token"), cookies: request.headers[.cookie], origin: request.headers[.origin],
+            host: request.head.authority, scheme: scheme,
+            isWebSocket: request.headers[.upgrade]?.lowercased() == "websocket")
+        switch verdict {
+        case .allow:
+            return try await next(request, context)
+        case .exchangeToken(let cookie):
+            return Response(status: .seeOther, headers: [.location: "/", .setCookie: cookie, .cacheControl: "no-store"])
+        case .refuse(let status, let sentence):
+            if request.uri.path.hasPrefix("/api/") || request.uri.path == "/audio" {
+                return WebStudioServer.refusal(status, sentence)
+            }
+            return Response(
+                status: .init(code: status), headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: sentence + "\n")))
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import Narration
+import NarrationCore
+import Studio
+import WebStudio
+
+/// The studio session's options; inside `Narrate`, `Studio` names the terminal studio's subcommand.
+private typealias SessionOptions = Studio.Options
+
+extension Narrate {
+    /// `narrate serve`: the studio as a page in a browser.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Narrate in a web browser: the studio as a page, for volunteers who never open a terminal.",
+            discussion: """
+                Starts a small web server on this computer and prints a link to open in a \
+                browser; the link carries a secret token, so only whoever has it gets in. \
+                The page shows the paragraph to read, a big Record button, the level meter and \
+                the chunks, and plays, fixes, queues and submits as the terminal studio does, \
+                with the same keys (r, space, x, e, i, u, q, s).
+
+                Two microphones, the volunteer's choice on the page: the booth's (--device, \
+                recorded here by narrate itself) or the browser's own (a laptop's or phone's, \
+                sent to narrate as the volunteer speaks). Either way each take is written to \
+                disk as it is recorded: a closed tab or a dropped network keeps what arrived.
+
+                By default only this computer can connect (127.0.0.1). To narrate from another \
+                device, listen on its network address and give a certificate: browsers allow \
+                the microphone only on https pages or on localhost.
+
+                  narrate serve --open                    # opens the page in the default browser
+                  narrate serve --listen 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem
+
+                Ctrl-C stops the server; a take being recorded is kept.
+                """)
+
+        @OptionGroup var target: ArticleOption
+
+        @Option(help: ArgumentHelp("Where to listen: ADDRESS:PORT (port 0 picks a free one).", valueName: "ADDR:PORT"))
+        var listen = "127.0.0.1:8765"
+
+        @Option(help: ArgumentHelp("The booth's ALSA capture device (default: device in config.toml, else \"default\").", valueName: "PCM"))
+        var device: String?
+
+        @Flag(help: "Open the page in the default browser (xdg-open).")
+        var open = false
+
+        @Option(name: .customLong("tls-cert"), help: ArgumentHelp("A PEM certificate chain, to serve https.", valueName: "FILE"))
+        var tlsCertificate: String?
+
+        @Option(name: .customLong("tls-key"), help: ArgumentHelp("The certificate's PEM private key.", valueName: "FILE"))
+        var tlsKey: String?
+
+        @OptionGroup var profile: ProfileOption
+        @OptionGroup var destination: DestinationOptions
+
+        func validate() throws {
+            guard Self.address(listen) != nil else {
+                throw ValidationError("--listen takes ADDRESS:PORT, e.g. 127.0.0.1:8765 or 0.0.0.0:8443, not \"\(listen)\".")
+            }
+            guard (tlsCertificate == nil) == (tlsKey == nil) else {
+                throw ValidationError("--tls-cert and --tls-key go together: give both, or neither for plain http.")
+            }
+        }
+
+        /// "host:port" or "[v6]:port" as a host and a port.
+        static func address(_ text: String) -> (host: String, port: Int)? {
+            guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+                return nil
+            }
+            var host = String(text[..<colon])
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            return host.isEmpty ? nil : (host, port)
+        }
+
+        func run() async throws {
+            let settings = try CommandRunner.settings()
+            let (host, port) = Self.address(listen)!
+            let open = self.open
+            try await CommandRunner.withLibrary { (library) async throws(NarrationError) in
+                let options = SessionOptions(
+                    captureDevice: device ?? settings.device, playbackDevice: settings.device,
+                    profile: try profile.resolve(settings), destination: try destination.resolve(settings),
+                    retry: RetrySchedule(attempts: 4, first: 2, limit: 30), publication: settings.publication,
+                    narrator: settings.narrator, format: .speech, language: settings.language)
+                let article = try startingArticle(library)
+                let shown: [(name: String, value: String)] = [
+                    ("Booth microphone", options.captureDevice),
+                    ("Profile", options.profile.name),
+                    ("Destination", options.destination?.description ?? "none: queue keeps files in the outbox"),
+                    ("Publication", settings.publication.isEmpty ? "not set" : settings.publication),
+                    ("Narrator", settings.narrator.isEmpty ? "not set" : settings.narrator),
+                    ("Language of the texts", settings.language),
+                    ("Recordings are kept in", library.root.url.path),
+                ]
+                let server = WebStudioServer(
+                    library: library, options: options, article: article,
+                    configuration: .init(
+                        host: host, port: port, tls: tlsCertificate.map { ($0, tlsKey ?? "") }, settings: shown))
+                try await server.run { url in
+                    Console.print("Open \(url.absoluteString) in a browser (the token in the link lets only you in). Ctrl-C stops.")
+                    if open { Self.openInBrowser(url) }
+                }
+            }
+            Console.print("Stopped the web studio.")
+        }
+
+        private func startingArticle(_ library: NarrationLibrary) throws(NarrationError) -> Article? {
+            if let id = target.article { return try library.article(id) }
+            guard let current = try library.catalog.currentArticle(), current.state == .open else { return nil }
+            return current
+        }
+
+        private static func openInBrowser(_ url: URL) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["xdg-open", url.absoluteString]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            do {
+                try process.run()
+            } catch {
+                Console.error("Could not open a browser (xdg-open): open the link by hand.")
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Testing
+@testable import WebStudio
+
+@Suite("Range headers for the article's audio")
+struct ByteRangeTests {
+    @Test("one range in each of its three forms; several, malformed or absent ranges give the whole file", arguments: [
+        ("bytes=0-99", ByteRange.Parsed.part(0..<100)),
+        ("bytes=100-", .part(100..<1_000)),
+        ("bytes=-10", .part(990..<1_000)),
+        ("bytes=990-5000", .part(990..<1_000)),
+        ("bytes=1000-", .unsatisfiable),
+        ("bytes=0-1,5-6", .whole),
+        ("bytes=9-3", .whole),
+        ("items=0-3", .whole),
+        ("bytes=x-3", .whole),
+    ])
+    func parse(header: String, expected: ByteRange.Parsed) {
+        #expect(ByteRange.parse(header, size: 1_000) == expected)
+    }
+
+    @Test("no header is the whole file")
+    func absent() {
+        #expect(ByteRange.parse(nil, size: 10) == .whole)
+    }
+}

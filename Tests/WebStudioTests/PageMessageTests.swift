@@ -1,0 +1,28 @@
+import NarrationCore
+import Testing
+@testable import WebStudio
+
+@Suite("Messages from the page")
+struct PageMessageTests {
+    @Test("keys are the terminal studio's keys; other messages carry their fields")
+    func decoded() throws {
+        #expect(try PageMessage.decode(#"{"type":"key","key":"r"}"#) == .key(.character("r")))
+        #expect(try PageMessage.decode(#"{"type":"key","key":"space"}"#) == .key(.character(" ")))
+        #expect(try PageMessage.decode(#"{"type":"key","key":"enter"}"#) == .key(.enter))
+        #expect(try PageMessage.decode(#"{"type":"select","position":2}"#) == .select(2))
+        #expect(try PageMessage.decode(#"{"type":"microphone","source":"browser"}"#) == .microphone("browser"))
+        #expect(try PageMessage.decode(#"{"type":"punch","chunk":2,"seconds":1.5}"#) == .punch(chunk: 2, seconds: 1.5))
+    }
+
+    @Test("what the page cannot have meant is refused with a sentence", arguments: [
+        (#"not json"#, "The page sent a message narrate cannot read: reload the page."),
+        (#"{"type":"dance"}"#, "The page sent an unknown message \"dance\": reload the page."),
+        (#"{"type":"key","key":"ctrl-alt-del"}"#, "The page sent an unknown key \"ctrl-alt-del\": reload the page."),
+        (#"{"type":"select"}"#, "The page sent an incomplete \"select\" message: reload the page."),
+        (#"{"type":"microphone","source":"radio"}"#, "The page sent an incomplete \"microphone\" message: reload the page."),
+        (#"{"type":"punch","chunk":1,"seconds":-1}"#, "The page sent an incomplete \"punch\" message: reload the page."),
+    ])
+    func refused(text: String, sentence: String) {
+        #expect(throws: NarrationError.usage(sentence)) { try PageMessage.decode(text) }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import NarrationCore
+import Studio
+import Testing
+@testable import WebStudio
+
+/// The state the page draws from, as JSON: the names the page reads, rounded numbers, the
+/// remedy in the page's words.
+@Suite("The page's state")
+struct PageStateTests {
+    private func decoded(_ state: StudioState, microphone: Studio.Microphone = .device) throws -> [String: Any] {
+        let page = PageState(state, microphone: microphone, deviceName: "usbmic", format: .speech, audioVersion: "v1")
+        let message = try #require(try JSONSerialization.jsonObject(with: Data(page.message().utf8)) as? [String: Any])
+        #expect(message["type"] as? String == "state")
+        return try #require(message["state"] as? [String: Any])
+    }
+
+    @Test("a take over chunk 2 being recorded, with its meter, chunks and reading pane")
+    func recording() throws {
+        var state = StudioState(
+            header: .init(title: "Budget", publication: "Gazette", narrator: "Ann", state: .open, duration: 12.3456, chunkCount: 2),
+            chunks: [
+                .init(index: ChunkIndex(position: 0), duration: 5.55555, peak: Decibels(-3.21), levels: [Decibels(-20), .silence]),
+                .init(index: ChunkIndex(position: 1), duration: 6.79, peak: Decibels(-1)),
+            ])
+        state.chunks[0].paragraph = 1
+        state.chunks[0].paragraphText = "The council met."
+        state.activity = .recording(seconds: 1.234, placement: .replace(ChunkIndex(position: 1)))
+        state.reading = .init(number: 2, count: 5, kind: .paragraph, text: "It voted.", isRead: true, standing: .reading, next: "Then it rose.")
+        state.notice = .init("No destination to submit to.", isProblem: true, remedy: .setDestination)
+        let page = try decoded(state, microphone: .browser)
+        #expect((page["header"] as? [String: Any])?["duration"] as? Double == 12.35)
+        #expect(page["activity"] as? [String: String] == nil)
+        let activity = try #require(page["activity"] as? [String: Any])
+        #expect(activity["kind"] as? String == "recording")
+        #expect(activity["where"] as? String == "over chunk 2")
+        #expect(activity["seconds"] as? Double == 1.23)
+        let chunks = try #require(page["chunks"] as? [[String: Any]])
+        #expect(chunks.map { $0["number"] as? Int } == [1, 2])
+        #expect(chunks[0]["levels"] as? [Double] == [-20, -90])
+        #expect(chunks[0]["paragraphText"] as? String == "The council met.")
+        #expect(chunks[0]["duration"] as? Double == 5.56)
+        let reading = try #require(page["reading"] as? [String: Any])
+        #expect(reading["standing"] as? String == "reading")
+        #expect(reading["next"] as? String == "Then it rose.")
+        let notice = try #require(page["notice"] as? [String: Any])
+        #expect(notice["text"] as? String == "No destination to submit to. Ask your reading service to set where files are sent; until then, Queue keeps it in the outbox.")
+        #expect(page["microphone"] as? String == "browser")
+        #expect((page["format"] as? [String: Int]) == ["sampleRate": 44_100, "channels": 1])
+    }
+
+    @Test("the delete confirmation and the queue result are panels the page shows")
+    func panels() throws {
+        var state = StudioState(panel: .confirmDelete(ChunkIndex(position: 2)))
+        let confirm = try #require(try decoded(state)["panel"] as? [String: Any])
+        #expect(confirm["kind"] as? String == "confirmDelete")
+        #expect(confirm["chunk"] as? Int == 3)
+        state.panel = .result(heading: "Queued \"Budget\"", lines: ["In the outbox: /x.mp3"], remedy: .pushOutboxTo)
+        let panel = try #require(try decoded(state)["panel"] as? [String: Any])
+        #expect(panel["lines"] as? [String] == ["In the outbox: /x.mp3"])
+        #expect(panel["remedy"] as? String == "It waits in the outbox; press Retry there to send it.")
+    }
+}
