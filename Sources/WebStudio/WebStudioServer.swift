@@ -96,9 +96,11 @@ public struct WebStudioServer: Sendable {
             logger: logger)
         do {
             try await app.runService()
-        } catch let error as IOError {
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw NarrationError(
-                .usage, "Cannot listen on \(displayHost):\(configuration.port): \(error.description). Choose another port with --listen.")
+                .usage, "Another program already listens on \(displayHost):\(configuration.port): choose another port with --listen (port 0 picks a free one).")
+        } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+            throw NarrationError(.usage, "This computer has no address \(displayHost): give one of its own addresses to --listen, or 127.0.0.1.")
         } catch {
             throw NarrationError(.usage, "Cannot listen on \(displayHost):\(configuration.port): \(error). Choose another port with --listen.")
         }
