@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),  // the web studio's --tls-cert/--tls-key
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),  // to quieten the web server's request log
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),  // the web server's shutdown
     ],
     targets: [
         // C libraries from Debian's -dev packages: a module map and a shim header, nothing else.
@@ -123,6 +124,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [
                 .embedInCode("Page/index.html"),

@@ -90,6 +90,14 @@ final class StudioHost: Sendable {
         post(.left(page))
     }
 
+    /// Ends every page's connection (the server is stopping); the session goes on until `shutDown()`.
+    func closePages() {
+        published.withLock { published in
+            for page in published.pages.values { page.finish() }
+            published.pages = [:]
+        }
+    }
+
     /// Makes the article and opens it in the session.
     func create(_ request: NewArticle) async -> Result<ArticleID, NarrationError> {
         await withCheckedContinuation { continuation in
@@ -108,10 +116,7 @@ final class StudioHost: Sendable {
     func shutDown() {
         post(.shutDown)
         finished.wait()
-        published.withLock { published in
-            for page in published.pages.values { page.finish() }
-            published.pages = [:]
-        }
+        closePages()
     }
 
     private func post(_ input: Input) {

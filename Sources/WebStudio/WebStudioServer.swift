@@ -9,6 +9,7 @@ public import NarrationCore
 import NIOCore
 import NIOPosix
 import NIOSSL
+import ServiceLifecycle
 public import Studio
 
 /// `narrate serve`: the studio as a page in a browser. One local HTTP server (Hummingbird)
@@ -225,6 +226,19 @@ public struct WebStudioServer: Sendable {
     private static func serve(page inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, host: StudioHost) async throws {
         let (id, messages) = host.connect()
         defer { host.disconnect(id) }
+        // On Ctrl-C the server waits for open connections to end: the page's messages end, so
+        // this connection does.
+        try await withGracefulShutdownHandler {
+            try await exchange(page: inbound, outbound: outbound, id: id, messages: messages, host: host)
+        } onGracefulShutdown: {
+            host.closePages()
+        }
+    }
+
+    private static func exchange(
+        page inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, id: StudioHost.PageID, messages: AsyncStream<String>,
+        host: StudioHost
+    ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await message in messages { try await outbound.write(.text(message)) }
