@@ -310,11 +310,10 @@ function makeChunkRow(number) {
   li.innerHTML =
     '<button type="button" class="chunk-button">' +
     '<span class="chunk-number"><span class="visually-hidden">Chunk </span><span class="n"></span></span>' +
-    '<span class="chunk-text"></span>' +
+    '<span class="chunk-text"><span class="words"></span> <span class="chunk-mark"></span></span>' +
     '<span class="chunk-length"></span>' +
     '<span class="chunk-peak"></span>' +
     '<canvas class="wave" width="160" height="44" aria-hidden="true"></canvas>' +
-    '<span class="chunk-mark"></span>' +
     "</button>";
   return li;
 }
@@ -337,7 +336,7 @@ function updateChunkRow(li, chunk, selected, playing) {
   setAttr(button, "aria-current", selected ? "true" : null);
   setText(li.querySelector(".n"), String(chunk.number));
   const words = chunk.paragraphText ? `${chunk.paragraphText}…` : "";
-  setText(li.querySelector(".chunk-text"), chunk.paragraph != null ? `Paragraph ${chunk.paragraph}: ${words}` : words);
+  setText(li.querySelector(".words"), chunk.paragraph != null ? `Paragraph ${chunk.paragraph}: ${words}` : words);
   setText(li.querySelector(".chunk-length"), clock(chunk.duration));
   setText(li.querySelector(".chunk-peak"), chunk.missing ? "" : `peak ${decibels(chunk.peak)}`);
   const mark = chunk.missing ? "missing" : chunk.recovered ? "recovered" : playing ? "playing" : "";
