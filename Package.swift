@@ -126,6 +126,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            exclude: ["Protocol.md"],
             resources: [
                 .embedInCode("Page/index.html"),
                 .embedInCode("Page/studio.css"),

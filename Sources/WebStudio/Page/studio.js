@@ -2,7 +2,7 @@
 //
 // How it works, in four parts:
 //  1. The server owns the studio. Over the WebSocket /live it sends the studio's state (see
-//     CONTRACT.md); the page keeps the latest in `state`, and a little of its own in `page`
+//     ../Protocol.md); the page keeps the latest in `state`, and a little of its own in `page`
 //     (connection, outbox, settings, the browser's audio player, the microphone).
 //  2. `render(state, page)` draws the DOM from those two values and nothing else. It never
 //     rebuilds what is already right: text is written only when it differs, chunk rows are kept
