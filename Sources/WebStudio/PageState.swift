@@ -78,7 +78,8 @@ struct PageState: Encodable, Equatable {
     var format: Format
     var audioVersion: String
 
-    init(_ state: StudioState, microphone: Studio.Microphone, deviceName: String, format: AudioFormat, audioVersion: String) {
+    /// - Parameter canSend: whether a destination is set, which changes what the outbox's advice says.
+    init(_ state: StudioState, microphone: Studio.Microphone, deviceName: String, format: AudioFormat, audioVersion: String, canSend: Bool) {
         header = state.header.map {
             Header(
                 title: $0.title, publication: $0.publication, narrator: $0.narrator, state: $0.state.rawValue,
@@ -112,12 +113,12 @@ struct PageState: Encodable, Equatable {
         case .help: panel = Panel(kind: "help")
         case .confirmDelete(let index): panel = Panel(kind: "confirmDelete", chunk: index.number)
         case .result(let heading, let lines, let remedy):
-            panel = Panel(kind: "result", heading: heading, lines: lines, remedy: remedy.map(WebRemedy.sentence))
+            panel = Panel(kind: "result", heading: heading, lines: lines, remedy: remedy.map { WebRemedy.sentence($0, canSend: canSend) })
         case .newArticle(let form):
             panel = Panel(kind: "newArticle", publication: form.publication, narrator: form.narrator, problem: form.problem)
         }
         notice = state.notice.map { notice in
-            Notice(text: notice.remedy.map { "\(notice.text) \(WebRemedy.sentence($0))" } ?? notice.text, isProblem: notice.isProblem)
+            Notice(text: notice.remedy.map { "\(notice.text) \(WebRemedy.sentence($0, canSend: canSend))" } ?? notice.text, isProblem: notice.isProblem)
         }
         self.microphone = microphone.rawValue
         self.deviceName = deviceName
@@ -178,7 +179,7 @@ struct AnyEncodable: Encodable {
 
 extension PageState {
     /// A failure as one sentence for the page: what happened and, in the page's words, what to do.
-    static func sentence(_ error: NarrationError) -> String {
-        error.remedy.map { "\(error.message) \(WebRemedy.sentence($0))" } ?? error.message
+    static func sentence(_ error: NarrationError, canSend: Bool) -> String {
+        error.remedy.map { "\(error.message) \(WebRemedy.sentence($0, canSend: canSend))" } ?? error.message
     }
 }

@@ -232,7 +232,8 @@ final class StudioHost: Sendable {
         hasher.combine(studio.chunkIDs.map(\.rawValue))
         let page = PageState(
             studio.state, microphone: studio.microphone, deviceName: options.captureDevice,
-            format: studio.openArticle?.format ?? options.format, audioVersion: String(UInt64(bitPattern: Int64(hasher.finalize())), radix: 36))
+            format: studio.openArticle?.format ?? options.format, audioVersion: String(UInt64(bitPattern: Int64(hasher.finalize())), radix: 36),
+            canSend: options.destination != nil)
         let message = page.message()
         let article = studio.openArticle
         published.withLock { published in
@@ -253,7 +254,9 @@ final class StudioHost: Sendable {
                 "bytes": AnyEncodable(job.bytes), "attempts": AnyEncodable(job.attempts), "problem": AnyEncodable(job.lastError),
             ]
         }
-        let message = PageState.encode(["type": AnyEncodable("outbox"), "jobs": AnyEncodable(rows)])
+        let message = PageState.encode([
+            "type": AnyEncodable("outbox"), "jobs": AnyEncodable(rows), "canRetry": AnyEncodable(options.destination != nil),
+        ])
         published.withLock { published in
             published.outboxMessage = message
             for page in published.pages.values { page.yield(message) }

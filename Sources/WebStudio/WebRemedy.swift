@@ -3,9 +3,11 @@ import NarrationCore
 /// The page's words for a remedy: what to press or choose on the page, in plain words for a
 /// volunteer who never opens a terminal (the terminal says the same with commands and flags).
 enum WebRemedy {
-    static func sentence(_ remedy: Remedy) -> String {
+    /// - Parameter canSend: whether a destination is set, so that the outbox's Retry can send.
+    static func sentence(_ remedy: Remedy, canSend: Bool) -> String {
         switch remedy {
-        case .startArticle, .giveTitle: "Start an article with the New article button."
+        case .startArticle: "Start an article with the New article button."
+        case .giveTitle: "Give the article a title."
         case .listArticles: "Ask your reading service which article to open."
         case .listChunks, .listParagraphs: "The list on this page shows them."
         case .recordChunk: "Press Record to record one."
@@ -13,7 +15,10 @@ enum WebRemedy {
         case .listDevices, .chooseOtherDevice, .chooseSupportedFormat:
             "Check the microphone is plugged in and no other program uses it, or choose this computer's microphone."
         case .replaceOrDeleteChunk(let index, _): "Record chunk \(index) again, or delete it."
-        case .sendOutboxLater, .pushOutboxTo: "It waits in the outbox; press Retry there to send it."
+        case .sendOutboxLater, .pushOutboxTo:
+            canSend
+                ? "It waits in the outbox; press Retry there to send it."
+                : "It waits in the outbox until your reading service collects it or sets where files are sent."
         case .submitFirst: "Send it first."
         case .openLibraryOnce: "Then reload this page."
         case .setDestination: "Ask your reading service to set where files are sent; until then, Queue keeps it in the outbox."

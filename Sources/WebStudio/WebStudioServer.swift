@@ -35,11 +35,13 @@ public struct WebStudioServer: Sendable {
         }
     }
 
-    /// The most a new article's request may carry: the text file (2 MiB) as JSON.
-    static let articleRequestLimit = 3 << 20
+    /// The most a new article's request may carry: the text file (2 MiB) as JSON, where
+    /// escaping may double it.
+    static let articleRequestLimit = 5 << 20
     static let textLimit = 2 << 20
     /// The most one WebSocket message may carry: a browser's 100 ms of 48 kHz stereo is 19 KB.
     static let messageLimit = 1 << 20
+    static let tooBig = "The text file is too big: the studio takes texts of at most 2 MB."
 
     let library: NarrationLibrary
     let options: Studio.Options
@@ -116,6 +118,7 @@ public struct WebStudioServer: Sendable {
             ("/studio.js", "text/javascript; charset=utf-8", PackageResources.studio_js),
             ("/microphone-worklet.js", "text/javascript; charset=utf-8", PackageResources.microphone_worklet_js),
         ]
+        router.get("/favicon.ico") { _, _ in Response(status: .noContent) }  // the page has no icon
         for file in files {
             let body = ByteBuffer(bytes: file.bytes)
             router.get(file.path) { _, _ in
@@ -136,7 +139,7 @@ public struct WebStudioServer: Sendable {
             do {
                 body = try await request.collectBody(upTo: Self.articleRequestLimit)
             } catch {
-                return Self.refusal(413, "The text file is too large: narrate takes texts up to 2 MiB.")
+                return Self.refusal(413, Self.tooBig)
             }
             struct Form: Decodable {
                 var title: String
@@ -149,7 +152,7 @@ public struct WebStudioServer: Sendable {
                 return Self.refusal(400, "The form could not be read: reload the page and try again.")
             }
             if let text = form.text, text.utf8.count > Self.textLimit {
-                return Self.refusal(413, "The text file is too large: narrate takes texts up to 2 MiB.")
+                return Self.refusal(413, Self.tooBig)
             }
             let result = await host.create(
                 .init(
@@ -157,7 +160,7 @@ public struct WebStudioServer: Sendable {
                     textName: form.textName, text: form.text))
             switch result {
             case .success(let id): return Self.json(201, ["article": id.rawValue])
-            case .failure(let error): return Self.refusal(400, PageState.sentence(error))
+            case .failure(let error): return Self.refusal(400, PageState.sentence(error, canSend: options.destination != nil))
             }
         }
         router.get("/audio") { request, _ -> Response in
@@ -171,7 +174,7 @@ public struct WebStudioServer: Sendable {
                 }
                 wave = ArticleWave(entries: entries, from: from.map { ChunkIndex(position: $0 - 1) }, format: article.format)
             } catch {
-                return Self.refusal(500, PageState.sentence(error))
+                return Self.refusal(500, PageState.sentence(error, canSend: options.destination != nil))
             }
             guard wave.frames > 0 else { return Self.refusal(404, "The article has no chunks to play yet.") }
             let size = wave.byteCount

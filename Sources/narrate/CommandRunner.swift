@@ -64,17 +64,23 @@ enum Console {
     }
 
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data((TerminalText.escaped(line, keeping: ["\n"]) + "\n").utf8))
+        write(Data((TerminalText.escaped(line, keeping: ["\n"]) + "\n").utf8), to: .standardError)
+    }
+
+    /// Writes, and drops what cannot be written: a closed pipe (whoever read the output has gone)
+    /// must not stop narrate, which may be keeping a take.
+    private static func write(_ data: Data, to handle: FileHandle) {
+        try? handle.write(contentsOf: data)
     }
 
     /// Text for a status line that redraws itself: a leading `\r`, a trailing `\n`, `ESC[K` and
     /// colours pass, other controls are escaped (`TerminalText.escapedStatus`).
     static func status(_ text: String) {
-        FileHandle.standardError.write(Data(TerminalText.escapedStatus(text).utf8))
+        write(Data(TerminalText.escapedStatus(text).utf8), to: .standardError)
     }
 
     static func print(_ line: String) {
-        FileHandle.standardOutput.write(Data((TerminalText.escaped(line, keeping: ["\n"]) + "\n").utf8))
+        write(Data((TerminalText.escaped(line, keeping: ["\n"]) + "\n").utf8), to: .standardOutput)
     }
 
     /// Encodes `value` as pretty, key-sorted JSON on stdout.
@@ -83,7 +89,7 @@ enum Console {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        write(data + Data("\n".utf8), to: .standardOutput)
     }
 
     /// One compact JSON object per line on stderr (live progress for scripts).
@@ -91,7 +97,7 @@ enum Console {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         if let data = try? encoder.encode(value) {
-            FileHandle.standardError.write(data + Data("\n".utf8))
+            write(data + Data("\n".utf8), to: .standardError)
         }
     }
 }

@@ -9,7 +9,7 @@ import Testing
 @Suite("The page's state")
 struct PageStateTests {
     private func decoded(_ state: StudioState, microphone: Studio.Microphone = .device) throws -> [String: Any] {
-        let page = PageState(state, microphone: microphone, deviceName: "usbmic", format: .speech, audioVersion: "v1")
+        let page = PageState(state, microphone: microphone, deviceName: "usbmic", format: .speech, audioVersion: "v1", canSend: false)
         let message = try #require(try JSONSerialization.jsonObject(with: Data(page.message().utf8)) as? [String: Any])
         #expect(message["type"] as? String == "state")
         return try #require(message["state"] as? [String: Any])
@@ -58,6 +58,6 @@ struct PageStateTests {
         state.panel = .result(heading: "Queued \"Budget\"", lines: ["In the outbox: /x.mp3"], remedy: .pushOutboxTo)
         let panel = try #require(try decoded(state)["panel"] as? [String: Any])
         #expect(panel["lines"] as? [String] == ["In the outbox: /x.mp3"])
-        #expect(panel["remedy"] as? String == "It waits in the outbox; press Retry there to send it.")
+        #expect(panel["remedy"] as? String == "It waits in the outbox until your reading service collects it or sets where files are sent.")
     }
 }

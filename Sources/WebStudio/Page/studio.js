@@ -150,7 +150,7 @@ function articleLine(h) {
   return parts.join(" · ");
 }
 
-const JOB_STATES = { queued: "Waiting to be sent", sending: "Sending…", delivered: "Delivered", failed: "Failed" };
+const JOB_STATES = { exporting: "Being made", queued: "Waiting to be sent", delivered: "Delivered" };
 
 // ---------------------------------------------------------------------------------------------
 // The renderer. `rendered` remembers what the last render drew, for the few things that depend
@@ -335,7 +335,7 @@ function updateChunkRow(li, chunk, selected, playing) {
   const button = li.querySelector("button");
   setAttr(button, "aria-current", selected ? "true" : null);
   setText(li.querySelector(".n"), String(chunk.number));
-  const words = chunk.paragraphText ? `${chunk.paragraphText}…` : "";
+  const words = chunk.paragraphText || ""; // the whole paragraph; the stylesheet cuts it to one line
   setText(li.querySelector(".words"), chunk.paragraph != null ? `Paragraph ${chunk.paragraph}: ${words}` : words);
   setText(li.querySelector(".chunk-length"), clock(chunk.duration));
   setText(li.querySelector(".chunk-peak"), chunk.missing ? "" : `peak ${decibels(chunk.peak)}`);
@@ -419,7 +419,7 @@ function renderOutbox(jobs) {
         '<p class="job-detail"></p><p class="job-problem"></p>' +
         '<button type="button" class="retry secondary">Retry</button>';
     }
-    const signature = JSON.stringify(job);
+    const signature = JSON.stringify([job, page.canRetry]);
     if (li.dataset.signature !== signature) {
       li.dataset.signature = signature;
       li.className = `job ${job.state}`;
@@ -430,7 +430,7 @@ function renderOutbox(jobs) {
       setText(li.querySelector(".job-problem"), job.problem || "");
       show(li.querySelector(".job-problem"), !!job.problem);
       const retry = li.querySelector(".retry");
-      show(retry, job.state === "failed" || job.state === "queued");
+      show(retry, job.state === "queued" && page.canRetry);
       setAttr(retry, "aria-label", `Retry sending “${job.title}”`);
     }
     if (list.children[position] !== li) list.insertBefore(li, list.children[position] || null);
@@ -616,6 +616,7 @@ function receive(message) {
     state = next;
   } else if (message.type === "outbox") {
     page.jobs = message.jobs || [];
+    page.canRetry = !!message.canRetry; // a destination is set: Retry can send
   } else if (message.type === "settings") {
     page.settings = message.settings || [];
   }
@@ -885,7 +886,6 @@ async function createArticle(event) {
       title, publication: $("form-publication").value.trim(), narrator: $("form-narrator").value.trim(),
       textName: file ? file.name : null, text,
     });
-    if (new Blob([body]).size > MAX_TEXT_BYTES) { page.formProblem = tooBig(file ? file.name : "chosen"); return; }
     const response = await fetch("/api/articles", {
       method: "POST", headers: { "Content-Type": "application/json" }, body, credentials: "same-origin",
     });

@@ -1,0 +1,135 @@
+"""The browser's microphone (Chromium's fake capture device playing a known speech file): a take
+lasts as long as it was recorded and carries that speech; a tab killed mid-take leaves the
+server with what arrived, and the next page says the take was kept."""
+
+import os
+import time
+import unittest
+
+import numpy
+
+from studio_fixture import Browser, StudioTestCase, speech_file, wav_frames
+
+
+def samples(path_or_bytes):
+    rate, channels, width, frames = wav_frames(path_or_bytes)
+    assert width == 2, f"16-bit samples expected, got {width * 8}-bit"
+    data = numpy.frombuffer(frames, dtype="<i2").astype(numpy.float64)
+    if channels > 1:
+        data = data.reshape(-1, channels).mean(axis=1)
+    return rate, data
+
+
+def best_correlation(recorded, source):
+    """The highest normalized cross-correlation of `recorded` against the looped `source` over
+    every lag (Chromium loops the fake capture file from an unknown point): (peak, lag)."""
+    n = len(recorded)
+    reference = numpy.concatenate([source] * (2 + n // len(source)))
+    x = recorded - recorded.mean()
+    size = 1 << int(numpy.ceil(numpy.log2(len(reference) + n)))
+    products = numpy.fft.irfft(numpy.fft.rfft(reference, size) * numpy.conj(numpy.fft.rfft(x, size)), size)
+    lags = len(reference) - n + 1
+    products = products[:lags]
+    # Each window of the reference: its sum and energy, for the normalization.
+    cumulative = numpy.concatenate([[0.0], numpy.cumsum(reference)])
+    cumulative2 = numpy.concatenate([[0.0], numpy.cumsum(reference * reference)])
+    sums = cumulative[n:n + lags] - cumulative[:lags]
+    energies = cumulative2[n:n + lags] - cumulative2[:lags] - sums * sums / n
+    denominator = numpy.sqrt(numpy.maximum(energies, 1e-9) * numpy.dot(x, x))
+    ncc = products / denominator
+    lag = int(numpy.argmax(ncc))
+    return float(ncc[lag]), lag
+
+
+class BrowserMicrophoneTests(StudioTestCase):
+    studio_name = "browser-mic"
+
+    @classmethod
+    def setUpStudio(cls):
+        cls.speech = speech_file()
+        cls.page = cls.browser(fake_audio=cls.speech)
+        cls.page.open(cls.studio)
+        page = cls.page
+        if not page.visible("article-section"):
+            page.click("new-article")
+        page.wait(lambda d: page.visible("article-section"), "the new-article form")
+        page.el("form-title").send_keys("Read on a laptop")
+        page.click("form-create")
+        page.wait(lambda d: page.visible("record-section"), "the studio")
+
+    def choose_browser_microphone(self, page):
+        page.click("mic-browser")
+        page.wait_js("return state.microphone === 'browser'", "the studio to switch to the browser's microphone", 20)
+        self.assertTrue(page.el("mic-browser").is_selected())
+
+    def test_1_a_take_on_the_browser_microphone(self):
+        page = self.page
+        self.choose_browser_microphone(page)
+        before = len(self.studio.chunks())
+        page.click("record")
+        started = time.monotonic()
+        page.wait_recording(0.0)
+        page.wait_js("return state.activity.kind === 'recording' && state.activity.seconds >= 3 "
+                     "|| performance.now() - page.takeStartedAt > 3000", "three seconds of recording", 20)
+        while time.monotonic() - started < 3.0:  # at least 3 s between the clicks, measured here
+            time.sleep(0.02)
+        page.click("record")
+        stopped = time.monotonic()
+        interval = stopped - started
+        page.wait_chunk_count(before + 1, 20)
+        page.wait_ready()
+        chunks = self.studio.chunks()
+        self.assertEqual(len(chunks), before + 1)
+        chunk = chunks[-1]
+        self.assertLess(abs(chunk["duration"] - interval), 0.5,
+                        f"the chunk lasts {chunk['duration']:.3f} s, the take {interval:.3f} s between the clicks")
+        _, source = samples(self.speech)
+        rate, recorded = samples(chunk["file"])
+        self.assertEqual(rate, 44100)
+        self.assertGreater(numpy.abs(recorded).max(), 1000, "the take is silent")
+        # The middle two seconds (the edges may hold the worklet's start and stop).
+        middle = recorded[int(0.5 * rate):int(2.5 * rate)]
+        peak, lag = best_correlation(middle, source)
+        print(f"\nbrowser take: {chunk['duration']:.3f} s for {interval:.3f} s between the clicks; "
+              f"correlation with the capture file {peak:.3f} at lag {lag}")
+        self.assertGreaterEqual(peak, 0.6, f"the take does not carry the fake microphone's speech (peak {peak:.3f})")
+
+    def test_2_a_killed_tab_keeps_the_take(self):
+        page = self.page
+        if page.state()["microphone"] != "browser":
+            self.choose_browser_microphone(page)
+        before = len(self.studio.chunks())
+        page.click("record")
+        started = time.monotonic()
+        page.wait_recording(2.0, 20)
+        killed_at = time.monotonic()
+        self.assertGreater(page.kill_chromium(), 0, "no Chromium process found to kill")
+        recorded = killed_at - started
+        # The server keeps what arrived: a new chunk, within a few seconds.
+        deadline = time.monotonic() + 10
+        chunks = []
+        while time.monotonic() < deadline:
+            chunks = self.studio.chunks()
+            if len(chunks) > before:
+                break
+            time.sleep(0.2)
+        self.assertEqual(len(chunks), before + 1, f"no chunk was kept after the tab was killed; stderr: {self.studio.stderr()[-1500:]}")
+        kept = chunks[-1]
+        self.assertGreaterEqual(kept["duration"], recorded - 0.5,
+                                f"kept {kept['duration']:.3f} s of {recorded:.3f} s recorded before the kill")
+        # A new page: the chunk is there, and the notice says the take was kept.
+        fresh = self.browser(fake_audio=self.speech)
+        fresh.open(self.studio)
+        fresh.wait_chunk_count(before + 1)
+        notice = fresh.state()["notice"]
+        status = fresh.text("status")
+        print(f"\nafter the killed tab: kept {kept['duration']:.3f} s of {recorded:.3f} s; "
+              f"notice {notice!r}; #status {status!r}")
+        self.assertIsNotNone(notice, "the new page's state has no notice about the kept take")
+        self.assertRegex(notice["text"].lower(), r"kept|saved", notice)
+        self.assertEqual(status, notice["text"], "#status shows the notice")
+        self.assertEqual(fresh.state()["activity"]["kind"], "ready")
+
+
+if __name__ == "__main__":
+    unittest.main()
