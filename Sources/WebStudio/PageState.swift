@@ -103,7 +103,7 @@ struct PageState: Encodable, Equatable {
         }
         chunks = state.chunks.map {
             Chunk(
-                number: $0.index.number, duration: Self.rounded($0.duration), peak: Self.rounded($0.peak.value),
+                number: $0.index.number, duration: Self.exact($0.duration), peak: Self.rounded($0.peak.value),
                 levels: $0.levels.map { Self.rounded(max(-90, $0.value)) }, recovered: $0.recovered, missing: $0.missing,
                 paragraph: $0.paragraph, paragraphText: $0.paragraphText)
         }
@@ -142,6 +142,12 @@ struct PageState: Encodable, Equatable {
     private static func rounded(_ value: Double) -> Double {
         guard value.isFinite else { return value < 0 ? -90 : 0 }
         return (value * 100).rounded() / 100
+    }
+
+    /// A chunk's length to a tenth of a millisecond: the page adds them up to find which chunk a
+    /// playing position is in.
+    private static func exact(_ seconds: Double) -> Double {
+        (seconds * 10_000).rounded() / 10_000
     }
 
     private static func words(_ placement: ChunkPlacement) -> String {

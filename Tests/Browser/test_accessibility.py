@@ -89,6 +89,27 @@ class AccessibilityTests(StudioTestCase):
         page.wait(lambda d: page.js("return document.querySelectorAll('#outbox > li').length") == 1, "the outbox's job")
         audit("outbox with a job (after the result)")
 
+        # 8. A phone's screen (375 px) and 200 % zoom (1280 px at twice the size: 640 CSS px), on
+        # the studio with chunks: nothing scrolls sideways, and Record stays 48 px or more.
+        page.wait(lambda d: page.visible("article-section"), "the new-article form")
+        page.el("form-title").send_keys("Narrow")
+        page.click("form-create")
+        page.wait(lambda d: page.visible("record-section"), "the studio")
+        page.click("record")
+        page.wait_recording(0.5)
+        page.click("record")
+        page.wait_chunk_count(1)
+        for width, height, scale, screen in ((375, 800, 1, "a phone (375 px)"), (640, 500, 2, "200 % zoom")):
+            page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": height, "deviceScaleFactor": scale, "mobile": width < 400})
+            page.wait_js("return window.innerWidth === %d" % width, "the narrow viewport")
+            overflow = page.js("return document.documentElement.scrollWidth - window.innerWidth")
+            self.assertLessEqual(overflow, 0, f"the page scrolls sideways by {overflow} px on {screen}")
+            record = page.js("const r = document.getElementById('record').getBoundingClientRect(); return [r.width, r.height]")
+            self.assertGreaterEqual(min(record), 48, f"the Record button on {screen}: {record}")
+            audit(f"studio on {screen}")
+        page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 1280, "height": 1000, "deviceScaleFactor": 1, "mobile": False})
+
         self.assertFalse(failures, "\n\n".join(failures))
 
 

@@ -39,7 +39,7 @@ struct PageStateTests {
         #expect(chunks.map { $0["number"] as? Int } == [1, 2])
         #expect(chunks[0]["levels"] as? [Double] == [-20, -90])
         #expect(chunks[0]["paragraphText"] as? String == "The council met.")
-        #expect(chunks[0]["duration"] as? Double == 5.56)
+        #expect(chunks[0]["duration"] as? Double == 5.5556)
         let reading = try #require(page["reading"] as? [String: Any])
         #expect(reading["standing"] as? String == "reading")
         #expect(reading["next"] as? String == "Then it rose.")
