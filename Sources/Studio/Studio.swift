@@ -430,31 +430,38 @@ public final class Studio {
         stopPlaying()
         ready?.stop()  // the take gets the cores; the export is made ready again after it
         do throws(NarrationError) {
-            let stream = microphone == .browser ? StreamedCapture(name: "the browser's microphone", format: article.format) : nil
-            let take = try library.prepareRecording(
-                into: article, placement: placement, reading: reading, input: captureInput(stream), duration: nil)
-            do {
-                try take.start()
-            } catch {
-                _ = take.finish()
-                throw error
-            }
-            streamedInput = stream
-            let shownPlacement = placement == .append ? whereTakeGoes(reading ?? .next, title: article.title) : placement
-            recording = (take, shownPlacement)
-            showReading()
-            watch = InputWatch()
-            state.meter = MeterDisplay()
-            state.peak = nil
-            state.activity = .recording(seconds: 0, placement: shownPlacement)
-            state.notice = .init("Recording. Press r to stop; the take is kept whatever happens.")
+            try beginTake(
+                in: article, placement: placement, reading: reading,
+                shown: placement == .append ? whereTakeGoes(reading ?? .next, title: article.title) : placement,
+                notice: "Recording. Press r to stop; the take is kept whatever happens.")
         } catch {
             state.notice = .init(error)
         }
     }
 
-    private func captureInput(_ stream: StreamedCapture?) -> NarrationLibrary.CaptureInput {
-        stream.map { .streamed($0) } ?? .device(options.captureDevice, definitions: options.definitions)
+    /// Prepares and starts a take from the studio's microphone (a browser's: through a new
+    /// `streamedInput`), and shows it as going to `shown`.
+    private func beginTake(
+        in article: Article, placement: ChunkPlacement, reading: ReadingPlan.Choice? = nil, punch: PunchRequest? = nil, shown: ChunkPlacement,
+        notice: String
+    ) throws(NarrationError) {
+        let stream = microphone == .browser ? StreamedCapture(name: "the browser's microphone", format: article.format) : nil
+        let input: NarrationLibrary.CaptureInput = stream.map { .streamed($0) } ?? .device(options.captureDevice, definitions: options.definitions)
+        let take = try library.prepareRecording(into: article, placement: placement, reading: reading, punch: punch, input: input, duration: nil)
+        do {
+            try take.start()
+        } catch {
+            _ = take.finish()
+            throw error
+        }
+        streamedInput = stream
+        recording = (take, shown)
+        showReading()
+        watch = InputWatch()
+        state.meter = MeterDisplay()
+        state.peak = nil
+        state.activity = .recording(seconds: 0, placement: shown)
+        state.notice = .init(notice)
     }
 
     /// The browser whose microphone a take records went away (its tab closed, its network
@@ -488,25 +495,12 @@ public final class Studio {
     public func punch(_ index: ChunkIndex, at seconds: Double) {
         guard let article, recording == nil, work == nil else { return }
         stopPlaying()
+        ready?.stop()
         do throws(NarrationError) {
-            let stream = microphone == .browser ? StreamedCapture(name: "the browser's microphone", format: article.format) : nil
-            let take = try library.prepareRecording(
-                into: article, placement: .append, punch: PunchRequest(index: index, seconds: seconds), input: captureInput(stream), duration: nil)
-            do {
-                try take.start()
-            } catch {
-                _ = take.finish()
-                throw error
-            }
-            streamedInput = stream
-            recording = (take, .replace(index))
+            try beginTake(
+                in: article, placement: .append, punch: PunchRequest(index: index, seconds: seconds), shown: .replace(index),
+                notice: "Correcting chunk \(index) from \(Timecode.tenths(seconds)): read on. Press r to stop.")
             state.selection = index.position
-            showReading()
-            watch = InputWatch()
-            state.meter = MeterDisplay()
-            state.peak = nil
-            state.activity = .recording(seconds: 0, placement: .replace(index))
-            state.notice = .init("Correcting chunk \(index) from \(Timecode.tenths(seconds)): read on. Press r to stop.")
         } catch {
             state.notice = .init(error)
         }
@@ -540,8 +534,8 @@ public final class Studio {
         stopPlaying()
         do throws(NarrationError) {
             let take = try library.prepareRecording(
-                into: article, placement: .append, punch: PunchRequest(index: status.chunk, seconds: seconds), input: captureInput(nil),
-                duration: nil)
+                into: article, placement: .append, punch: PunchRequest(index: status.chunk, seconds: seconds),
+                input: .device(options.captureDevice, definitions: options.definitions), duration: nil)
             punch = StudioPunch(take: take, device: options.playbackDevice, definitions: options.definitions)
             recording = (take, .replace(status.chunk))
             state.selection = status.chunk.position

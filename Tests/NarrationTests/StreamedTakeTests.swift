@@ -14,13 +14,19 @@ struct StreamedTakeTests {
         samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
     }
 
-    @Test("what is sent, in pieces of any size, is the chunk sample for sample; a stop keeps what was sent before it")
-    func exact() throws {
-        let fixture = try LibraryFixture()
-        let article = try fixture.library.newArticle(title: "Streamed", publication: "", narrator: "", format: .speech)
+    /// A started take from a new stream into a new article of `fixture`'s library.
+    private func streamedTake(_ fixture: LibraryFixture, title: String) throws -> (Article, StreamedCapture, Recording) {
+        let article = try fixture.library.newArticle(title: title, publication: "", narrator: "", format: .speech)
         let stream = StreamedCapture(name: "the browser's microphone", format: .speech)
         let take = try fixture.library.prepareRecording(into: article, placement: .append, input: .streamed(stream), duration: nil)
         try take.start()
+        return (article, stream, take)
+    }
+
+    @Test("what is sent, in pieces of any size, is the chunk sample for sample; a stop keeps what was sent before it")
+    func exact() throws {
+        let fixture = try LibraryFixture()
+        let (article, stream, take) = try streamedTake(fixture, title: "Streamed")
         var generator = SeededGenerator(seed: 19)
         let samples = (0..<22_050).map { _ in Int16.random(in: .min ... .max, using: &generator) }
         let sent = bytes(samples)
@@ -40,10 +46,7 @@ struct StreamedTakeTests {
     @Test("a sender that goes away stops the take with a sentence, and what it sent is kept")
     func senderGone() throws {
         let fixture = try LibraryFixture()
-        let article = try fixture.library.newArticle(title: "Gone", publication: "", narrator: "", format: .speech)
-        let stream = StreamedCapture(name: "the browser's microphone", format: .speech)
-        let take = try fixture.library.prepareRecording(into: article, placement: .append, input: .streamed(stream), duration: nil)
-        try take.start()
+        let (article, stream, take) = try streamedTake(fixture, title: "Gone")
         stream.append(bytes((0..<4_410).map { Int16($0 % 1_000) }))
         stream.fail(NarrationError(.deviceFailed, "The browser stopped sending audio."))
         let outcome = take.finish()
