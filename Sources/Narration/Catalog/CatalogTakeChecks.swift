@@ -29,11 +29,13 @@ extension Catalog {
         return checks
     }
 
-    /// Keeps a take's check; false when the chunk left the article meanwhile.
+    /// Keeps a take's check; false when the chunk left the article meanwhile, or when another
+    /// process checked it first (the background check after a take and `script --check` may
+    /// both check it): the first check stays, with its hints dismissed if they were.
     func storeTakeCheck(_ report: TakeCheckReport, for chunk: ChunkID) throws(NarrationError) -> Bool {
         let json = String(decoding: (try? JSONEncoder().encode(report)) ?? Data(), as: UTF8.self)
         return try write { db in
-            guard try ChunkRow.exists(db, key: chunk.rawValue) else { return false }
+            guard try ChunkRow.exists(db, key: chunk.rawValue), try !TakeCheckRow.exists(db, key: chunk.rawValue) else { return false }
             try TakeCheckRow(chunkId: chunk.rawValue, report: json, wordsPerMinute: report.rate.wordsPerMinute, checkedAt: Date(), dismissed: false)
                 .save(db)
             return true
