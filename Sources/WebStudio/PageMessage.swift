@@ -13,6 +13,8 @@ enum PageMessage: Equatable {
     case punch(chunk: Int, seconds: Double)
     /// Show the new-article form.
     case newArticle
+    /// Open this article (the one the form was opened from).
+    case open(String)
 
     private struct Raw: Decodable {
         var type: String
@@ -21,6 +23,7 @@ enum PageMessage: Equatable {
         var source: String?
         var chunk: Int?
         var seconds: Double?
+        var article: String?
     }
 
     static let namedKeys: [String: KeyPress] = [
@@ -47,6 +50,8 @@ enum PageMessage: Equatable {
             if let chunk = raw.chunk, let seconds = raw.seconds, seconds.isFinite, seconds >= 0 { return .punch(chunk: chunk, seconds: seconds) }
         case "newArticle":
             return .newArticle
+        case "open":
+            if let article = raw.article, !article.isEmpty { return .open(article) }
         default:
             throw .usage("The page sent an unknown message \"\(raw.type.prefix(20))\": reload the page.")
         }

@@ -9,7 +9,7 @@ import Studio
 /// terminal's `StudioRenderer` draws `StudioState`.
 struct PageState: Encodable, Equatable {
     struct Header: Encodable, Equatable {
-        var title, publication, narrator, state: String
+        var id, title, publication, narrator, state: String
         var duration: Double
         var chunkCount: Int
         var exportReady: Bool
@@ -79,10 +79,13 @@ struct PageState: Encodable, Equatable {
     var audioVersion: String
 
     /// - Parameter canSend: whether a destination is set, which changes what the outbox's advice says.
-    init(_ state: StudioState, microphone: Studio.Microphone, deviceName: String, format: AudioFormat, audioVersion: String, canSend: Bool) {
+    init(
+        _ state: StudioState, article: ArticleID?, microphone: Studio.Microphone, deviceName: String, format: AudioFormat, audioVersion: String,
+        canSend: Bool
+    ) {
         header = state.header.map {
             Header(
-                title: $0.title, publication: $0.publication, narrator: $0.narrator, state: $0.state.rawValue,
+                id: article?.rawValue ?? "", title: $0.title, publication: $0.publication, narrator: $0.narrator, state: $0.state.rawValue,
                 duration: Self.rounded($0.duration), chunkCount: $0.chunkCount, exportReady: $0.exportReady)
         }
         switch state.activity {

@@ -200,6 +200,21 @@ final class StudioHost: Sendable {
                 return
             }
             studio.perform(.dismissResult)
+        case .open(let id):
+            guard !studio.state.isRecording, !studio.state.isWorking else {
+                studio.perform(.explain("Stop the take or wait for the work to finish first."))
+                return
+            }
+            do throws(NarrationError) {
+                let article = try library.article(id)
+                guard article.state == .open else {
+                    studio.perform(.explain("\"\(article.title)\" is \(article.state.rawValue): it cannot be recorded into any more."))
+                    return
+                }
+                studio.openArticle(article)
+            } catch {
+                studio.perform(.explain(PageState.sentence(error, canSend: options.destination != nil)))
+            }
         }
     }
 
@@ -231,7 +246,7 @@ final class StudioHost: Sendable {
         var hasher = Hasher()
         hasher.combine(studio.chunkIDs.map(\.rawValue))
         let page = PageState(
-            studio.state, microphone: studio.microphone, deviceName: options.captureDevice,
+            studio.state, article: studio.openArticle?.id, microphone: studio.microphone, deviceName: options.captureDevice,
             format: studio.openArticle?.format ?? options.format, audioVersion: String(UInt64(bitPattern: Int64(hasher.finalize())), radix: 36),
             canSend: options.destination != nil)
         let message = page.message()

@@ -70,6 +70,20 @@ class PunchTests(StudioTestCase):
         self.assertGreater(len(new), frame * 2 + 44100 * 2 * 0.9, "the take (about 1 s) follows the point")
         self.assertRegex(page.text("status"), r"^Chunk 1 punched in at 00:00:0\d\.\d: now 00:00:0\d\.\d, peak -\d+\.\d dBFS\.$")
 
+    def test_z_the_form_goes_back_to_the_open_article(self):
+        """New article, then "Back to “Slip”": the same article and chunks, nothing made."""
+        page, studio = self.page, self.studio
+        page.wait(lambda d: page.text("title") == "Slip", "the article of the punch test")
+        articles = studio.narrate_json("list")
+        page.click("new-article")
+        page.wait(lambda d: page.visible("article-section"), "the new-article form")
+        page.wait(lambda d: page.visible("form-back"), "the form's way back")
+        self.assertEqual(page.text("form-back"), "Back to “Slip”")
+        page.click("form-back")
+        page.wait(lambda d: page.visible("record-section") and page.text("title") == "Slip", "the article again")
+        self.assertEqual(page.chunk_numbers(), [1, 2])
+        self.assertEqual(studio.narrate_json("list"), articles)
+
 
 if __name__ == "__main__":
     unittest.main()

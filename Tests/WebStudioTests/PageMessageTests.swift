@@ -12,6 +12,7 @@ struct PageMessageTests {
         #expect(try PageMessage.decode(#"{"type":"select","position":2}"#) == .select(2))
         #expect(try PageMessage.decode(#"{"type":"microphone","source":"browser"}"#) == .microphone("browser"))
         #expect(try PageMessage.decode(#"{"type":"punch","chunk":2,"seconds":1.5}"#) == .punch(chunk: 2, seconds: 1.5))
+        #expect(try PageMessage.decode(#"{"type":"open","article":"k3v9"}"#) == .open("k3v9"))
     }
 
     @Test("what the page cannot have meant is refused with a sentence", arguments: [

@@ -9,7 +9,7 @@ import Testing
 @Suite("The page's state")
 struct PageStateTests {
     private func decoded(_ state: StudioState, microphone: Studio.Microphone = .device) throws -> [String: Any] {
-        let page = PageState(state, microphone: microphone, deviceName: "usbmic", format: .speech, audioVersion: "v1", canSend: false)
+        let page = PageState(state, article: ArticleID("abc123"), microphone: microphone, deviceName: "usbmic", format: .speech, audioVersion: "v1", canSend: false)
         let message = try #require(try JSONSerialization.jsonObject(with: Data(page.message().utf8)) as? [String: Any])
         #expect(message["type"] as? String == "state")
         return try #require(message["state"] as? [String: Any])
@@ -30,6 +30,7 @@ struct PageStateTests {
         state.notice = .init("No destination to submit to.", isProblem: true, remedy: .setDestination)
         let page = try decoded(state, microphone: .browser)
         #expect((page["header"] as? [String: Any])?["duration"] as? Double == 12.35)
+        #expect((page["header"] as? [String: Any])?["id"] as? String == "abc123")
         #expect(page["activity"] as? [String: String] == nil)
         let activity = try #require(page["activity"] as? [String: Any])
         #expect(activity["kind"] as? String == "recording")

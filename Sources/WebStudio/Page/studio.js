@@ -34,6 +34,7 @@ const page = {
   notice: null,         // a sentence of the page's own ("Playing from chunk 3.")
   problem: null,        // a problem of the page's own (microphone refused, retry failed)
   formProblem: null,    // why the new-article form was refused
+  lastArticle: null,    // {id, title} of the article open last: the form offers to go back to it
   creating: false,      // the form is being sent
   audioFrom: null,      // the chunk number the <audio> source starts at, null: none loaded
   audioVersion: null,   // state.audioVersion of the loaded source
@@ -212,6 +213,10 @@ function renderForm(s, p, panel) {
   setText($("form-problem"), problem);
   enable($("form-create"), p.connected && !p.creating);
   setText($("form-create"), p.creating ? "Starting the article…" : "Start this article");
+  // Back to the article that was open, unless it has been queued meanwhile.
+  const back = open && p.lastArticle && p.lastArticle.state === "open" ? p.lastArticle : null;
+  show($("form-back"), !!back);
+  if (back) setText($("form-back"), `Back to “${back.title}”`);
 }
 
 function renderResult(s, panel) {
@@ -608,6 +613,7 @@ function receive(message) {
     const next = Object.assign({}, EMPTY_STATE, message.state);
     next.activity = next.activity || EMPTY_STATE.activity;
     next.chunks = next.chunks || [];
+    if (next.header && next.header.id) page.lastArticle = { id: next.header.id, title: next.header.title, state: next.header.state };
     const noticeChanged = JSON.stringify(next.notice) !== JSON.stringify(state.notice);
     if (noticeChanged && next.notice) { page.notice = null; page.problem = null; }
     if (page.audioVersion != null && next.audioVersion !== page.audioVersion) unloadAudio(); // the chunks changed
@@ -934,6 +940,7 @@ document.addEventListener("click", (event) => {
   if (button.dataset.key) return pressKey(button.dataset.key);
   switch (button.id) {
     case "new-article": return send({ type: "newArticle" });
+    case "form-back": return page.lastArticle && send({ type: "open", article: page.lastArticle.id });
     case "play": return playFrom(state.selection);
     case "pause": return togglePlay();
     case "punch": return punch();
