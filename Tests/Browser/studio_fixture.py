@@ -125,11 +125,12 @@ class Studio:
         self.stdout_lines = []
         self.stderr_path = os.path.join(self.folder, "serve.stderr")
 
-    def start(self, timeout=30):
+    def start(self, timeout=30, extra=()):
+        """Starts `narrate serve` (with `extra` arguments) and reads the link it prints."""
         binary = wait_for_binary()
         self._stderr = open(self.stderr_path, "w")
         self.process = subprocess.Popen(
-            [binary, "serve", "--listen", "127.0.0.1:0", "--device", "usbmic"],
+            [binary, "serve", "--listen", "127.0.0.1:0", "--device", "usbmic", *extra],
             env=self.env, stdout=subprocess.PIPE, stderr=self._stderr, stdin=subprocess.DEVNULL, text=True)
         first = threading.Event()
 
@@ -144,13 +145,13 @@ class Studio:
             self.process.kill()
             raise AssertionError(f"narrate serve printed no link within {timeout} s; stderr: {self.stderr()}")
         line = self.stdout_lines[0]
-        words = [w for w in line.split() if w.startswith("http://")]
+        words = [w for w in line.split() if w.startswith(("http://", "https://"))]
         if not line.startswith("Open ") or not words or "?token=" not in words[0]:
             raise AssertionError(f"narrate serve's first line is not 'Open http://…/?token=… in a browser': {line!r}")
         _running.append(self)
         self.url = words[0]
         self.base, self.token = self.url.split("/?token=", 1)
-        self.hostport = self.base[len("http://"):]
+        self.hostport = self.base.split("://", 1)[1]
         self.host, port = self.hostport.rsplit(":", 1)
         self.port = int(port)
         return self

@@ -235,6 +235,15 @@ class BoothFlowTests(StudioTestCase):
             self.assertLessEqual(len(levels), 40, f"chunk {chunk['number']} has {len(levels)} levels (the contract: 0..40)")
             self.assertTrue(all(-90 <= v <= 0 for v in levels), levels)
 
+    def test_9_settings_are_shown(self):
+        """The settings, read-only: the booth microphone and where recordings are kept."""
+        rows = self.page.js("return [...document.querySelectorAll('#settings tr')].map(r => [...r.cells].map(c => c.textContent.trim()))")
+        settings = {row[0]: row[1] for row in rows if len(row) == 2}
+        self.assertEqual(settings.get("Booth microphone"), "usbmic", rows)
+        self.assertEqual(settings.get("Recordings are kept in"), self.studio.home, rows)
+        self.assertEqual(settings.get("Narrator"), "Ann Reader", rows)
+        self.assertEqual(self.page.js("return document.querySelectorAll('#settings input, #settings select, #settings textarea').length"), 0)
+
 
 if __name__ == "__main__":
     unittest.main()

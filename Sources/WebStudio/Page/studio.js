@@ -450,7 +450,7 @@ function renderSettings(settings) {
   body.dataset.signature = signature;
   body.replaceChildren(...settings.map((setting) => {
     const tr = document.createElement("tr");
-    for (const text of [setting.name, setting.value, setting.from]) {
+    for (const text of [setting.name, setting.value]) {
       tr.appendChild(Object.assign(document.createElement("td"), { textContent: text == null ? "" : String(text) }));
     }
     return tr;
