@@ -5,9 +5,6 @@ import NarrationCore
 import Studio
 import WebStudio
 
-/// The studio session's options; inside `Narrate`, `Studio` names the terminal studio's subcommand.
-private typealias SessionOptions = Studio.Options
-
 extension Narrate {
     /// `narrate serve`: the studio as a page in a browser.
     struct Serve: AsyncParsableCommand {
@@ -79,12 +76,9 @@ extension Narrate {
             let (host, port) = Self.address(listen)!
             let open = self.open
             try await CommandRunner.withLibrary { (library) async throws(NarrationError) in
-                let options = SessionOptions(
-                    captureDevice: device ?? settings.device, playbackDevice: settings.device,
-                    profile: try profile.resolve(settings), destination: try destination.resolve(settings),
-                    retry: RetrySchedule(attempts: 4, first: 2, limit: 30), publication: settings.publication,
-                    narrator: settings.narrator, format: .speech, language: settings.language)
-                let article = try startingArticle(library)
+                let options = try StudioSessionSetup.options(
+                    settings, captureDevice: device, playbackDevice: nil, profile: profile, destination: destination)
+                let article = try StudioSessionSetup.startingArticle(target, in: library)
                 let shown: [(name: String, value: String)] = [
                     ("Booth microphone", options.captureDevice),
                     ("Profile", options.profile.name),
@@ -104,12 +98,6 @@ extension Narrate {
                 }
             }
             Console.print("Stopped the web studio.")
-        }
-
-        private func startingArticle(_ library: NarrationLibrary) throws(NarrationError) -> Article? {
-            if let id = target.article { return try library.article(id) }
-            guard let current = try library.catalog.currentArticle(), current.state == .open else { return nil }
-            return current
         }
 
         private static func openInBrowser(_ url: URL) {

@@ -49,12 +49,9 @@ extension Narrate {
             let settings = try CommandRunner.settings()
             let environment = ProcessInfo.processInfo.environment
             let summary = try CommandRunner.withLibrary { (library) throws(NarrationError) -> String in
-                let options = StudioSession.Options(
-                    captureDevice: device ?? settings.device, playbackDevice: outputDevice ?? settings.device,
-                    profile: try profile.resolve(settings), destination: try destination.resolve(settings),
-                    retry: RetrySchedule(attempts: 4, first: 2, limit: 30), publication: settings.publication,
-                    narrator: settings.narrator, format: .speech, language: settings.language)
-                let article = try startingArticle(library)
+                let options = try StudioSessionSetup.options(
+                    settings, captureDevice: device, playbackDevice: outputDevice, profile: profile, destination: destination)
+                let article = try StudioSessionSetup.startingArticle(target, in: library)
                 let screen = try TerminalScreens.open(environment: environment, colour: TerminalCapabilities.colourAllowed)
                 defer { screen.close() }
                 let studio = StudioSession(library: library, options: options, article: article)
@@ -62,13 +59,6 @@ extension Narrate {
                 return Self.goodbye(studio.state)
             }
             Console.print(summary)
-        }
-
-        /// `--article`, else the current article if it is still open; nil starts with the form.
-        private func startingArticle(_ library: NarrationLibrary) throws(NarrationError) -> Article? {
-            if let id = target.article { return try library.article(id) }
-            guard let current = try library.catalog.currentArticle(), current.state == .open else { return nil }
-            return current
         }
 
         /// Keys in, 20 screens a second out, until the volunteer leaves. SIGTERM and SIGHUP (the

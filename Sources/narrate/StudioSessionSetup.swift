@@ -1,0 +1,24 @@
+import Narration
+import NarrationCore
+import Studio
+
+/// What both studios start from, the terminal's (`narrate studio`) and the web's (`narrate
+/// serve`): the session's options from the command line and config.toml, and the article to open.
+enum StudioSessionSetup {
+    static func options(
+        _ settings: Settings, captureDevice: String?, playbackDevice: String?, profile: ProfileOption, destination: DestinationOptions
+    ) throws(NarrationError) -> Studio.Options {
+        Studio.Options(
+            captureDevice: captureDevice ?? settings.device, playbackDevice: playbackDevice ?? settings.device,
+            profile: try profile.resolve(settings), destination: try destination.resolve(settings),
+            retry: RetrySchedule(attempts: 4, first: 2, limit: 30), publication: settings.publication,
+            narrator: settings.narrator, format: .speech, language: settings.language)
+    }
+
+    /// `--article`, else the current article if it is still open; nil starts with the form.
+    static func startingArticle(_ target: ArticleOption, in library: NarrationLibrary) throws(NarrationError) -> Article? {
+        if let id = target.article { return try library.article(id) }
+        guard let current = try library.catalog.currentArticle(), current.state == .open else { return nil }
+        return current
+    }
+}
