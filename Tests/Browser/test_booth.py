@@ -227,12 +227,12 @@ class BoothFlowTests(StudioTestCase):
         page.wait(lambda d: page.js("return document.querySelectorAll('#outbox > li').length") >= 1, "the queued job in the outbox")
         self.assertEqual(page.js("return [...document.querySelectorAll('#outbox button.retry')].filter(b => !b.hidden).length"), 0)
 
-    def test_8_state_fields_as_the_contract_says(self):
+    def test_8_state_fields_as_the_protocol_says(self):
         """Protocol.md: each chunk's levels are 0..40 values in -90..0."""
         self.step(3)
         for chunk in self.page.state()["chunks"]:
             levels = chunk["levels"]
-            self.assertLessEqual(len(levels), 40, f"chunk {chunk['number']} has {len(levels)} levels (the contract: 0..40)")
+            self.assertLessEqual(len(levels), 40, f"chunk {chunk['number']} has {len(levels)} levels (Protocol.md: 0..40)")
             self.assertTrue(all(-90 <= v <= 0 for v in levels), levels)
 
     def test_9_settings_are_shown(self):

@@ -8,7 +8,7 @@
 // Messages from the page:  {type: "start"}  begin a take with an empty batch
 //                          {type: "stop"}   post the partial batch, then {type: "stopped"}
 
-const BATCH_SECONDS = 0.05; // well under the contract's limit of 100 ms per frame
+const BATCH_SECONDS = 0.05; // well under Protocol.md's limit of 100 ms per message
 
 class MicrophoneProcessor extends AudioWorkletProcessor {
   constructor(options) {
