@@ -166,16 +166,18 @@ public struct WebStudioServer: Sendable {
         router.get("/audio") { request, _ -> Response in
             guard let article = host.article else { return Self.refusal(404, "No article is open.") }
             let from = request.uri.queryParameters.get("from").flatMap { Int($0) }
-            let wave: ArticleWave
-            do throws(NarrationError) {
-                let entries = try library.chunkEntries(of: article)
-                if let from, !(1...max(1, entries.count)).contains(from) {
-                    return Self.refusal(404, "The article has no chunk \(from).")
-                }
-                wave = ArticleWave(entries: entries, from: from.map { ChunkIndex(position: $0 - 1) }, format: article.format)
-            } catch {
+            // The catalog and the chunk files are read on NIO's thread pool, never on the
+            // concurrency pool that uploads need.
+            let entries: [NarrationLibrary.ChunkEntry]
+            do {
+                entries = try await NIOThreadPool.singleton.runIfActive { try library.chunkEntries(of: article) }
+            } catch let error as NarrationError {
                 return Self.refusal(500, PageState.sentence(error, canSend: options.destination != nil))
             }
+            if let from, !(1...max(1, entries.count)).contains(from) {
+                return Self.refusal(404, "The article has no chunk \(from).")
+            }
+            let wave = ArticleWave(entries: entries, from: from.map { ChunkIndex(position: $0 - 1) }, format: article.format)
             guard wave.frames > 0 else { return Self.refusal(404, "The article has no chunks to play yet.") }
             let size = wave.byteCount
             var headers: HTTPFields = [.contentType: "audio/wav", .acceptRanges: "bytes", .cacheControl: "no-store"]
@@ -195,8 +197,6 @@ public struct WebStudioServer: Sendable {
             return Response(
                 status: status, headers: headers,
                 body: ResponseBody(contentLength: range.count) { writer in
-                    // Chunk files are read on NIO's thread pool, 256 KiB at a time, never on the
-                    // concurrency pool that uploads need.
                     var start = range.lowerBound
                     while start < range.upperBound {
                         let piece = start..<min(range.upperBound, start + (256 << 10))
