@@ -83,31 +83,34 @@ public final class StreamedCapture: CaptureSource {
 
     /// Waits up to 20 ms for audio; returns whole frames only.
     public func read(into samples: UnsafeMutableBufferPointer<Int32>, frames: FrameCount) throws(NarrationError) -> FrameCount {
+        let read = try take(into: samples, frames: frames)
+        guard read == 0, !hasEnded else { return read }
+        _ = arrived.wait(timeout: .now() + .milliseconds(20))
+        return try take(into: samples, frames: frames)
+    }
+
+    /// What the stream holds now, up to `frames` (and a period); 0 when it holds nothing.
+    private func take(into samples: UnsafeMutableBufferPointer<Int32>, frames: FrameCount) throws(NarrationError) -> FrameCount {
         let channels = format.channels
-        for attempt in 0..<2 {
-            let result: Result<FrameCount, NarrationError> = stream.withLock { stream in
-                let available = (stream.samples.count - stream.consumed) / channels
-                if available == 0 {
-                    if stream.ended, let failure = stream.failure {
-                        stream.failure = nil  // reported once; afterwards the source has simply ended
-                        return .failure(failure)
-                    }
-                    return .success(0)
+        let result: Result<FrameCount, NarrationError> = stream.withLock { stream in
+            let available = (stream.samples.count - stream.consumed) / channels
+            if available == 0 {
+                if stream.ended, let failure = stream.failure {
+                    stream.failure = nil  // reported once; afterwards the source has simply ended
+                    return .failure(failure)
                 }
-                let count = min(available, frames, periodFrames)
-                for index in 0..<(count * channels) { samples[index] = stream.samples[stream.consumed + index] }
-                stream.consumed += count * channels
-                if stream.consumed > 1 << 16 {  // drop what was read, now and then
-                    stream.samples.removeFirst(stream.consumed)
-                    stream.consumed = 0
-                }
-                return .success(count)
+                return .success(0)
             }
-            let read = try result.get()
-            if read > 0 || attempt == 1 || hasEnded { return read }
-            _ = arrived.wait(timeout: .now() + .milliseconds(20))
+            let count = min(available, frames, periodFrames)
+            for index in 0..<(count * channels) { samples[index] = stream.samples[stream.consumed + index] }
+            stream.consumed += count * channels
+            if stream.consumed > 1 << 16 {  // drop what was read, now and then
+                stream.samples.removeFirst(stream.consumed)
+                stream.consumed = 0
+            }
+            return .success(count)
         }
-        return 0
+        return try result.get()
     }
 
     public func close() throws(NarrationError) {
