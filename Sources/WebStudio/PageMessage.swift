@@ -1,5 +1,6 @@
 import Foundation
 import NarrationCore
+import Studio
 
 /// A text message from the page, decoded; see the web studio's section of the README for the
 /// protocol. Anything else is refused with a sentence.
@@ -8,7 +9,7 @@ enum PageMessage: Equatable {
     case key(KeyPress)
     /// Select the chunk at this 0-based position.
     case select(Int)
-    case microphone(String)
+    case microphone(Studio.Microphone)
     /// Punch-and-roll over chunk `chunk` from `seconds` into it.
     case punch(chunk: Int, seconds: Double)
     /// Show the new-article form.
@@ -45,7 +46,7 @@ enum PageMessage: Equatable {
         case "select":
             if let position = raw.position { return .select(position) }
         case "microphone":
-            if let source = raw.source, source == "browser" || source == "device" { return .microphone(source) }
+            if let source = raw.source.flatMap(Studio.Microphone.init(rawValue:)) { return .microphone(source) }
         case "punch":
             if let chunk = raw.chunk, let seconds = raw.seconds, seconds.isFinite, seconds >= 0 { return .punch(chunk: chunk, seconds: seconds) }
         case "newArticle":

@@ -186,8 +186,8 @@ final class StudioHost: Sendable {
                 studio.perform(.explain("Stop the take first, then choose the microphone."))
                 return
             }
-            studio.microphone = source == "browser" ? .browser : .device
-            studio.perform(.explain(source == "browser" ? "Takes now come from this computer's microphone." : "Takes now come from the booth microphone (\(options.captureDevice))."))
+            studio.microphone = source
+            studio.perform(.explain(source == .browser ? "Takes now come from this computer's microphone." : "Takes now come from the booth microphone (\(options.captureDevice))."))
         case .punch(let chunk, let seconds):
             guard chunk >= 1, chunk <= studio.state.chunks.count else {
                 studio.perform(.explain("There is no chunk \(chunk) to correct."))
@@ -195,16 +195,10 @@ final class StudioHost: Sendable {
             }
             studio.punch(ChunkIndex(position: chunk - 1), at: seconds)
         case .newArticle:
-            guard !studio.state.isRecording, !studio.state.isWorking else {
-                studio.perform(.explain("Stop the take or wait for the work to finish first."))
-                return
-            }
+            guard !Self.isBusy(studio) else { return studio.perform(.explain(Self.busy)) }
             studio.perform(.dismissResult)
         case .open(let id):
-            guard !studio.state.isRecording, !studio.state.isWorking else {
-                studio.perform(.explain("Stop the take or wait for the work to finish first."))
-                return
-            }
+            guard !Self.isBusy(studio) else { return studio.perform(.explain(Self.busy)) }
             do throws(NarrationError) {
                 let article = try library.article(id)
                 guard article.state == .open else {
@@ -218,11 +212,13 @@ final class StudioHost: Sendable {
         }
     }
 
+    /// Whether a take or queue/submit runs: then the open article is not changed under it.
+    private static func isBusy(_ studio: Studio) -> Bool { studio.state.isRecording || studio.state.isWorking }
+    private static let busy = "Stop the take or wait for the work to finish first."
+
     /// Reads the text (if any) first, so that a text that cannot be read makes no article.
     private func create(_ request: NewArticle, in studio: Studio) -> Result<ArticleID, NarrationError> {
-        guard !studio.state.isRecording, !studio.state.isWorking else {
-            return .failure(.usage("Stop the take or wait for the work to finish, then make the new article."))
-        }
+        guard !Self.isBusy(studio) else { return .failure(.usage(Self.busy)) }
         do throws(NarrationError) {
             var paragraphs: [ScriptParagraph]?
             if let text = request.text {

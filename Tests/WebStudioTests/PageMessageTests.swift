@@ -1,4 +1,5 @@
 import NarrationCore
+import Studio
 import Testing
 @testable import WebStudio
 
@@ -10,7 +11,7 @@ struct PageMessageTests {
         #expect(try PageMessage.decode(#"{"type":"key","key":"space"}"#) == .key(.character(" ")))
         #expect(try PageMessage.decode(#"{"type":"key","key":"enter"}"#) == .key(.enter))
         #expect(try PageMessage.decode(#"{"type":"select","position":2}"#) == .select(2))
-        #expect(try PageMessage.decode(#"{"type":"microphone","source":"browser"}"#) == .microphone("browser"))
+        #expect(try PageMessage.decode(#"{"type":"microphone","source":"browser"}"#) == .microphone(.browser))
         #expect(try PageMessage.decode(#"{"type":"punch","chunk":2,"seconds":1.5}"#) == .punch(chunk: 2, seconds: 1.5))
         #expect(try PageMessage.decode(#"{"type":"open","article":"k3v9"}"#) == .open("k3v9"))
     }
