@@ -31,7 +31,6 @@ struct PageStateTests {
         let page = try decoded(state, microphone: .browser)
         #expect((page["header"] as? [String: Any])?["duration"] as? Double == 12.35)
         #expect((page["header"] as? [String: Any])?["id"] as? String == "abc123")
-        #expect(page["activity"] as? [String: String] == nil)
         let activity = try #require(page["activity"] as? [String: Any])
         #expect(activity["kind"] as? String == "recording")
         #expect(activity["where"] as? String == "over chunk 2")
