@@ -27,7 +27,7 @@ public struct S3UploadedPart: Sendable, Equatable {
     }
 }
 
-/// The S3 operations delivery needs (PUT, HEAD, and the multipart upload's create, upload part,
+/// The S3 operations delivery needs (PUT, a conditional PUT and GET for feeds, HEAD, and the multipart upload's create, upload part,
 /// list parts, complete and abort) over async-http-client, each request signed with SigV4.
 ///
 /// Every failure is an `ObjectStorageError`: the operation, the endpoint, and the HTTP status and
@@ -91,6 +91,25 @@ public final class S3Client: Sendable {
         for (name, value) in metadata { headers["x-amz-meta-\(name)"] = value }
         let response = try await send(.PUT, key: key, headers: headers, body: body, progress: progress, doing: "storing \(key)")
         return Self.unquoted(response.headers.first(name: "etag") ?? "")
+    }
+
+    /// Stores `body` at `key` only if the object there is still the one whose ETag is `etag`
+    /// (`If-Match`), or with `etag` nil only if there is none (`If-None-Match: *`): the write of
+    /// a read-change-write that must not lose another writer's change.
+    /// - Returns: false when the condition failed (412 Precondition Failed, or 409 when another
+    ///   conditional write to the key was under way): read the object again and redo the change.
+    public func putObjectIfUnchanged(key: String, body: Data, contentType: String, etag: String?) async throws(ObjectStorageError) -> Bool {
+        var headers = ["content-type": contentType, "content-md5": Self.md5Base64(body)]
+        if let etag { headers["if-match"] = "\"\(etag)\"" } else { headers["if-none-match"] = "*" }
+        let response = try await send(.PUT, key: key, headers: headers, body: body, accepting: [409, 412], doing: "storing \(key)")
+        return (200..<300).contains(response.status)
+    }
+
+    /// The object at `key` (at most 8 MiB) and its ETag, or nil if nothing is there.
+    public func getObject(key: String) async throws(ObjectStorageError) -> (body: Data, etag: String)? {
+        let response = try await send(.GET, key: key, accepting: [404], doing: "reading \(key)")
+        guard response.status == 200 else { return nil }
+        return (response.body, Self.unquoted(response.headers.first(name: "etag") ?? ""))
     }
 
     /// What the storage holds at `key`, or nil if nothing.

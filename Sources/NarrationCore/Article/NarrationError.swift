@@ -42,6 +42,9 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
         case speechRecognition
         /// A file made under a delivery profile fails one of the profile's rules (it was not kept).
         case profileNotMet
+        /// A destination's feed.xml that narrate cannot read (not XML, not RSS, or an item it
+        /// cannot place): it is left as it is, never overwritten.
+        case feedUnreadable
     }
 
     /// What a failure happened to, for code that points at it (a file to show, a device to pick).

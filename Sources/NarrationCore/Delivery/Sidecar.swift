@@ -46,6 +46,26 @@ public struct Sidecar: Codable, Sendable, Equatable {
         }
     }
 
+    /// A file delivered beside the audio and the sidecar (see `DeliveryItem`).
+    public struct FileEntry: Codable, Sendable, Equatable {
+        /// Its name, in the audio file's folder.
+        public let name: String
+        /// "transcript", "chapters", "epub" or "daisy".
+        public let role: String
+        /// Its Content-Type.
+        public let type: String
+        public let bytes: Int
+        public let sha256: String
+
+        public init(name: String, role: String, type: String, bytes: Int, sha256: String) {
+            self.name = name
+            self.role = role
+            self.type = type
+            self.bytes = bytes
+            self.sha256 = sha256
+        }
+    }
+
     public let articleId: String
     public let title: String
     public let publication: String
@@ -69,6 +89,11 @@ public struct Sidecar: Codable, Sendable, Equatable {
     /// The chapters the file holds: 0 for a format that holds none (WAV, Ogg); absent in
     /// sidecars written before it was recorded.
     public var chapters: Int?
+    /// What the delivery carries (`DeliveryItem` names, "audio" first); absent in sidecars
+    /// written before profiles could name more than the audio.
+    public var carries: [String]?
+    /// The files delivered beside the audio and this sidecar, each with its SHA-256.
+    public var files: [FileEntry]?
 
     public init(
         articleId: String, title: String, publication: String, narrator: String, date: String, duration: Double,
@@ -97,8 +122,12 @@ public struct Sidecar: Codable, Sendable, Equatable {
 
     /// `<publication>/<date>/<file>`, each part made safe as a file name.
     public static func deliveryPath(publication: String, date: String, file: String) -> String {
-        let publicationFolder = SafeFileName.make(publication.isEmpty ? "unknown publication" : publication, limit: 80)
-        return "\(publicationFolder)/\(SafeFileName.make(date, limit: 40))/\(file)"
+        "\(publicationFolder(publication))/\(SafeFileName.make(date, limit: 40))/\(file)"
+    }
+
+    /// The folder below a destination that holds a publication's deliveries (and its feed).
+    public static func publicationFolder(_ publication: String) -> String {
+        SafeFileName.make(publication.isEmpty ? "unknown publication" : publication, limit: 80)
     }
 
     public static func fileName(title: String, articleID: String, format: ExportFormat) -> String {

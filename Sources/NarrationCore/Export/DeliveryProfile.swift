@@ -7,13 +7,19 @@ public struct DeliveryProfile: Sendable, Equatable {
     public let mp3: MP3Encoding
     public let mastering: Mastering
     public let rules: [DeliveryRule]
+    /// What a delivery in this profile carries besides the audio (see `DeliveryItem`): the audio
+    /// alone unless config.toml's `carries` names more.
+    public var carries: Set<DeliveryItem>
 
-    public init(name: String, format: ExportFormat, mp3: MP3Encoding, mastering: Mastering, rules: [DeliveryRule]) {
+    public init(
+        name: String, format: ExportFormat, mp3: MP3Encoding, mastering: Mastering, rules: [DeliveryRule], carries: Set<DeliveryItem> = [.audio]
+    ) {
         self.name = name
         self.format = format
         self.mp3 = mp3
         self.mastering = mastering
         self.rules = rules
+        self.carries = carries.union([.audio])
     }
 
     public static let archive = DeliveryProfile(

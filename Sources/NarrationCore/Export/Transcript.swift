@@ -7,6 +7,9 @@ public struct Transcript: Sendable, Equatable {
 
         public var fileExtension: String { rawValue }
         public var mimeType: String { self == .vtt ? "text/vtt" : "application/x-subrip" }
+        /// The type a podcast feed's `podcast:transcript` names (the Podcasting 2.0 list says
+        /// `application/srt` for SubRip).
+        public var feedType: String { self == .vtt ? "text/vtt" : "application/srt" }
     }
 
     /// One cue: a stretch of the audio and the words read in it.

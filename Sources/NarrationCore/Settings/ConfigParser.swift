@@ -7,8 +7,11 @@ public enum ConfigValue: Sendable, Equatable {
     case float(Double)
     case boolean(Bool)
     case table([String: ConfigValue])
+    /// A one-line array of strings, numbers or booleans: `carries = ["audio", "feed"]`.
+    case array([ConfigValue])
 
     public var string: String? { if case .string(let value) = self { value } else { nil } }
+    public var array: [ConfigValue]? { if case .array(let value) = self { value } else { nil } }
     public var table: [String: ConfigValue]? { if case .table(let value) = self { value } else { nil } }
     public var number: Double? {
         switch self {
@@ -20,11 +23,12 @@ public enum ConfigValue: Sendable, Equatable {
 }
 
 /// Reads the TOML that `config.toml` uses: `# comments`, `key = value` lines with basic or literal
-/// strings, integers, floats and booleans, and `[table]` / `[table.sub]` headers.
+/// strings, integers, floats and booleans, one-line arrays of those, and `[table]` /
+/// `[table.sub]` headers.
 ///
 /// Written here because no TOML library can be used on this project's machines: TOMLKit needs
 /// swift-checkit, which the package mirror does not hold, and swift-configuration reads JSON,
-/// YAML and property lists only. Anything outside the subset (arrays, inline tables, dates,
+/// YAML and property lists only. Anything outside the subset (nested or multi-line arrays, inline tables, dates,
 /// multi-line strings) is refused with the line number, never guessed at; the parser never traps.
 public enum ConfigParser {
     public static func parse(_ text: String, file: String) throws(NarrationError) -> [String: ConfigValue] {
@@ -85,6 +89,15 @@ public enum ConfigParser {
     }
 
     private static func parseValue(_ text: String, fail: (String) -> NarrationError) throws(NarrationError) -> ConfigValue {
+        if text.hasPrefix("[") {
+            guard text.hasSuffix("]") else { throw fail("an array is written on one line, e.g. [\"audio\", \"feed\"]") }
+            var elements: [ConfigValue] = []
+            for part in try arrayElements(String(text.dropFirst().dropLast()), fail: fail) {
+                guard !part.hasPrefix("[") else { throw fail("an array inside an array is not understood") }
+                elements.append(try parseValue(part, fail: fail))
+            }
+            return .array(elements)
+        }
         if text.hasPrefix("\"") {
             guard text.count >= 2, text.hasSuffix("\""), !text.hasSuffix("\\\"") || text.hasSuffix("\\\\\"") else {
                 throw fail("a string is not closed")
@@ -122,6 +135,35 @@ public enum ConfigParser {
         if let integer = Int(digits) { return .integer(integer) }
         if let float = Double(digits), float.isFinite, digits.allSatisfy({ "+-0123456789.eE".contains($0) }) { return .float(float) }
         throw fail(text.isEmpty ? "a value is missing after =" : "\(text) is not a value narrate understands (a string in quotes, a number, true or false)")
+    }
+
+    /// The elements of an array's inside, split at the commas outside strings; a trailing comma is allowed.
+    private static func arrayElements(_ inside: String, fail: (String) -> NarrationError) throws(NarrationError) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var inBasic = false
+        var inLiteral = false
+        var escaped = false
+        for character in inside {
+            if escaped {
+                escaped = false
+            } else if character == "\\" && inBasic {
+                escaped = true
+            } else if character == "\"" && !inLiteral {
+                inBasic.toggle()
+            } else if character == "'" && !inBasic {
+                inLiteral.toggle()
+            } else if character == "," && !inBasic && !inLiteral {
+                parts.append(current.trimmingCharacters(in: .whitespaces))
+                current = ""
+                continue
+            }
+            current.append(character)
+        }
+        let last = current.trimmingCharacters(in: .whitespaces)
+        if !last.isEmpty { parts.append(last) }
+        guard !parts.contains(where: \.isEmpty) else { throw fail("an array has an empty element between two commas") }
+        return parts
     }
 
     /// Inserts `value` at `path`, creating tables; false on a clash.

@@ -14,12 +14,17 @@
 /// path_style = false
 /// credentials_file = "/home/ann/.config/narrate/credentials"
 /// credentials_profile = "default"
+/// public_url = "https://cdn.example.org/narrations"   # where the bucket's prefix is served (feeds)
+/// feed_title = "{publication}, read aloud"
+/// feed_image = "https://cdn.example.org/cover.jpg"
+/// feed_author = "Talking News Leeds"
 ///
 /// [profiles.org]                        # a profile of your own, based on a built-in one
 /// base = "podcast"
 /// format = "mp3"
 /// bitrate = 96
 /// loudness = -18
+/// carries = ["audio", "transcript", "feed"]   # also "epub", "daisy"
 /// ```
 public struct Settings: Sendable, Equatable {
     public var narrator = ""
@@ -33,14 +38,27 @@ public struct Settings: Sendable, Equatable {
     public var profiles: [String: DeliveryProfile] = [:]
     /// Named destinations, `[destinations.NAME]`.
     public var destinations: [String: Destination] = [:]
+    /// Each named destination's feed settings, by the destination's description (its folder or
+    /// s3:// address); see `feedSettings(for:)`.
+    public var feeds: [String: FeedSettings] = [:]
 
     public init() {}
 
+    /// How feeds at `destination` look: its table's settings when it is a named destination (or
+    /// the same place as one), else the defaults, in config.toml's language.
+    public func feedSettings(for destination: Destination) -> FeedSettings {
+        var settings = feeds[destination.description] ?? FeedSettings()
+        if settings.language == nil { settings.language = language }
+        return settings
+    }
+
     static let topLevelKeys: Set<String> = ["narrator", "publication", "device", "profile", "destination", "language", "profiles", "destinations"]
-    static let destinationKeys: Set<String> = ["url", "endpoint", "region", "path_style", "credentials_file", "credentials_profile"]
+    static let destinationKeys = Set(["url", "endpoint", "region", "path_style", "credentials_file", "credentials_profile"]).union(feedKeys)
+    /// The settings of a destination's podcast feeds, for folders and object storage alike.
+    static let feedKeys: Set<String> = ["public_url", "feed_title", "feed_image", "feed_language", "feed_author"]
     static let profileKeys: Set<String> = [
         "base", "format", "bitrate", "vbr", "loudness", "rms", "peak_ceiling", "room_tone_head", "room_tone_tail", "max_pause", "join_fade",
-        "no_clipping", "max_silence",
+        "no_clipping", "max_silence", "carries",
     ]
 
     /// Settings from the text of a configuration file.
@@ -72,7 +90,9 @@ public struct Settings: Sendable, Equatable {
             guard let tables = tables.table else { throw fail("destinations must be tables, e.g. [destinations.archive]") }
             for (name, value) in tables.sorted(by: { $0.key < $1.key }) {
                 guard let table = value.table else { throw fail("destinations.\(name) must be a table, [destinations.\(name)]") }
-                destinations[name] = try Self.destination(named: name, table, fail: fail)
+                let destination = try Self.destination(named: name, table, fail: fail)
+                destinations[name] = destination
+                feeds[destination.description] = try Self.feedSettings(named: name, table, fail: fail)
             }
         }
         profile = try string("profile") ?? "archive"
@@ -110,7 +130,7 @@ public struct Settings: Sendable, Equatable {
             pathStyle = flag
         }
         guard url.hasPrefix("s3://") else {
-            let storageKeys = table.keys.filter { $0 != "url" }
+            let storageKeys = table.keys.filter { $0 != "url" && !feedKeys.contains($0) }
             guard storageKeys.isEmpty else {
                 throw fail("[destinations.\(name)] is a folder, so \(storageKeys.sorted().joined(separator: ", ")) mean nothing there")
             }
@@ -123,6 +143,23 @@ public struct Settings: Sendable, Equatable {
         } catch {
             throw fail("[destinations.\(name)]: \(error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message)")
         }
+    }
+
+    private static func feedSettings(
+        named name: String, _ table: [String: ConfigValue], fail: (String) -> NarrationError
+    ) throws(NarrationError) -> FeedSettings {
+        func string(_ key: String) throws(NarrationError) -> String? {
+            guard let value = table[key] else { return nil }
+            guard let text = value.string, !text.isEmpty else { throw fail("\(key) in [destinations.\(name)] must be a string in quotes") }
+            return text
+        }
+        let publicURL = try string("public_url")
+        if let publicURL, !(publicURL.hasPrefix("https://") || publicURL.hasPrefix("http://")) {
+            throw fail("public_url in [destinations.\(name)] must start with https:// or http:// (where listeners fetch the files)")
+        }
+        return FeedSettings(
+            publicURL: publicURL, title: try string("feed_title"), imageURL: try string("feed_image"), language: try string("feed_language"),
+            author: try string("feed_author"))
     }
 
     /// A profile by name: the organisation's own first, then the built-in ones.
@@ -188,6 +225,19 @@ public struct Settings: Sendable, Equatable {
         if let silence = try number("max_silence", in: 0...600) {
             rules = rules.filter { if case .silencesAtMost = $0 { false } else { true } } + (silence == 0 ? [] : [.silencesAtMost(silence)])
         }
-        return DeliveryProfile(name: name, format: format, mp3: mp3, mastering: mastering, rules: rules)
+        var carries = base.carries
+        if let value = table["carries"] {
+            let names = value.array?.compactMap(\.string)
+            guard let names, names.count == value.array?.count else {
+                throw fail("carries in [profiles.\(name)] must be a list of names in quotes, e.g. [\"audio\", \"transcript\", \"feed\"]")
+            }
+            switch DeliveryItem.parse(names) {
+            case .success(let items): carries = items
+            case .failure(let unknown):
+                let known = DeliveryItem.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                throw fail("carries in [profiles.\(name)] names \"\(unknown.name)\", which a delivery cannot carry (known: \(known))")
+            }
+        }
+        return DeliveryProfile(name: name, format: format, mp3: mp3, mastering: mastering, rules: rules, carries: carries)
     }
 }
