@@ -10,12 +10,15 @@ extension NarrationLibrary {
     ///   - environment: where object storage credentials are looked up first.
     ///   - progress: bytes sent and bytes to send (object storage only).
     ///   - onRetry: told of each failure that will be retried, and the seconds until then.
+    ///   - feed: how the destination's feeds look, for a job that carries a feed item; nil: as
+    ///     config.toml (found through `environment`) says for `destination`.
     public func deliver(
         _ job: OutboxJob, to destination: Destination, retrying schedule: RetrySchedule,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = ProcessInfo.processInfo.environment, feed: FeedSettings? = nil,
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
         onRetry: (NarrationError, Double) -> Void = { _, _ in }
     ) async throws(NarrationError) -> OutboxJob {
+        let feed = feed ?? ((try? Settings.load(environment)) ?? Settings()).feedSettings(for: destination)
         var retry = 0
         while true {
             do throws(NarrationError) {
@@ -23,10 +26,10 @@ extension NarrationLibrary {
                 case .folder(let folder):
                     // Copying and checking the file blocks on the disk: a thread of its own.
                     return try await BlockingWork.run(named: "narrate-delivery") { () throws(NarrationError) in
-                        try self.deliver(job, toFolder: folder)
+                        try self.deliver(job, toFolder: folder, feed: feed)
                     }
                 case .s3(let storage, let credentials):
-                    return try await deliver(job, to: storage, credentials: credentials, progress: progress).job
+                    return try await deliver(job, to: storage, credentials: credentials, feed: feed, progress: progress).job
                 }
             } catch {
                 retry += 1
@@ -67,6 +70,34 @@ extension NarrationLibrary {
             throw Self.withdrawn(title: title, reason: .edited)
         }
         return job
+    }
+
+    /// The job's sidecar as queue wrote it, with the files it carries beside the audio.
+    /// - Throws: `fileCorrupt` when it cannot be read, or names a file that could reach outside
+    ///   the job's folder (narrate never writes one).
+    public func sidecar(of job: OutboxJob) throws(NarrationError) -> Sidecar {
+        let bytes = try FileSystem.contents(of: job.sidecarFile)
+        guard let sidecar = try? JSONDecoder.narrate.decode(Sidecar.self, from: Data(bytes)),
+            (sidecar.files ?? []).allSatisfy({ SafeFileName.isSafeComponent(Substring($0.name)) })
+        else {
+            throw NarrationError(
+                .fileCorrupt, "The sidecar \(job.sidecarFile.path) cannot be read, so nothing was sent. Queue the article again.",
+                subject: .file(job.sidecarFile.path))
+        }
+        return sidecar
+    }
+
+    /// The error of a delivery whose files arrived and were recorded but whose feed could not be
+    /// changed: the job stays delivered, with the error beside it; delivering it again (nothing is
+    /// sent twice) changes the feed. The kind stays the feed's error's, so that one that may pass
+    /// is retried.
+    func feedNotUpdated(_ job: inout OutboxJob, at destination: String, _ error: NarrationError) -> NarrationError {
+        let failure = NarrationError(
+            error.kind, "\(job.file.lastPathComponent) was delivered to \(destination), but its podcast feed was not updated: \(error.message)",
+            subject: error.subject, cause: error.cause, remedy: error.remedy ?? .sendOutboxLater)
+        job.lastError = failure.message
+        try? catalog.updateOutbox(job.row)
+        return failure
     }
 
     /// Why a job is not sent, and what to do.

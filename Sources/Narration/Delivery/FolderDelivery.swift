@@ -15,8 +15,13 @@ extension NarrationLibrary {
     /// leaves the job queued with its error and attempt count.
     /// - Throws: `articleBusy`; `exportWithdrawn`; `fileCorrupt` if the outbox file changed since
     ///   it was queued; `fileSystem`, `diskFull` for the destination.
+    ///
+    /// The files the job carries beside the audio (transcripts, chapters, books: the sidecar's
+    /// `files`) are copied first, each checked against its SHA-256 the same way; when the job
+    /// carries a feed item, the publication's feed is changed last, once the delivery is recorded
+    /// (see `FeedPublisher`), with `feed`'s settings.
     @discardableResult
-    public func deliver(_ job: OutboxJob, toFolder folder: URL) throws(NarrationError) -> OutboxJob {
+    public func deliver(_ job: OutboxJob, toFolder folder: URL, feed: FeedSettings = FeedSettings()) throws(NarrationError) -> OutboxJob {
         let title = (try? catalog.article(matching: job.articleID.rawValue).title) ?? job.file.lastPathComponent
         let claim = try DeliveryClaim.acquire(job.articleID, root: root, title: title)
         defer { withExtendedLifetime(claim) {} }
@@ -33,22 +38,21 @@ extension NarrationLibrary {
         job.remotePath = target.path
         job.lastError = nil
         try catalog.beginAttempt(job.row, destination: folder.path, audioLocation: target.path)  // before the first byte
+        let sidecar: Sidecar
         do throws(NarrationError) {
             try removeStrayCopies(inFolder: folder)
             guard try Checksum.sha256(of: job.file) == job.sha256 else { throw Self.changedSinceQueued(job.file) }
             try FileSystem.createDirectory(target.deletingLastPathComponent())
             FileSystem.removeAbandonedPartials(in: target.deletingLastPathComponent())
-            let sha256 = job.sha256
-            // A delivery of the same export there already (submitted again, or an attempt killed
-            // after its copy): reading it back costs less than copying it and reading that back.
-            let alreadyThere = FileSystem.size(target) == job.bytes && (try? Checksum.sha256(of: target)) == sha256
-            if !alreadyThere {
-                try FileSystem.copyAtomically(job.file, to: target) { (copy) throws(NarrationError) in
-                    guard try Checksum.sha256(of: copy) == sha256 else {
-                        throw NarrationError(.fileCorrupt, "The copy at \(target.path) did not match the outbox file, so it was not put in place. Try again.")
-                    }
-                }
+            sidecar = try self.sidecar(of: job)
+            for file in sidecar.files ?? [] {
+                try copyVerified(
+                    job.file.deletingLastPathComponent().appendingPathComponent(file.name), sha256: file.sha256, bytes: file.bytes,
+                    to: target.deletingLastPathComponent().appendingPathComponent(file.name))
             }
+            // A delivery of the same export there already (submitted again, or an attempt killed
+            // after its copy) is read back rather than copied again.
+            try copyVerified(job.file, sha256: job.sha256, bytes: job.bytes, to: target)
             try FileSystem.copyAtomically(job.sidecarFile, to: sidecarTarget)
             job.state = .delivered
             job.deliveredAt = Date()
@@ -58,11 +62,17 @@ extension NarrationLibrary {
             switch try catalog.recordDelivery(job.row, delivery) {
             case .recorded(let replaced):
                 if let replaced {
-                    Self.removeCopy(
-                        at: URL(fileURLWithPath: replaced.audioLocation), ifSHA256: replaced.sha256,
+                    let old = URL(fileURLWithPath: replaced.audioLocation)
+                    let replacedCarried = Self.removeCopy(
+                        at: old, ifSHA256: replaced.sha256,
                         sidecar: replaced.sidecarLocation == delivery.sidecarLocation ? nil : URL(fileURLWithPath: replaced.sidecarLocation))
+                    if replacedCarried, old.deletingPathExtension() != target.deletingPathExtension() {
+                        let stem = old.deletingPathExtension().lastPathComponent
+                        for name in DeliveryItem.fileNames(stem: stem) {
+                            try? FileSystem.remove(old.deletingLastPathComponent().appendingPathComponent(name))
+                        }
+                    }
                 }
-                return job
             case .stale(let row):
                 // The article changed while the file was copied: what was copied must not stay.
                 if Self.removeCopy(at: target, ifSHA256: job.sha256, sidecar: sidecarTarget) {
@@ -76,6 +86,31 @@ extension NarrationLibrary {
             job.lastError = error.message
             try? catalog.updateOutbox(job.row)
             throw error
+        }
+        // Delivered and recorded: the feed links to it now.
+        if sidecar.carries?.contains(DeliveryItem.feed.rawValue) == true {
+            let feedPath = FeedSettings.feedPath(forDeliveryPath: job.deliveryPath)
+            do throws(NarrationError) {
+                _ = try FeedPublisher.change(
+                    inFolder: folder, feedPath: feedPath,
+                    channel: feed.channel(publication: sidecar.publication, feedPath: feedPath, defaultLanguage: "en"),
+                    .publish(PodcastFeed.Item(sidecar: sidecar, deliveryPath: job.deliveryPath, feedPath: feedPath, settings: feed, published: Date())))
+            } catch {
+                throw feedNotUpdated(&job, at: folder.path, error)
+            }
+        }
+        return job
+    }
+
+    /// Copies `source` to `target` atomically, its copy checked against `sha256` before it is
+    /// renamed into place; a file already there with that size and SHA-256 is not copied again.
+    /// - Throws: `fileCorrupt` when the copy does not match; `fileSystem`, `diskFull`.
+    private func copyVerified(_ source: URL, sha256: String, bytes: Int, to target: URL) throws(NarrationError) {
+        if FileSystem.size(target) == bytes, (try? Checksum.sha256(of: target)) == sha256 { return }
+        try FileSystem.copyAtomically(source, to: target) { (copy) throws(NarrationError) in
+            guard try Checksum.sha256(of: copy) == sha256 else {
+                throw NarrationError(.fileCorrupt, "The copy at \(target.path) did not match the outbox file, so it was not put in place. Try again.")
+            }
         }
     }
 

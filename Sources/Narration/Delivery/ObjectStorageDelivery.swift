@@ -34,8 +34,12 @@ extension NarrationLibrary {
     ///   - now: the clock requests are signed with.
     /// - Throws: `fileCorrupt` if the outbox file changed since it was queued; `credentials`;
     ///   `storageUnreachable`/`storageUnavailable` (may pass), `storageRefused` (will not).
+    ///
+    /// The files the job carries beside the audio (the sidecar's `files`) are stored first, each
+    /// checked by HEAD the same way; when the job carries a feed item, the publication's feed is
+    /// changed last, once the delivery is recorded (see `FeedPublisher`), with `feed`'s settings.
     public func deliver(
-        _ job: OutboxJob, to storage: S3Destination, credentials: S3Credentials,
+        _ job: OutboxJob, to storage: S3Destination, credentials: S3Credentials, feed: FeedSettings = FeedSettings(),
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws(NarrationError) -> ObjectStorageDelivery {
         let title = (try? catalog.article(matching: job.articleID.rawValue).title) ?? job.file.lastPathComponent
@@ -57,11 +61,12 @@ extension NarrationLibrary {
         job.lastError = nil
         try catalog.beginAttempt(job.row, destination: storage.description, audioLocation: key)  // before the first byte
         let client = StorageConnection(destination: storage, credentials: credentials, now: now)
+        let delivery: ObjectStorageDelivery
+        let sidecar: Sidecar
         do throws(NarrationError) {
+            sidecar = try self.sidecar(of: job)
             try await removeStrayCopies(at: storage, with: client)
-            let delivery = try await upload(&job, key: key, title: title, with: client, isRetry: isRetry, progress: progress)
-            await client.shutdown()
-            return delivery
+            delivery = try await upload(&job, key: key, sidecar: sidecar, title: title, with: client, isRetry: isRetry, progress: progress)
         } catch {
             await client.shutdown()
             job.state = stateBefore
@@ -69,6 +74,22 @@ extension NarrationLibrary {
             try? catalog.updateOutbox(job.row)
             throw error
         }
+        // Delivered and recorded: the feed links to it now.
+        if sidecar.carries?.contains(DeliveryItem.feed.rawValue) == true {
+            let feedPath = FeedSettings.feedPath(forDeliveryPath: job.deliveryPath)
+            do throws(NarrationError) {
+                _ = try await FeedPublisher.change(
+                    at: storage.key(for: feedPath), with: client,
+                    channel: feed.channel(publication: sidecar.publication, feedPath: feedPath, defaultLanguage: "en"),
+                    .publish(PodcastFeed.Item(sidecar: sidecar, deliveryPath: job.deliveryPath, feedPath: feedPath, settings: feed, published: Date())))
+            } catch {
+                await client.shutdown()
+                var delivered = delivery.job
+                throw feedNotUpdated(&delivered, at: storage.description, error)
+            }
+        }
+        await client.shutdown()
+        return delivery
     }
 
     /// Deletes the objects that attempts of retired jobs may have left at `storage` (a delivery
@@ -101,10 +122,16 @@ extension NarrationLibrary {
     }
 
     private func upload(
-        _ job: inout OutboxJob, key: String, title: String, with client: StorageConnection, isRetry: Bool,
+        _ job: inout OutboxJob, key: String, sidecar: Sidecar, title: String, with client: StorageConnection, isRetry: Bool,
         progress: @escaping @Sendable (Int, Int) -> Void
     ) async throws(NarrationError) -> ObjectStorageDelivery {
         let storage = client.destination
+        let folderKey = key.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        for file in sidecar.files ?? [] {
+            try await storeVerified(
+                file, from: job.file.deletingLastPathComponent().appendingPathComponent(file.name), key: folderKey + "/" + file.name,
+                articleID: job.articleID, with: client, isRetry: isRetry)
+        }
         let plan = UploadPlan(bytes: FileSystem.size(job.file))
         let (sha256, partMD5s) = try Checksum.digests(of: job.file, plan: plan)
         guard sha256 == job.sha256, plan.bytes == job.bytes else { throw Self.changedSinceQueued(job.file) }
@@ -160,8 +187,16 @@ extension NarrationLibrary {
         switch try catalog.recordDelivery(job.row, delivery) {
         case .recorded(let replaced):
             if let replaced {
-                try? await Self.deleteObject(
-                    replaced.audioLocation, ifSHA256: replaced.sha256, deletingSidecar: replaced.sidecarLocation != sidecarKey, with: client)
+                let deleted = (try? await Self.deleteObject(
+                    replaced.audioLocation, ifSHA256: replaced.sha256, deletingSidecar: replaced.sidecarLocation != sidecarKey, with: client)) != nil
+                // Keys are not paths on this machine: cut the extension off as text.
+                func stem(_ key: String) -> String { String(key.dropLast(URL(fileURLWithPath: key).pathExtension.count + 1)) }
+                let oldStem = stem(replaced.audioLocation)
+                if deleted, oldStem != stem(key), let slash = oldStem.lastIndex(of: "/") {
+                    for name in DeliveryItem.fileNames(stem: String(oldStem[oldStem.index(after: slash)...])) {
+                        try? await client.deleteObject(key: oldStem[...slash] + name)
+                    }
+                }
             }
         case .stale(let row):
             // The article changed while the file was sent: what was sent must not stay.
@@ -172,6 +207,28 @@ extension NarrationLibrary {
             throw Self.withdrawn(title: title, reason: OutboxJob.RetirementReason(rawValue: row.retiredReason ?? "") ?? .edited)
         }
         return ObjectStorageDelivery(job: job, key: key, bytesSent: sent.bytesSent, partsReused: partsReused, alreadyStored: alreadyStored)
+    }
+
+    /// Stores one file the job carries beside the audio at `key`, in one PUT with its SHA-256 in
+    /// the metadata, and checks it by HEAD (size, ETag as its MD5, SHA-256); on a retry, one
+    /// already there with that SHA-256 is not sent again.
+    /// - Throws: `fileCorrupt` if the outbox file changed since it was queued.
+    private func storeVerified(
+        _ file: Sidecar.FileEntry, from source: URL, key: String, articleID: ArticleID, with client: StorageConnection, isRetry: Bool
+    ) async throws(NarrationError) {
+        let body = try Checksum.read(0..<FileSystem.size(source), of: source)
+        guard Digest.sha256Hex(body) == file.sha256 else { throw Self.changedSinceQueued(source) }
+        let md5 = Digest.hex(Digest.md5(body))
+        func holds(_ head: S3ObjectHead?) -> Bool { head?.bytes == body.count && head?.etag == md5 && head?.metadata["sha256"] == file.sha256 }
+        if isRetry, holds(try await client.headObject(key: key)) { return }
+        _ = try await client.putObject(
+            key: key, body: body, contentType: file.type, metadata: ["sha256": file.sha256, "article-id": articleID.rawValue])
+        let head = try await client.headObject(key: key)
+        guard holds(head) else {
+            throw NarrationError(
+                .storageUnavailable, "\(key) does not match the outbox file after the upload (\(Self.describe(head)) instead of \(body.count) bytes, ETag \(md5)).",
+                remedy: .sendOutboxLater)
+        }
     }
 
     /// Sends the parts the storage does not hold yet, continuing the job's upload when the

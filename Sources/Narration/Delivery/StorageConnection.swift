@@ -26,6 +26,17 @@ final class StorageConnection: Sendable {
         }
     }
 
+    /// See `S3Client.putObjectIfUnchanged`: false when another writer changed the object first.
+    func putObjectIfUnchanged(key: String, body: Data, contentType: String, etag: String?) async throws(NarrationError) -> Bool {
+        try await translating { () async throws(ObjectStorageError) in
+            try await client.putObjectIfUnchanged(key: key, body: body, contentType: contentType, etag: etag)
+        }
+    }
+
+    func getObject(key: String) async throws(NarrationError) -> (body: Data, etag: String)? {
+        try await translating { () async throws(ObjectStorageError) in try await client.getObject(key: key) }
+    }
+
     func headObject(key: String) async throws(NarrationError) -> S3ObjectHead? {
         try await translating { () async throws(ObjectStorageError) in try await client.headObject(key: key) }
     }

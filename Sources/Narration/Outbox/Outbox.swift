@@ -1,5 +1,6 @@
 public import Foundation
 public import NarrationCore
+import ObjectStorage
 
 extension NarrationLibrary {
     /// `outbox/` under the data root: one folder per job, `<job id>/`, holding the export and its
@@ -56,15 +57,37 @@ extension NarrationLibrary {
                 recordingSeconds: article.format.seconds(entries.reduce(0) { $0 + $1.chunk.frames }),
                 queuedAt: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))  // whole seconds, as ISO 8601 stores it
             sidecar.chapters = result.chapters
+            let stem = audio.deletingPathExtension().lastPathComponent
+            var files: [Sidecar.FileEntry] = []
+            var carried: Set<DeliveryItem> = [.audio]
+            /// Writes one of the files the delivery carries beside the audio, and lists it.
+            func add(_ item: DeliveryItem, _ index: Int, _ data: Data) throws(NarrationError) {
+                let (suffix, role, type) = item.files[index]
+                let url = folder.appendingPathComponent(stem + suffix)
+                try FileSystem.writeAtomically(data, to: url)
+                files.append(Sidecar.FileEntry(name: url.lastPathComponent, role: role, type: type, bytes: data.count, sha256: Digest.sha256Hex(data)))
+                carried.insert(item)
+            }
             if let transcript = result.plan.transcript {
                 var names: [String] = []
-                for format in Transcript.Format.allCases {
-                    let transcriptURL = audio.deletingPathExtension().appendingPathExtension(format.fileExtension)
-                    try FileSystem.writeAtomically(Data(transcript.text(format).utf8), to: transcriptURL)
-                    names.append(transcriptURL.lastPathComponent)
+                for (index, format) in Transcript.Format.allCases.enumerated() {
+                    let data = Data(transcript.text(format).utf8)
+                    if profile.carries.contains(.transcript) {
+                        try add(.transcript, index, data)
+                    } else {
+                        try FileSystem.writeAtomically(data, to: folder.appendingPathComponent(stem + "." + format.fileExtension))
+                    }
+                    names.append(stem + "." + format.fileExtension)
                 }
                 sidecar.paragraphs = Sidecar.ParagraphEntry.entries(result.plan)
                 sidecar.transcripts = names
+            }
+            if profile.carries.contains(.feed) {
+                try add(.feed, 0, ChapterList(plan: result.plan, fileName: name).json)
+            }
+            if profile.carries != [.audio] {
+                sidecar.carries = carried.sorted().map(\.rawValue)
+                sidecar.files = files
             }
             try FileSystem.writeAtomically(Self.encode(sidecar), to: sidecarURL)
             row.sha256 = sidecar.sha256

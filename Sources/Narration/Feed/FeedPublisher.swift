@@ -1,0 +1,123 @@
+import Foundation
+public import NarrationCore
+
+/// A change to one publication's feed.
+public enum FeedChange: Sendable, Equatable {
+    /// Add the item, or replace its article's.
+    case publish(PodcastFeed.Item)
+    /// Take the article's item out.
+    case remove(guid: String)
+
+    func applied(to feed: PodcastFeed) -> PodcastFeed {
+        switch self {
+        case .publish(let item): feed.publishing(item)
+        case .remove(let guid): feed.removing(guid: guid)
+        }
+    }
+}
+
+/// What a feed change did.
+public struct FeedUpdate: Sendable, Equatable {
+    /// The feed as written.
+    public let feed: PodcastFeed
+    /// Where it is: a file's path, or `s3://bucket/key`.
+    public let location: String
+    /// How many times it was read, changed and written: more than 1 when another delivery wrote
+    /// the feed between this one's read and write.
+    public let attempts: Int
+}
+
+/// Changes a feed by reading it, changing it and writing it, with no lost update when two
+/// deliveries change the same feed at once, and never a half-written feed.
+///
+/// In a folder, the change holds an exclusive `flock` on `.feed.xml.lock` beside the feed while it
+/// reads and writes, and the feed is replaced atomically (a temporary file, fsynced, renamed).
+/// In object storage, the new feed is stored only if the feed is still the one read: a PUT with
+/// `If-Match` its ETag (or `If-None-Match: *` when there was none), read again and retried when
+/// the storage answers 412 (or 409) because another delivery wrote first.
+enum FeedPublisher {
+    /// How long a folder change waits for another delivery's lock, and how many times an object
+    /// storage change tries before it gives up saying the feed is busy.
+    static let lockWaitSeconds = 30.0
+    static let maximumAttempts = 20
+
+    /// Changes the feed at `feedPath` below `folder`.
+    /// - Throws: `fileSystem`/`diskFull` for the folder; `feedUnreadable` for a feed.xml narrate
+    ///   cannot read (it is left as it is); `articleBusy` when the lock stays taken.
+    static func change(
+        inFolder folder: URL, feedPath: String, channel: PodcastFeed.Channel, _ change: FeedChange
+    ) throws(NarrationError) -> FeedUpdate {
+        let feedURL = folder.appendingPathComponent(feedPath)
+        try FileSystem.createDirectory(feedURL.deletingLastPathComponent())
+        let lockURL = feedURL.deletingLastPathComponent().appendingPathComponent(".\(FeedSettings.fileName).lock")
+        let lock: OpenFile
+        do throws(SystemError) {
+            lock = try OpenFile(lockURL.path, .readWriteCreating(permissions: 0o644))
+        } catch {
+            throw NarrationError(.fileSystem, "Cannot open the feed's lock file \(lockURL.path): \(error.reason).", subject: .file(lockURL.path), cause: error.cause)
+        }
+        let deadline = FileSystem.monotonicSeconds() + lockWaitSeconds
+        while !lock.tryLock() {
+            guard FileSystem.monotonicSeconds() < deadline else {
+                throw NarrationError(
+                    .articleBusy, "The feed \(feedURL.path) stayed locked by another delivery for \(Int(lockWaitSeconds)) s; nothing in it was changed.",
+                    remedy: .sendOutboxLater)
+            }
+            usleep(20_000)
+        }
+        defer { withExtendedLifetime(lock) {} }  // the kernel drops the flock when the file closes
+        var feed = PodcastFeed(channel: channel)
+        if FileSystem.exists(feedURL) {
+            let data = Data(try FileSystem.contents(of: feedURL))
+            feed = try read(data, location: feedURL.path)
+            feed.channel = channel
+        }
+        let changed = change.applied(to: feed)
+        try FileSystem.writeAtomically(Data(FeedDocument.xml(changed).utf8), to: feedURL)
+        return FeedUpdate(feed: changed, location: feedURL.path, attempts: 1)
+    }
+
+    /// Changes the feed at `key` in object storage.
+    /// - Throws: the storage's errors; `feedUnreadable` for a feed narrate cannot read (it is
+    ///   left as it is); `storageUnavailable` when other deliveries kept writing it first.
+    static func change(
+        at key: String, with client: StorageConnection, channel: PodcastFeed.Channel, _ change: FeedChange
+    ) async throws(NarrationError) -> FeedUpdate {
+        let location = "s3://\(client.destination.bucket)/\(key)"
+        for attempt in 1...maximumAttempts {
+            var feed = PodcastFeed(channel: channel)
+            let current = try await client.getObject(key: key)
+            if let current {
+                feed = try read(current.body, location: location)
+                feed.channel = channel
+            }
+            let changed = change.applied(to: feed)
+            let written = try await client.putObjectIfUnchanged(
+                key: key, body: Data(FeedDocument.xml(changed).utf8), contentType: "application/rss+xml; charset=utf-8",
+                etag: current?.etag)
+            if written { return FeedUpdate(feed: changed, location: location, attempts: attempt) }
+            // Another delivery wrote it between our read and write: wait a little, read it again.
+            try? await Task.sleep(for: .milliseconds(Int.random(in: 10...60) * attempt))
+        }
+        throw NarrationError(
+            .storageUnavailable, "The feed \(location) kept changing under this delivery (\(maximumAttempts) tries); nothing in it was changed.",
+            remedy: .sendOutboxLater)
+    }
+
+    /// What a feed holds: the feed at `feedPath` below `folder`, or nil when there is none.
+    static func read(inFolder folder: URL, feedPath: String) throws(NarrationError) -> PodcastFeed? {
+        let feedURL = folder.appendingPathComponent(feedPath)
+        guard FileSystem.exists(feedURL) else { return nil }
+        return try read(Data(try FileSystem.contents(of: feedURL)), location: feedURL.path)
+    }
+
+    static func read(_ data: Data, location: String) throws(NarrationError) -> PodcastFeed {
+        do throws(FeedReader.Unreadable) {
+            return try FeedReader.read(data)
+        } catch {
+            throw NarrationError(
+                .feedUnreadable, "\(location) is not a feed narrate can change: \(error.reason). It was left as it is; move it away, and deliver again to start a new feed.",
+                subject: .file(location))
+        }
+    }
+}
