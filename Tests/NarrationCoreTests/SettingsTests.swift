@@ -58,12 +58,12 @@ struct SettingsTests {
     @Test("mistakes are named with the file and line, and the fix", arguments: [
         ("narrator = Ann", "config.toml, line 1: Ann is not a value narrate understands (a string in quotes, a number, true or false). Fix the line or remove it."),
         ("narator = \"Ann\"", "config.toml: unknown setting \"narator\" (known: destination, destinations, device, language, narrator, profile, profiles, publication)."),
-        ("[profiles.x]\nbitrat = 64", "config.toml: unknown setting \"bitrat\" in [profiles.x] (known: base, bitrate, format, join_fade, loudness, max_pause, max_silence, no_clipping, peak_ceiling, rms, room_tone_head, room_tone_tail, vbr)."),
+        ("[profiles.x]\nbitrat = 64", "config.toml: unknown setting \"bitrat\" in [profiles.x] (known: base, bitrate, carries, format, join_fade, loudness, max_pause, max_silence, no_clipping, peak_ceiling, rms, room_tone_head, room_tone_tail, vbr)."),
         ("[profiles.x]\nloudness = 5", "config.toml: loudness in [profiles.x] must be a number from -40.0 to 0.0."),
         ("narrator = \"Ann\"\nnarrator = \"Bo\"", "config.toml, line 2: narrator is set twice. Fix the line or remove it."),
         ("profile = \"nope\"", "There is no profile \"nope\". Use one of archive, librivox, acx, podcast."),
         ("narrator = \"unclosed", "config.toml, line 1: a string is not closed. Fix the line or remove it."),
-        ("tags = [1, 2]", "config.toml, line 1: [1, 2] is not a value narrate understands (a string in quotes, a number, true or false). Fix the line or remove it."),
+        ("tags = {a = 1}", "config.toml, line 1: {a = 1} is not a value narrate understands (a string in quotes, a number, true or false). Fix the line or remove it."),
     ])
     func mistakes(text: String, message: String) {
         #expect(throws: NarrationError(.usage, message)) { try Settings(parsing: text, file: "config.toml") }

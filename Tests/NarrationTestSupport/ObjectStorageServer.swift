@@ -15,6 +15,9 @@ public final class ObjectStorageServer: @unchecked Sendable {
     private var process: ChildProcess?
 
     public var endpoint: String { "http://127.0.0.1:\(ports[3])" }
+    /// The filer's HTTP address, which serves every object without credentials at
+    /// `/buckets/BUCKET/KEY`: a bucket served as it is, as a reading service's CDN would.
+    public var filerURL: String { "http://127.0.0.1:\(ports[2])" }
 
     /// The environment that gives narrate (and boto3) this server's key pair.
     public static var credentialsEnvironment: [String: String] {
@@ -109,7 +112,7 @@ public final class ObjectStorageServer: @unchecked Sendable {
         return try String(contentsOf: output, encoding: .utf8)
     }
 
-    static func fixture(_ name: String) -> URL {
+    public static func fixture(_ name: String) -> URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/\(name)")
     }
@@ -133,7 +136,7 @@ public final class ObjectStorageServer: @unchecked Sendable {
         return ports
     }
 
-    static func answersHTTP(port: Int) -> Bool {
+    public static func answersHTTP(port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = loopback(port: port)

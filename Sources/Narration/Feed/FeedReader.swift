@@ -24,7 +24,10 @@ enum FeedReader {
         guard parser.parse() else {
             throw Unreadable(reason: "it is not well-formed XML (\(parser.parserError.map { "\($0.localizedDescription)" } ?? "no reason given"), line \(parser.lineNumber))")
         }
-        guard delegate.sawRSS, let channel = delegate.channel else { throw Unreadable(reason: "it is not an RSS feed (no <rss><channel>)") }
+        guard delegate.sawRSS else { throw Unreadable(reason: "it is not an RSS feed (no <rss><channel>)") }
+        // Foundation's parser can report success on a document cut off in the middle.
+        guard delegate.endedRSS else { throw Unreadable(reason: "it is cut off before its end (no </rss>)") }
+        guard let channel = delegate.channel else { throw Unreadable(reason: "it is not an RSS feed (no <rss><channel>)") }
         if let problem = delegate.problem { throw Unreadable(reason: problem) }
         return PodcastFeed(channel: channel, items: delegate.items)
     }
@@ -32,6 +35,7 @@ enum FeedReader {
     /// Collects the channel's and items' fields as `FeedDocument` writes them.
     private final class Delegate: NSObject, XMLParserDelegate {
         var sawRSS = false
+        var endedRSS = false
         var channel: PodcastFeed.Channel?
         var items: [PodcastFeed.Item] = []
         var problem: String?
@@ -82,6 +86,7 @@ enum FeedReader {
             let value = text
             text = ""
             defer { path.removeLast() }
+            if key == "rss" { endedRSS = true }
             if key == "item" {
                 finishItem()
                 return
