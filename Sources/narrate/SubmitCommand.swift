@@ -71,7 +71,24 @@ extension Narrate {
             } else {
                 let check = if case .s3 = resolved { "size, ETag and SHA-256 checked" } else { "SHA-256 checked" }
                 Console.print("Delivered \(job.file.lastPathComponent) to \(job.remotePath ?? resolved.description) (\(check)).")
+                for line in Self.carried(job) { Console.print(line) }
             }
+        }
+
+        /// What went with the audio, and the feed it is in: a line each.
+        static func carried(_ job: OutboxJob) -> [String] {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            guard let sidecar = try? decoder.decode(Sidecar.self, from: Data(contentsOf: job.sidecarFile)) else { return [] }
+            var lines: [String] = []
+            let files = sidecar.files ?? []
+            if !files.isEmpty { lines.append("With it: \(files.map(\.name).joined(separator: ", ")).") }
+            if sidecar.carries?.contains(DeliveryItem.feed.rawValue) == true, let remote = job.remotePath {
+                // <publication>/<date>/<file> below the destination: the feed is <publication>/feed.xml.
+                let publication = remote.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
+                lines.append("Its podcast feed: \(publication)/\(FeedSettings.fileName) (\"narrate feed\" shows it).")
+            }
+            return lines
         }
     }
 }
