@@ -30,9 +30,9 @@ extension Narrate {
 
                   narrate export -o budget.mp3 --bitrate 64
                   narrate export -o budget.flac                      # lossless, with chapters
-                  narrate export -o budget.opus                      # small, for phones, with chapters
+                  narrate export -o budget.opus                      # small, with chapters
                   narrate export -o budget.opus --profile mobile     # at podcast loudness
-                  narrate export -o budget.wav --profile telephone   # 8 kHz mono 16-bit, for phone lines
+                  narrate export -o budget.wav --profile telephone   # 8 kHz mono, phone lines
 
                 --from and --to export only chunks N to M (either may be left out): the file, its \
                 chapters, tags and transcript start at 0 at chunk N. queue and submit always send \
