@@ -38,6 +38,8 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
+        // Ogg Opus with any Vorbis comment (chapters): libsndfile writes only its fixed tags.
+        .systemLibrary(name: "COpusEnc", pkgConfig: "libopusenc", providers: [.apt(["libopusenc-dev"])]),
         // FFTW (single precision) for the export's spectral noise gate; FFTW is GPL-2-or-later.
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         // Offline speech recognition; its English model comes from pocketsphinx-en-us at run time.
@@ -59,10 +61,10 @@ let package = Package(
         ),
 
         // The only code that imports the audio C libraries: ALSA capture and playback, libsndfile, LAME, Rubber Band,
-        // libebur128, libsoxr, libFLAC, FFTW (the noise gate).
+        // libebur128, libsoxr, libFLAC, libopusenc, FFTW (the noise gate).
         .target(
             name: "NarrationAudio",
-            dependencies: ["NarrationCore", "CALSA", "CSndFile", "CLame", "CRubberBand", "CEBUR128", "CSoxr", "CFLAC", "CFFTW"],
+            dependencies: ["NarrationCore", "CALSA", "CSndFile", "CLame", "CRubberBand", "CEBUR128", "CSoxr", "CFLAC", "COpusEnc", "CFFTW"],
             swiftSettings: strictness
         ),
 

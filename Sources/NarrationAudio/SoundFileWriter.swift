@@ -20,7 +20,8 @@ public import NarrationCore
 ///   `SFC_SET_COMPRESSION_LEVEL`: `bitrate = ((1 − level) × 250000 + 6000) × channels`.
 /// Both kept the speech's loudness within 0.3 LU (−20.1 LUFS: Vorbis −20.2, Opus −20.4).
 /// Opus files take only 8, 12, 16, 24 or 48 kHz (libsndfile refuses others): convert first (see
-/// `ExportFormat.fileSampleRate` and `SampleRateConverter`).
+/// `SampleRateConverter`). Exports write Ogg Opus with `OpusWriter` instead (libopusenc), which
+/// takes chapters as comments.
 public final class SoundFileWriter: @unchecked Sendable {
     public let path: String
     public let format: AudioFormat

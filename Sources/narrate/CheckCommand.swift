@@ -10,7 +10,7 @@ extension Narrate {
             abstract: "Measure a file or an article: loudness, levels, noise floor, clipping, long silences.",
             discussion: """
                 With --profile, each of the profile's rules passes or fails, and the exit status is 1 \
-                if any fails. Profiles: acx, podcast, librivox, archive, or one of config.toml's. \
+                if any fails. Profiles: acx, podcast, librivox, archive, mobile, telephone, or one of config.toml's. \
                 export, queue and submit run the same check on what they make and keep nothing \
                 that fails.
 

@@ -22,15 +22,17 @@ extension Narrate {
                 carries an ID3v2.4 tag (title, narrator, publication, date, article id) with \
                 chapters, one per chunk. FLAC holds the chunks' samples unchanged, with Vorbis \
                 comment tags and the same chapters (CHAPTER001=00:00:00.000, CHAPTER001NAME=…). \
-                WAV holds them unchanged with RIFF INFO tags and no chapters. Ogg Vorbis (quality \
-                3) and Ogg Opus (32 kbit/s per channel; 44.1 kHz is converted to Opus's 48 kHz) are \
-                small files for listening, tagged with Vorbis comments, without chapters. The file \
+                Ogg Opus is the small file for phones: speech at 32 kbit/s mono, 48 stereo \
+                (--bitrate 6 to 256), converted to Opus's 48 kHz, with the same tags and chapters \
+                as FLAC. WAV holds the samples unchanged with RIFF INFO tags and no chapters; Ogg \
+                Vorbis (quality 3) is tagged with Vorbis comments, without chapters. The file \
                 appears only when complete.
 
                   narrate export -o budget.mp3 --bitrate 64
                   narrate export -o budget.flac                      # lossless, with chapters
-                  narrate export -o budget.opus                      # small, for phones
-                  narrate export -o budget.ogg --profile podcast     # at podcast loudness
+                  narrate export -o budget.opus                      # small, with chapters
+                  narrate export -o budget.opus --profile mobile     # at podcast loudness
+                  narrate export -o budget.wav --profile telephone   # 8 kHz mono, phone lines
 
                 --from and --to export only chunks N to M (either may be left out): the file, its \
                 chapters, tags and transcript start at 0 at chunk N. queue and submit always send \
@@ -39,7 +41,7 @@ extension Narrate {
                   narrate export -o part2.flac --from 4 --to 7
                   narrate export -o ending.mp3 --from 12
 
-                In an article with a text (narrate script FILE), an MP3 or FLAC has instead one \
+                In an article with a text (narrate script FILE), an MP3, FLAC or Opus file has instead one \
                 chapter per paragraph, titled by its heading or its first words (--chapters \
                 sections: one per heading and the paragraphs under it; --chapters chunks: one per \
                 chunk), and --transcript writes beside it a WebVTT or SubRip file with one cue per \
@@ -58,14 +60,15 @@ extension Narrate {
             valueName: "FORMAT"))
         var format: ExportFormatArgument?
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("MP3 constant bitrate in kbit/s (default 128).", valueName: "KBPS"))
+        @Option(parsing: .unconditional, help: ArgumentHelp(
+            "Bitrate in kbit/s: MP3's constant bitrate (default 128), or Ogg Opus's, 6 to 256 (default 32 mono, 48 stereo).", valueName: "KBPS"))
         var bitrate: Int?
 
         @Option(parsing: .unconditional, help: ArgumentHelp("MP3 variable bitrate quality, 0 (best) to 9, instead of --bitrate.", valueName: "Q"))
         var vbr: Int?
 
         @Option(help: ArgumentHelp(
-            "A delivery profile: archive (FLAC, untouched), librivox, acx, podcast or one of config.toml's. It sets the mastering, the sample rate its rules ask for, and the format and bitrate unless --format, the file's extension or --bitrate say otherwise; a profile with a noise-floor rule (acx) reduces the room's noise first when the recording needs it (learnt from its own pauses, 12 to 30 dB); a file that fails its rules (as check --profile measures them) is not kept, and the error names each rule, what was measured and why. Without it the samples are untouched.",
+            "A delivery profile: archive (FLAC, untouched), librivox, acx, podcast, mobile (Ogg Opus at podcast loudness), telephone (WAV, 8 kHz mono 16-bit) or one of config.toml's. It sets the mastering, the sample rate its rules ask for, and the format and bitrate unless --format, the file's extension or --bitrate say otherwise; a profile with a noise-floor rule (acx) reduces the room's noise first when the recording needs it (learnt from its own pauses, 12 to 30 dB); a file that fails its rules (as check --profile measures them) is not kept, and the error names each rule, what was measured and why. Without it the samples are untouched.",
             valueName: "NAME"))
         var profile: String?
 
@@ -131,16 +134,26 @@ extension Narrate {
                 }
             }
             let resolvedFormat = resolvedFormat(chosenProfile)
-            if (bitrate != nil || vbr != nil) && resolvedFormat != .mp3 {
-                Console.error("--bitrate and --vbr apply to MP3 only; this export is \(resolvedFormat.rawValue).")
+            if vbr != nil && resolvedFormat != .mp3 {
+                Console.error("--vbr applies to MP3 only; this export is \(resolvedFormat.rawValue)\(resolvedFormat == .opus ? " (give --bitrate)" : "").")
+                throw ExitCode(64)
+            }
+            if bitrate != nil && resolvedFormat != .mp3 && resolvedFormat != .opus {
+                Console.error("--bitrate applies to MP3 and Ogg Opus only; this export is \(resolvedFormat.rawValue).")
+                throw ExitCode(64)
+            }
+            if let bitrate, resolvedFormat == .opus, !OpusBitrate.range.contains(bitrate) {
+                Console.error("--bitrate \(bitrate) is not an Ogg Opus bitrate; give \(OpusBitrate.range.lowerBound) to \(OpusBitrate.range.upperBound) kbit/s.")
                 throw ExitCode(64)
             }
             let encoding: MP3Encoding = vbr.map { .variable(quality: $0) }
                 ?? bitrate.map { .constant(kbps: $0) } ?? chosenProfile?.mp3 ?? .constant(kbps: 128)
+            // Opus: --bitrate, else the profile's own Opus bitrate, else Opus's speech default.
+            let opusKbps = resolvedFormat == .opus ? bitrate ?? chosenProfile?.opusBitrate : nil
             let settings = ExportSettings(
                 format: resolvedFormat, mp3: encoding, chapters: !noChapters, chapterStyle: chapters.style,
                 mastering: chosenProfile?.mastering ?? Mastering(), firstChunk: from.map { ChunkIndex($0) }, lastChunk: to.map { ChunkIndex($0) },
-                profile: chosenProfile)
+                profile: chosenProfile, opusKbps: opusKbps)
             let destination = URL(fileURLWithPath: output).standardizedFileURL
             let bar = ProgressBar(label: "Exporting")
             let transcriptURL = transcript.map { destination.deletingPathExtension().appendingPathExtension($0.format.fileExtension) }
@@ -196,7 +209,7 @@ struct ExportJSON: Encodable {
     let frames: Int
     let duration: Double
     let bytes: Int
-    /// The chapters written into the file: 0 for WAV, Ogg Vorbis and Ogg Opus, which hold none.
+    /// The chapters written into the file: 0 for WAV and Ogg Vorbis, which hold none.
     let chapters: Int
     /// The chunks exported, numbered as in the article.
     let firstChunk: Int

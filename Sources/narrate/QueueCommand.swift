@@ -6,7 +6,7 @@ import NarrationCore
 /// `--profile NAME` for commands that export.
 struct ProfileOption: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "The delivery profile: archive, librivox, acx, podcast, or one of config.toml's (default: profile in config.toml, else archive). An export that fails its rules (as check --profile measures them) is not queued.",
+        "The delivery profile: archive, librivox, acx, podcast, mobile, telephone, or one of config.toml's (default: profile in config.toml, else archive). An export that fails its rules (as check --profile measures them) is not queued.",
         valueName: "NAME"))
     var profile: String?
 

@@ -25,7 +25,7 @@ struct DeliveryCommandTests {
         let missing = try fixture.narrate.run("check", fixture.folder.file("nothing.mp3").path)
         #expect(missing.status == 1 && missing.stderr == "There is no file \(fixture.folder.file("nothing.mp3").path).\n")
         let unknown = try fixture.narrate.run("check", "--profile", "radio")
-        #expect(unknown.status == 64 && unknown.stderr.contains("There is no profile \"radio\". Use one of archive, librivox, acx, podcast."))
+        #expect(unknown.status == 64 && unknown.stderr.contains("There is no profile \"radio\". Use one of archive, librivox, acx, podcast, mobile, telephone."))
     }
 
     @Test("queue, then submit with the configured destination and profile, then the outbox shows it delivered")

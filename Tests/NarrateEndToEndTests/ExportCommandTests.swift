@@ -77,7 +77,7 @@ struct ExportCommandTests {
         ("mp3", "mp3", 3, ", 3 chapters, "),
         ("wav", "wav", 0, ", no chapters (WAV files hold none), "),
         ("ogg", "ogg", 0, ", no chapters (Ogg Vorbis files hold none), "),
-        ("opus", "opus", 0, ", no chapters (Ogg Opus files hold none), "),
+        ("opus", "opus", 3, ", 3 chapters, "),
     ])
     func chapterCounts(ending: String, format: String, chapters: Int, words: String) throws {
         let fixture = try EndToEndFixture()

@@ -7,8 +7,11 @@ public struct ExportSettings: Sendable, Equatable {
     public var format: ExportFormat
     /// Used for MP3 only.
     public var mp3: MP3Encoding
+    /// Used for Ogg Opus only: the bitrate in kbit/s (within `OpusBitrate.range`); nil for
+    /// Opus's speech default for the file's channels (`OpusBitrate.speechDefault`).
+    public var opusKbps: Int?
     /// Whether the file carries chapters, in formats that hold them (`ExportFormat.holdsChapters`:
-    /// MP3's CTOC + CHAP frames, FLAC's CHAPTERxxx comments).
+    /// MP3's CTOC + CHAP frames, FLAC's and Ogg Opus's CHAPTERxxx comments).
     public var chapters: Bool
     /// What a chapter is: a paragraph, a section or a chunk.
     public var chapterStyle: ChapterStyle
@@ -23,10 +26,12 @@ public struct ExportSettings: Sendable, Equatable {
 
     public init(
         format: ExportFormat, mp3: MP3Encoding = .constant(kbps: 128), chapters: Bool = true, chapterStyle: ChapterStyle = .paragraphs,
-        mastering: Mastering = Mastering(), firstChunk: ChunkIndex? = nil, lastChunk: ChunkIndex? = nil, profile: DeliveryProfile? = nil
+        mastering: Mastering = Mastering(), firstChunk: ChunkIndex? = nil, lastChunk: ChunkIndex? = nil, profile: DeliveryProfile? = nil,
+        opusKbps: Int? = nil
     ) {
         self.format = format
         self.mp3 = mp3
+        self.opusKbps = opusKbps
         self.chapters = chapters
         self.chapterStyle = chapterStyle
         self.mastering = mastering
@@ -37,15 +42,16 @@ public struct ExportSettings: Sendable, Equatable {
 
     /// A profile's format, encoding, mastering and rules.
     public init(profile: DeliveryProfile, chapters: Bool = true) {
-        self.init(format: profile.format, mp3: profile.mp3, chapters: chapters, mastering: profile.mastering, profile: profile)
+        self.init(
+            format: profile.format, mp3: profile.mp3, chapters: chapters, mastering: profile.mastering, profile: profile,
+            opusKbps: profile.opusBitrate)
     }
 
-    /// The rate the file is made at when it differs from the article's: the profile's
-    /// sample-rate rule (Opus keeps its own rates, see `ExportFormat.fileSampleRate`).
-    func convertedSampleRate(from articleRate: Int) -> Int? {
-        guard format != .opus, let rate = profile?.rules.lazy.compactMap(\.requiredSampleRate).first, rate != articleRate else { return nil }
-        return rate
-    }
+    /// The format of the file made from an article in `article` (see `ExportFormat.fileFormat`).
+    public func fileFormat(for article: AudioFormat) -> AudioFormat { format.fileFormat(for: article, profile: profile) }
+
+    /// The Opus bitrate for a file of `channels` channels, in kbit/s.
+    func opusBitrate(channels: Int) -> Int { opusKbps ?? OpusBitrate.speechDefault(channels: channels) }
 }
 
 /// What an export made.
@@ -56,8 +62,8 @@ public struct ExportResult: Sendable {
     public let frames: FrameCount
     public let bytes: Int
     public let plan: ExportPlan
-    /// The chapters written into the file: 0 for a format that holds none (WAV, Ogg Vorbis, Ogg
-    /// Opus) or without chapters, at most `VorbisComments.maximumChapters` in FLAC. Report this,
+    /// The chapters written into the file: 0 for a format that holds none (WAV, Ogg Vorbis) or
+    /// without chapters, at most `VorbisComments.maximumChapters` in FLAC and Ogg Opus. Report this,
     /// never `plan.chapters.count`.
     public let chapters: Int
     /// The gain mastering applied, in dB (0 when untouched).
@@ -132,15 +138,19 @@ enum Exporter {
             // measure what will be delivered, and only if it missed the target by more than 0.2 LU
             // encode once more with the difference made up (and a peak rule's miss taken off the
             // limiter's ceiling).
+            // So does a conversion of rate or channels on the way into the file (a lowpass at 4 kHz
+            // for 8 kHz, a stereo article mixed to mono): the file's loudness is not what was mastered.
+            let fileFormat = settings.fileFormat(for: plan.format)
+            let reshaped = settings.format.isLossy || fileFormat.sampleRate != plan.format.sampleRate || fileFormat.channels != plan.format.channels
             let deliveredLoudness: Double? =
-                if let measured { measured.integratedLoudness } else if settings.mastering.loudnessTarget != nil && settings.format.isLossy {
+                if let measured { measured.integratedLoudness } else if settings.mastering.loudnessTarget != nil && reshaped {
                     try Analyzer.integratedLoudness(of: temporary)
                 } else { nil }
-            if settings.format.isLossy, let target = settings.mastering.loudnessTarget, let loudness = deliveredLoudness,
-                abs(target.lufs(channels: plan.format.channels) - loudness) > 0.2
+            if reshaped, let target = settings.mastering.loudnessTarget, let loudness = deliveredLoudness,
+                abs(target.lufs(channels: fileFormat.channels) - loudness) > 0.2
             {
                 FileSystem.discard(temporary)
-                gain = SampleGain(linear: gain.linear * SampleGain(decibels: target.lufs(channels: plan.format.channels) - loudness).linear)
+                gain = SampleGain(linear: gain.linear * SampleGain(decibels: target.lufs(channels: fileFormat.channels) - loudness).linear)
                 if let limit = ceiling, let made = measured, let excess = settings.profile?.peakExcess(of: made) {
                     ceiling = Decibels(limit.value - excess - 0.2)
                 }
@@ -206,34 +216,42 @@ enum Exporter {
     }
 
     /// The file for `settings.format` at `path`, and the chapters it will hold.
+    ///
+    /// The file is made in `settings.fileFormat(for:)`: a profile that needs another rate (and
+    /// Opus, always 48 kHz) gets the samples converted on the way in by libsoxr, after a stereo
+    /// article is mixed to mono for a profile that wants mono, and rounded to the profile's bit
+    /// depth last. A file at another rate is made from the converted plan (its chapters' frames at
+    /// that rate, the same times); Opus's chapters are written in milliseconds from the article's
+    /// own frames.
     static func makeSink(at path: URL, plan: ExportPlan, settings: ExportSettings) throws(NarrationError) -> (any AudioSink, chapters: Int) {
-        // A profile that needs another rate: the file is made at that rate from the converted
-        // plan (its chapters' frames at that rate, the same times), and the samples are converted
-        // on the way in by libsoxr, as for Opus.
-        if let rate = settings.convertedSampleRate(from: plan.format.sampleRate) {
-            var direct = settings
-            direct.profile = nil
-            let (file, chapters) = try makeSink(at: path, plan: plan.converted(toSampleRate: rate), settings: direct)
-            return (ResamplingSink(from: plan.format.sampleRate, to: rate, channels: plan.format.channels, into: file), chapters)
-        }
+        let source = plan.format
+        let file = settings.fileFormat(for: source)
+        let filePlan = file.sampleRate == source.sampleRate ? plan : plan.converted(toSampleRate: file.sampleRate)
+        var sink: any AudioSink
+        let chapters: Int
         switch settings.format {
         case .mp3:
-            let sink = try MP3Writer(
-                creating: path.path, format: plan.format, encoding: settings.mp3, tag: ID3Tag(plan: plan, chapters: settings.chapters))
-            return (sink, settings.chapters ? plan.chapters.count : 0)
+            sink = try MP3Writer(
+                creating: path.path, format: file, encoding: settings.mp3, tag: ID3Tag(plan: filePlan, chapters: settings.chapters))
+            chapters = settings.chapters ? plan.chapters.count : 0
         case .flac:
-            let comments = VorbisComments(plan: plan, chapters: settings.chapters)
-            let sink = try FLACWriter(creating: path.path, format: plan.format, comments: comments, expectedFrames: plan.totalFrames)
-            return (sink, comments.chapterCount)
+            let comments = VorbisComments(plan: filePlan, chapters: settings.chapters)
+            sink = try FLACWriter(creating: path.path, format: file, comments: comments, expectedFrames: filePlan.totalFrames)
+            chapters = comments.chapterCount
         case .wav, .ogg:
-            return (try SoundFileWriter(creating: path.path, format: plan.format, container: settings.format, tags: plan.tags), 0)
+            sink = try SoundFileWriter(creating: path.path, format: file, container: settings.format, tags: plan.tags)
+            chapters = 0
         case .opus:
-            var fileFormat = plan.format
-            fileFormat.sampleRate = ExportFormat.opus.fileSampleRate(forArticleRate: plan.format.sampleRate)
-            let file = try SoundFileWriter(creating: path.path, format: fileFormat, container: .opus, tags: plan.tags)
-            guard fileFormat.sampleRate != plan.format.sampleRate else { return (file, 0) }
-            return (ResamplingSink(from: plan.format.sampleRate, to: fileFormat.sampleRate, channels: plan.format.channels, into: file), 0)
+            let comments = VorbisComments(plan: plan, chapters: settings.chapters)
+            sink = try OpusWriter(creating: path.path, format: file, comments: comments, kbps: settings.opusBitrate(channels: file.channels))
+            chapters = comments.chapterCount
         }
+        if file.bitsPerSample < source.bitsPerSample { sink = RoundingSink(bitsPerSample: file.bitsPerSample, into: sink) }
+        if file.sampleRate != source.sampleRate {
+            sink = ResamplingSink(from: source.sampleRate, to: file.sampleRate, channels: file.channels, into: sink)
+        }
+        if file.channels != source.channels { sink = ChannelMixingSink(ChannelMixer(from: source.channels, to: file.channels), into: sink) }
+        return (sink, chapters)
     }
 
     /// What `encode` made.
@@ -259,7 +277,9 @@ enum Exporter {
                 ready, segments, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, plan: plan, settings: settings, to: path,
                 progress: progress)
         }
-        if settings.format == .mp3 {
+        // In parallel only when the samples go into the file as they are (no rate, channel or depth
+        // conversion on the way, which only `makeSink` makes).
+        if settings.format == .mp3, settings.fileFormat(for: plan.format) == plan.format {
             let frames = segments.reduce(0) { $0 + $1.range.count }
             let encoders = ParallelMP3Writer.segments(for: frames, format: plan.format, encoding: settings.mp3, cores: Processors.available)
             if encoders > 1 {
@@ -415,9 +435,10 @@ extension NarrationLibrary {
         progress: (FrameCount, FrameCount) -> Void
     ) throws(NarrationError) -> ExportResult {
         if settings.format == .mp3 {
-            var fileFormat = article.format
-            fileFormat.sampleRate = settings.convertedSampleRate(from: article.format.sampleRate) ?? article.format.sampleRate
-            try settings.mp3.validate(for: fileFormat)
+            try settings.mp3.validate(for: settings.fileFormat(for: article.format))
+        }
+        if settings.format == .opus, let kbps = settings.opusKbps {
+            try OpusBitrate.validate(kbps)
         }
         guard !entries.isEmpty else {
             throw .emptyArticle(article, nothingTo: "export")

@@ -96,7 +96,7 @@ public final class ReadyExport: Sendable {
 
     /// Whether an export in `settings` of an article in `format` can use this.
     static func applies(to settings: ExportSettings, format: AudioFormat) -> Bool {
-        guard settings.format == .mp3, case .constant = settings.mp3, settings.convertedSampleRate(from: format.sampleRate) == nil else {
+        guard settings.format == .mp3, case .constant = settings.mp3, settings.fileFormat(for: format) == format else {
             return false
         }
         return MP3Frame.mpeg1SampleRates.contains(format.sampleRate)

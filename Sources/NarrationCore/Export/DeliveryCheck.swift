@@ -85,6 +85,9 @@ extension DeliveryRule {
             return RuleResult(rule: "sample rate \(rate) Hz", measured: "\(measurements.format.sampleRate) Hz", passed: measurements.format.sampleRate == rate)
         case .channels(let count):
             return RuleResult(rule: count == 1 ? "mono" : "\(count) channels", measured: "\(measurements.format.channels) channel(s)", passed: measurements.format.channels == count)
+        case .bitsPerSample(let bits):
+            let depth = measurements.format.bitsPerSample
+            return RuleResult(rule: "\(bits)-bit PCM", measured: "\(depth)-bit", passed: depth == bits)
         case .rmsBetween(let low, let high):
             return RuleResult(rule: "RMS \(low.formatted) to \(high.formatted) dB", measured: decibels(measurements.rms), passed: measurements.rms >= low && measurements.rms <= high)
         case .peakAtMost(let limit):
@@ -159,7 +162,9 @@ extension DeliveryRule {
             return "\(needs) a sample rate of \(rate) Hz; this file's is \(m.format.sampleRate) Hz: its format is made at that rate only, so choose another format for this profile."
         case .channels(let count):
             let wanted = count == 1 ? "mono" : "\(count) channels"
-            return "\(needs) \(wanted); this recording has \(m.format.channels) channel\(m.format.channels == 1 ? "" : "s"): an export keeps the article's channels, so record the article with \(wanted) or choose another profile."
+            return "\(needs) \(wanted); this file has \(m.format.channels) channel\(m.format.channels == 1 ? "" : "s"): an export with this profile mixes the article to \(wanted), so export it again with this profile."
+        case .bitsPerSample(let bits):
+            return "\(needs) \(bits)-bit PCM; this file's samples are \(m.format.bitsPerSample)-bit: an export with this profile makes \(bits)-bit WAV or FLAC, so export it again with this profile in one of those formats."
         case .rmsBetween(let low, let high):
             let why = ceiling.map { "its loudest sounds are so far above its average that the limiter holding them at \($0) takes back the level the gain gave" }
                 ?? "the profile sets no RMS target"

@@ -1,6 +1,7 @@
 /// How an organisation wants its files: format, mastering, and the rules a file must pass.
 ///
-/// Built in: `archive` (FLAC, untouched: the default), `librivox`, `acx` and `podcast`.
+/// Built in: `archive` (FLAC, untouched: the default), `librivox`, `acx`, `podcast`, `mobile`
+/// and `telephone`.
 public struct DeliveryProfile: Sendable, Equatable {
     public let name: String
     public let format: ExportFormat
@@ -52,7 +53,50 @@ public struct DeliveryProfile: Sendable, Equatable {
         mastering: Mastering(loudnessTarget: .podcast, peakCeiling: Decibels(-2), maxPauseSeconds: 2, joinFadeSeconds: 0.005),
         rules: [.loudness(.podcast, tolerance: 1), .truePeakAtMost(Decibels(-1))])
 
-    public static let all = [archive, librivox, acx, podcast]
+    /// Phones' podcast apps: Ogg Opus at Opus's speech bitrate (32 kbit/s mono, 48 stereo, see
+    /// `OpusBitrate`) with chapters, at podcast loudness (−19 LUFS mono, −16 stereo, true peak
+    /// ≤ −1 dBTP, the limiter at −2 dBTP). Named for where it is heard, not for its codec: the
+    /// same mastering as `podcast`, in a file a quarter of an MP3's size (a 20-minute mono
+    /// article: about 4.7 MB instead of 19), which matters to listeners on a phone's data plan;
+    /// Android plays Ogg Opus itself, and the chapters (CHAPTERxxx comments) let players that
+    /// read them skip by paragraph. Check the listeners' apps before choosing it over `podcast`. Its `mp3` is VBR so that Opus keeps its
+    /// channel-dependent default (see `opusBitrate`); an MP3 made with this profile is LAME's
+    /// VBR quality 4.
+    public static let mobile = DeliveryProfile(
+        name: "mobile", format: .opus, mp3: .variable(quality: 4),
+        mastering: Mastering(loudnessTarget: .podcast, peakCeiling: Decibels(-2), maxPauseSeconds: 2, joinFadeSeconds: 0.005),
+        rules: [.loudness(.podcast, tolerance: 1), .truePeakAtMost(Decibels(-1))])
+
+    /// Telephone systems (a newspaper read over a phone line, an IVR menu): WAV, 8 kHz, mono,
+    /// 16-bit PCM, what such systems take without converting (G.711 lines carry 8 kHz; the
+    /// system companands the 16-bit samples to 8-bit µ-law or A-law itself). An article at
+    /// another rate is converted by libsoxr, a stereo one mixed to mono, a 24-bit one rounded to
+    /// 16 bits.
+    ///
+    /// Mastered to −19 LUFS, true peak ≤ −1 dBTP (the limiter at −2 dBTP, as the other profiles
+    /// hold it below their rule): −19 LUFS is podcast mono speech, and on a phone line it sits
+    /// about 6 dB above ITU-T P.56's −26 dBov active speech level, where prompt recordings for
+    /// phone systems are usually asked to be (averages around −20 dBFS): G.711's 8-bit
+    /// companding loses detail on quiet speech, and listeners on a handset in a noisy room need
+    /// the level; its peaks are held 1 dB below full scale so that the system's own conversion
+    /// (and a codec beyond it) does not clip them. The rate conversion's lowpass at 4 kHz takes
+    /// off what the loudness measure weights most, so the exporter measures the file it made and
+    /// corrects the gain once if it missed. Pauses are cut to 2 s: a longer silence on a phone
+    /// sounds like a dropped call.
+    public static let telephone = DeliveryProfile(
+        name: "telephone", format: .wav, mp3: .constant(kbps: 32),
+        mastering: Mastering(loudnessTarget: .fixed(-19), peakCeiling: Decibels(-2), maxPauseSeconds: 2, joinFadeSeconds: 0.005),
+        rules: [.sampleRate(8_000), .channels(1), .bitsPerSample(16), .truePeakAtMost(Decibels(-1))])
+
+    public static let all = [archive, librivox, acx, podcast, mobile, telephone]
+
+    /// The bitrate an Ogg Opus export under this profile has, in kbit/s: the profile's constant
+    /// bitrate when its format is Opus (config.toml's `bitrate`); nil otherwise (a VBR setting, or
+    /// a profile of another format), for Opus's speech default (`OpusBitrate.speechDefault`).
+    public var opusBitrate: Int? {
+        guard format == .opus, case .constant(let kbps) = mp3 else { return nil }
+        return kbps
+    }
 
     /// The highest noise floor the profile's rules allow; nil when they set none. An export
     /// under a profile with one reduces the room's noise when the recording needs it (see
@@ -142,8 +186,21 @@ public enum DeliveryRule: Sendable, Equatable {
     /// for the end, or for a fault.
     case silencesAtMost(Double)
 
+    /// PCM of this many bits per sample (WAV or FLAC: a lossy file holds no integer depth).
+    case bitsPerSample(Int)
+
     /// The sample rate this rule asks for, if it is a sample-rate rule.
     public var requiredSampleRate: Int? {
         if case .sampleRate(let rate) = self { rate } else { nil }
+    }
+
+    /// The channel count this rule asks for, if it is a channels rule.
+    public var requiredChannels: Int? {
+        if case .channels(let count) = self { count } else { nil }
+    }
+
+    /// The bit depth this rule asks for, if it is a depth rule.
+    public var requiredBitsPerSample: Int? {
+        if case .bitsPerSample(let bits) = self { bits } else { nil }
     }
 }

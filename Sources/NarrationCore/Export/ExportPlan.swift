@@ -32,18 +32,33 @@ public enum ExportFormat: String, Sendable, CaseIterable, Codable {
     /// Whether the encoder drops information (its loudness is measured again after encoding).
     public var isLossy: Bool { self == .mp3 || self == .ogg || self == .opus }
 
-    /// Whether narrate writes chapters into files of this format: MP3 (ID3 CHAP frames) and FLAC
-    /// (CHAPTERxxx Vorbis comments). WAV, Ogg Vorbis and Ogg Opus files carry none.
-    public var holdsChapters: Bool { self == .mp3 || self == .flac }
+    /// Whether narrate writes chapters into files of this format: MP3 (ID3 CHAP frames), FLAC and
+    /// Ogg Opus (CHAPTERxxx Vorbis comments). WAV and Ogg Vorbis files carry none.
+    public var holdsChapters: Bool { self == .mp3 || self == .flac || self == .opus }
 
     /// The rates an Ogg Opus stream takes; libsndfile refuses any other.
     public static let opusSampleRates = [8_000, 12_000, 16_000, 24_000, 48_000]
 
     /// The sample rate a file of this format holds for an article recorded at `rate`: the same,
-    /// except Opus, which takes only 8, 12, 16, 24 and 48 kHz, so 22.05 and 44.1 kHz articles are
-    /// converted to 48 kHz (Opus's own rate, which every Opus decoder gives back by default).
+    /// except Opus, whose files narrate makes at 48 kHz whatever the article's rate (Opus's own
+    /// rate, which every Opus decoder gives back by default; the conversion is libsoxr's, see
+    /// `OpusWriter`).
     public func fileSampleRate(forArticleRate rate: Int) -> Int {
-        self == .opus && !Self.opusSampleRates.contains(rate) ? 48_000 : rate
+        self == .opus ? 48_000 : rate
+    }
+
+    /// The format of a file of this format made from an article in `article` under `profile`:
+    /// the profile's sample-rate rule (Opus: always 48 kHz), its channels rule (a stereo article
+    /// mixed to mono, see `ChannelMixer`) and its bit-depth rule (rounded, see `SampleRounding`);
+    /// the article's own where it sets none.
+    public func fileFormat(for article: AudioFormat, profile: DeliveryProfile?) -> AudioFormat {
+        var file = article
+        let rules = profile?.rules ?? []
+        file.sampleRate = self == .opus ? fileSampleRate(forArticleRate: article.sampleRate)
+            : rules.lazy.compactMap(\.requiredSampleRate).first ?? article.sampleRate
+        if let channels = rules.lazy.compactMap(\.requiredChannels).first { file.channels = channels }
+        if let bits = rules.lazy.compactMap(\.requiredBitsPerSample).first { file.bitsPerSample = bits }
+        return file
     }
 }
 

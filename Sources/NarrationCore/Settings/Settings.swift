@@ -22,7 +22,7 @@
 /// [profiles.org]                        # a profile of your own, based on a built-in one
 /// base = "podcast"
 /// format = "mp3"
-/// bitrate = 96
+/// bitrate = 96                          # kbit/s: MP3's 32…320, or Ogg Opus's 6…256 with format = "opus"
 /// loudness = -18
 /// carries = ["audio", "transcript", "feed"]   # also "epub", "daisy"
 /// ```
@@ -197,9 +197,21 @@ public struct Settings: Sendable, Equatable {
             }
             format = parsed
         }
+        // `bitrate` is the lossy encoder's: MP3 (32 to 320, one of MP3's standard rates, checked when
+        // exporting) or, in an Opus profile, Ogg Opus (6 to 256). A profile made Opus without a
+        // bitrate of its own gets Opus's speech default, not its base's MP3 rate.
         var mp3 = base.mp3
-        if let bitrate = try number("bitrate", in: 32...320) { mp3 = .constant(kbps: Int(bitrate)) }
-        if let quality = try number("vbr", in: 0...9) { mp3 = .variable(quality: Int(quality)) }
+        if format == .opus {
+            if let bitrate = try number("bitrate", in: Double(OpusBitrate.range.lowerBound)...Double(OpusBitrate.range.upperBound)) {
+                mp3 = .constant(kbps: Int(bitrate))
+            } else if base.format != .opus {
+                mp3 = DeliveryProfile.mobile.mp3
+            }
+            if table["vbr"] != nil { throw fail("vbr in [profiles.\(name)] applies to MP3 only; this profile's format is opus (give bitrate instead)") }
+        } else {
+            if let bitrate = try number("bitrate", in: 32...320) { mp3 = .constant(kbps: Int(bitrate)) }
+            if let quality = try number("vbr", in: 0...9) { mp3 = .variable(quality: Int(quality)) }
+        }
         var mastering = base.mastering
         var rules = base.rules
         if let loudness = try number("loudness", in: -40...0) {
