@@ -149,7 +149,7 @@ extension Narrate {
             let encoding: MP3Encoding = vbr.map { .variable(quality: $0) }
                 ?? bitrate.map { .constant(kbps: $0) } ?? chosenProfile?.mp3 ?? .constant(kbps: 128)
             // Opus: --bitrate, else the profile's own Opus bitrate, else Opus's speech default.
-            let opusKbps = resolvedFormat == .opus ? bitrate ?? chosenProfile?.opusBitrate : nil
+            let opusKbps = resolvedFormat == .opus ? bitrate ?? chosenProfile?.opusKbps : nil
             let settings = ExportSettings(
                 format: resolvedFormat, mp3: encoding, chapters: !noChapters, chapterStyle: chapters.style,
                 mastering: chosenProfile?.mastering ?? Mastering(), firstChunk: from.map { ChunkIndex($0) }, lastChunk: to.map { ChunkIndex($0) },

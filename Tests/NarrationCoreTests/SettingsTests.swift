@@ -99,11 +99,11 @@ struct SettingsTests {
             """
         let settings = try Settings(parsing: text, file: "config.toml")
         let phone = try settings.deliveryProfile(named: "phone")
-        #expect(phone.format == .opus && phone.opusBitrate == 24)
+        #expect(phone.format == .opus && phone.opusKbps == 24)
         let opus = try settings.deliveryProfile(named: "opus")
-        #expect(opus.format == .opus && opus.opusBitrate == nil && opus.mastering == DeliveryProfile.podcast.mastering)
-        #expect(try settings.deliveryProfile(named: "mp3").opusBitrate == nil)
-        #expect(DeliveryProfile.mobile.opusBitrate == nil)
+        #expect(opus.format == .opus && opus.opusKbps == nil && opus.mastering == DeliveryProfile.podcast.mastering)
+        #expect(try settings.deliveryProfile(named: "mp3").opusKbps == nil)
+        #expect(DeliveryProfile.mobile.opusKbps == nil)
         #expect(OpusBitrate.speechDefault(channels: 1) == 32 && OpusBitrate.speechDefault(channels: 2) == 48)
         #expect(throws: NarrationError(.usage, "config.toml: bitrate in [profiles.x] must be a number from 6.0 to 256.0.")) {
             try Settings(parsing: "[profiles.x]\nbase = \"mobile\"\nbitrate = 320", file: "config.toml")

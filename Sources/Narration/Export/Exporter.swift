@@ -44,7 +44,7 @@ public struct ExportSettings: Sendable, Equatable {
     public init(profile: DeliveryProfile, chapters: Bool = true) {
         self.init(
             format: profile.format, mp3: profile.mp3, chapters: chapters, mastering: profile.mastering, profile: profile,
-            opusKbps: profile.opusBitrate)
+            opusKbps: profile.opusKbps)
     }
 
     /// The format of the file made from an article in `article` (see `ExportFormat.fileFormat`).

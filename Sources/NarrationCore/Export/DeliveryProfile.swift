@@ -11,9 +11,14 @@ public struct DeliveryProfile: Sendable, Equatable {
     /// What a delivery in this profile carries besides the audio (see `DeliveryItem`): the audio
     /// alone unless config.toml's `carries` names more.
     public var carries: Set<DeliveryItem>
+    /// The bitrate of an Ogg Opus file in kbit/s (config.toml's `bitrate` in an Opus profile,
+    /// within `OpusBitrate.range`); nil: Opus's speech default for the file's channels
+    /// (`OpusBitrate.speechDefault`).
+    public var opusKbps: Int?
 
     public init(
-        name: String, format: ExportFormat, mp3: MP3Encoding, mastering: Mastering, rules: [DeliveryRule], carries: Set<DeliveryItem> = [.audio]
+        name: String, format: ExportFormat, mp3: MP3Encoding, mastering: Mastering, rules: [DeliveryRule], carries: Set<DeliveryItem> = [.audio],
+        opusKbps: Int? = nil
     ) {
         self.name = name
         self.format = format
@@ -21,6 +26,7 @@ public struct DeliveryProfile: Sendable, Equatable {
         self.mastering = mastering
         self.rules = rules
         self.carries = carries.union([.audio])
+        self.opusKbps = opusKbps
     }
 
     public static let archive = DeliveryProfile(
@@ -59,11 +65,9 @@ public struct DeliveryProfile: Sendable, Equatable {
     /// same mastering as `podcast`, in a file a quarter of an MP3's size (a 20-minute mono
     /// article: about 4.7 MB instead of 19), which matters to listeners on a phone's data plan;
     /// Android plays Ogg Opus itself, and the chapters (CHAPTERxxx comments) let players that
-    /// read them skip by paragraph. Check the listeners' apps before choosing it over `podcast`. Its `mp3` is VBR so that Opus keeps its
-    /// channel-dependent default (see `opusBitrate`); an MP3 made with this profile is LAME's
-    /// VBR quality 4.
+    /// read them skip by paragraph. Check the listeners' apps before choosing it over `podcast`.
     public static let mobile = DeliveryProfile(
-        name: "mobile", format: .opus, mp3: .variable(quality: 4),
+        name: "mobile", format: .opus, mp3: .constant(kbps: 128),
         mastering: Mastering(loudnessTarget: .podcast, peakCeiling: Decibels(-2), maxPauseSeconds: 2, joinFadeSeconds: 0.005),
         rules: [.loudness(.podcast, tolerance: 1), .truePeakAtMost(Decibels(-1))])
 
@@ -90,13 +94,6 @@ public struct DeliveryProfile: Sendable, Equatable {
 
     public static let all = [archive, librivox, acx, podcast, mobile, telephone]
 
-    /// The bitrate an Ogg Opus export under this profile has, in kbit/s: the profile's constant
-    /// bitrate when its format is Opus (config.toml's `bitrate`); nil otherwise (a VBR setting, or
-    /// a profile of another format), for Opus's speech default (`OpusBitrate.speechDefault`).
-    public var opusBitrate: Int? {
-        guard format == .opus, case .constant(let kbps) = mp3 else { return nil }
-        return kbps
-    }
 
     /// The highest noise floor the profile's rules allow; nil when they set none. An export
     /// under a profile with one reduces the room's noise when the recording needs it (see

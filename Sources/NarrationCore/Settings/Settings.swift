@@ -201,11 +201,10 @@ public struct Settings: Sendable, Equatable {
         // exporting) or, in an Opus profile, Ogg Opus (6 to 256). A profile made Opus without a
         // bitrate of its own gets Opus's speech default, not its base's MP3 rate.
         var mp3 = base.mp3
+        var opusKbps = base.opusKbps
         if format == .opus {
             if let bitrate = try number("bitrate", in: Double(OpusBitrate.range.lowerBound)...Double(OpusBitrate.range.upperBound)) {
-                mp3 = .constant(kbps: Int(bitrate))
-            } else if base.format != .opus {
-                mp3 = DeliveryProfile.mobile.mp3
+                opusKbps = Int(bitrate)
             }
             if table["vbr"] != nil { throw fail("vbr in [profiles.\(name)] applies to MP3 only; this profile's format is opus (give bitrate instead)") }
         } else {
@@ -250,6 +249,6 @@ public struct Settings: Sendable, Equatable {
                 throw fail("carries in [profiles.\(name)] names \"\(unknown.name)\", which a delivery cannot carry (known: \(known))")
             }
         }
-        return DeliveryProfile(name: name, format: format, mp3: mp3, mastering: mastering, rules: rules, carries: carries)
+        return DeliveryProfile(name: name, format: format, mp3: mp3, mastering: mastering, rules: rules, carries: carries, opusKbps: opusKbps)
     }
 }
