@@ -53,7 +53,8 @@ let package = Package(
         .target(name: "NarrationCore", swiftSettings: strictness),
 
         // An article's text read into paragraphs: plain text, Markdown (through Ink) and HTML
-        // (through libxml2's HTML parser, the only code that imports CLibXML2).
+        // (through libxml2's HTML parser, the only code that imports CLibXML2); and XMLReader,
+        // libxml2's strict XML parser for files others write (a destination's podcast feed).
         .target(
             name: "NarrationText",
             dependencies: ["NarrationCore", "CLibXML2", .product(name: "Ink", package: "Ink")],
@@ -97,7 +98,7 @@ let package = Package(
         .target(
             name: "Narration",
             dependencies: [
-                "NarrationCore", "NarrationAudio", "ObjectStorage", "SpeechRecognition",
+                "NarrationCore", "NarrationAudio", "ObjectStorage", "SpeechRecognition", "NarrationText",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictness

@@ -1,4 +1,5 @@
 import Foundation
+@testable import Narration
 import NarrationAudio
 import NarrationCore
 import NarrationTerminal
@@ -33,12 +34,15 @@ struct ParserFuzzTests {
             format = "mp3"
             bitrate = 96
             loudness = -18.5
+            carries = ["audio", "transcript", 'feed']
 
             [destinations.archive]
             url = "s3://radio/narrations"
             endpoint = "https://s3.example.org"
             region = "eu-1"
             path_style = true
+            public_url = "https://cdn.example.org/narrations"
+            feed_title = "{publication}, read aloud"
             """.utf8)
         var refused = 0
         for _ in 0..<Self.rounds {
@@ -127,6 +131,37 @@ struct ParserFuzzTests {
             }
         }
         print("figure: \(Self.rounds) damaged ID3 tags (seed \(random.seed)): \(refused) refused with a reason")
+    }
+
+    @Test("a destination's podcast feed.xml, read back before a delivery changes it")
+    func podcastFeeds() {
+        var random = SeededGenerator(default: 0x4645_4544)
+        var item = PodcastFeed.Item(
+            guid: "ab12cd34", title: "Rates & <fares> 日本語 🎧", description: "The council met.", published: Date(timeIntervalSince1970: 1_795_508_143),
+            enclosure: PodcastFeed.Link(url: "2026-11-24/Rates%20-ab12cd34.mp3", type: "audio/mpeg"), bytes: 104_862, durationSeconds: 65,
+            narrator: "Ann Lee", chapters: PodcastFeed.Link(url: "2026-11-24/Rates.chapters.json", type: FeedDocument.chaptersType),
+            transcripts: [PodcastFeed.Link(url: "2026-11-24/Rates.vtt", type: "text/vtt")])
+        var feed = PodcastFeed(channel: PodcastFeed.Channel(
+            title: "Daily Post", selfURL: "https://cdn.example.org/Daily%20Post/feed.xml", link: "./", description: "Read aloud.", language: "en",
+            author: "Talking News", imageURL: "https://cdn.example.org/cover.jpg"))
+        feed = feed.publishing(item)
+        item.guid = "ef56gh78"
+        feed = feed.publishing(item)
+        let valid = Array(FeedDocument.xml(feed).utf8)
+        var refused = 0
+        for _ in 0..<Self.rounds / 4 {
+            let bytes = random.mutate(valid)
+            do throws(NarrationError) {
+                let read = try FeedPublisher.read(Data(bytes), location: "feed.xml")
+                #expect(read.items.count <= 2 + bytes.count / 100)
+                // What was read writes out again and reads back the same.
+                #expect(try FeedPublisher.read(Data(FeedDocument.xml(read).utf8), location: "again") == read)
+            } catch {
+                refused += 1
+                #expect(error.kind == .feedUnreadable && error.message.hasPrefix("feed.xml is not a feed narrate can change: "), "\(error.message)")
+            }
+        }
+        print("figure: \(Self.rounds / 4) damaged feeds (seed \(random.seed)): \(refused) refused and left as they were")
     }
 
     @Test("credentials files and the terminal's key sequences")

@@ -108,3 +108,70 @@ struct HTMLNode: Equatable {
         }
     }
 }
+
+/// The one owner of a parsed XML document (`xmlDoc`), read strictly: a document that is not
+/// well-formed is refused, never recovered. Used for files other programs may have written, so
+/// it reaches no network, expands no external entity and prints nothing.
+struct XMLDocumentOwner: ~Copyable {
+    private let document: UnsafeMutablePointer<xmlDoc>
+
+    /// - Throws: `XMLReader.Failure` with libxml2's reason and line. The corresponding C function
+    ///   is `xmlReadMemory`.
+    init(parsing bytes: [UInt8]) throws(XMLReader.Failure) {
+        _ = LibXML2.ready
+        let options = CInt(bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue)
+        guard let size = CInt(exactly: bytes.count) else { throw XMLReader.Failure(reason: "it is too large to read") }
+        xmlResetLastError()
+        let parsed = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { characters in xmlReadMemory(characters.baseAddress, size, nil, nil, options) }
+        }
+        guard let parsed else {
+            var reason = "it is not well-formed XML"
+            if let error = xmlGetLastError(), let message = error.pointee.message {
+                let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+                reason += " (line \(error.pointee.line): \(text))"
+            }
+            throw XMLReader.Failure(reason: reason)
+        }
+        document = parsed
+    }
+
+    deinit { xmlFreeDoc(document) }
+
+    /// The root element as pure values, or nil for a document without one.
+    func rootElement() -> XMLReader.Element? {
+        xmlDocGetRootElement(document).map(Self.element)
+    }
+
+    /// An element, its attributes, its direct text and its child elements, copied out of the tree.
+    private static func element(_ node: UnsafeMutablePointer<xmlNode>) -> XMLReader.Element {
+        var attributes: [String: String] = [:]
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            if let name = current.pointee.name {
+                var value = ""
+                var child = current.pointee.children
+                while let text = child {
+                    if let content = text.pointee.content { value += String(cString: content) }
+                    child = text.pointee.next
+                }
+                attributes[String(cString: name)] = value
+            }
+            attribute = current.pointee.next
+        }
+        var text = ""
+        var children: [XMLReader.Element] = []
+        var child = node.pointee.children
+        while let current = child {
+            switch current.pointee.type {
+            case XML_ELEMENT_NODE: children.append(element(current))
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE: if let content = current.pointee.content { text += String(cString: content) }
+            default: break
+            }
+            child = current.pointee.next
+        }
+        return XMLReader.Element(
+            name: node.pointee.name.map { String(cString: $0) } ?? "", namespace: node.pointee.ns?.pointee.href.map { String(cString: $0) },
+            attributes: attributes, text: text, children: children)
+    }
+}
