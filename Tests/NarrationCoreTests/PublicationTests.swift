@@ -100,12 +100,12 @@ struct PublicationTests {
         }
         let headings = ncc.split(separator: "\n").filter { $0.hasPrefix("<h") && !$0.hasPrefix("<head") && !$0.hasPrefix("<html") }
         #expect(headings == [
-            #"<h1 class="title" id="nav-p1"><a href="content.smil#par-p1">Harbour reopens</a></h1>"#,
-            #"<h2 id="nav-p2"><a href="content.smil#par-p2">Boats &lt;and&gt; &quot;ferries&quot; are back.</a></h2>"#,
-            #"<h2 id="nav-part4"><a href="content.smil#par-part4">Part 4</a></h2>"#,
-            #"<h2 id="nav-p3"><a href="content.smil#par-p3">What changes</a></h2>"#,
-            #"<h3 id="nav-p4"><a href="content.smil#par-p4">日本語の段落 🎧</a></h3>"#,
-            #"<h3 id="nav-p5"><a href="content.smil#par-p5">One two. Three four.</a></h3>"#,
+            #"<h1 class="title" id="nav-p1"><a href="content.smil#text-p1">Harbour reopens</a></h1>"#,
+            #"<h2 id="nav-p2"><a href="content.smil#text-p2">Boats &lt;and&gt; &quot;ferries&quot; are back.</a></h2>"#,
+            #"<h2 id="nav-part4"><a href="content.smil#text-part4">Part 4</a></h2>"#,
+            #"<h2 id="nav-p3"><a href="content.smil#text-p3">What changes</a></h2>"#,
+            #"<h3 id="nav-p4"><a href="content.smil#text-p4">日本語の段落 🎧</a></h3>"#,
+            #"<h3 id="nav-p5"><a href="content.smil#text-p5">One two. Three four.</a></h3>"#,
         ])
         #expect(book.smil.contains(#"<audio src="audio.mp3" clip-begin="npt=6.501s" clip-end="npt=8.501s" id="audio-p5"/>"#))
         #expect(book.smil.contains(#"<meta name="ncc:timeInThisSmil" content="00:00:08.501"/>"#))
@@ -122,7 +122,7 @@ struct PublicationTests {
         #expect(text.items[0].clip == nil && text.items[0].text == "Harbour & quay")
         let navigation = DAISYBook(text: text, tags: Self.tags).navigation
         #expect(navigation.map(\.id) == ["nav-title", "nav-part2"])
-        #expect(navigation.map(\.par) == ["par-p1", "par-part2"])
+        #expect(navigation.map(\.target) == ["text-p1", "text-part2"])
         #expect(navigation.map(\.level) == [1, 2])
     }
 

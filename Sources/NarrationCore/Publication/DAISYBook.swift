@@ -10,7 +10,11 @@
 /// audio clip is its paragraph's stretch of the MP3 (`npt=…s`, to the millisecond: the
 /// chunks' boundaries); paragraphs are not split into sentences here. A title without a sound
 /// of its own (a text that does not open with a heading) links to the first par, whose item
-/// then has no ncc entry of its own.
+/// then has no ncc entry of its own. A chunk that reads no paragraph is a "Part N" paragraph
+/// with a par of its own, so its audio is in the book.
+///
+/// The ncc links to each par's `text` element (`content.smil#text-p3`), as the specification
+/// allows and as daisy-player 13 needs: linked to the `par`, it lists the items but plays none.
 public struct DAISYBook: Sendable {
     public static let nccFile = "ncc.html"
     public static let smilFile = "content.smil"
@@ -34,17 +38,17 @@ public struct DAISYBook: Sendable {
 
     public var identifier: String { "narrate-\(tags.articleID)" }
 
-    /// The ncc's entries: (ncc id, level, whether the title, label, the par it links to).
-    public var navigation: [(id: String, level: Int, isTitle: Bool, label: String, par: String)] {
+    /// The ncc's entries: (ncc id, level, whether the title, label, the SMIL `text` id it links to).
+    public var navigation: [(id: String, level: Int, isTitle: Bool, label: String, target: String)] {
         let timed = text.timedItems
-        var entries: [(id: String, level: Int, isTitle: Bool, label: String, par: String)] = []
+        var entries: [(id: String, level: Int, isTitle: Bool, label: String, target: String)] = []
         for item in text.items {
             if item.kind == .title && item.clip == nil {
                 guard let first = timed.first else { continue }
-                entries.append(("nav-\(item.id)", 1, true, item.label, "par-\(first.id)"))
+                entries.append(("nav-\(item.id)", 1, true, item.label, "text-\(first.id)"))
             } else if item.clip != nil {
-                if item.id == timed.first?.id, entries.first?.par == "par-\(item.id)" { continue }
-                entries.append(("nav-\(item.id)", item.level, item.kind == .title, item.label, "par-\(item.id)"))
+                if item.id == timed.first?.id, entries.first?.target == "text-\(item.id)" { continue }
+                entries.append(("nav-\(item.id)", item.level, item.kind == .title, item.label, "text-\(item.id)"))
             }
         }
         return entries
@@ -74,7 +78,7 @@ public struct DAISYBook: Sendable {
         var body = ""
         for entry in entries {
             let title = entry.isTitle ? " class=\"title\"" : ""
-            body += "<h\(entry.level)\(title) id=\"\(entry.id)\"><a href=\"\(Self.smilFile)#\(entry.par)\">\(XMLText.escaped(entry.label))</a></h\(entry.level)>\n"
+            body += "<h\(entry.level)\(title) id=\"\(entry.id)\"><a href=\"\(Self.smilFile)#\(entry.target)\">\(XMLText.escaped(entry.label))</a></h\(entry.level)>\n"
         }
         let language = XMLText.escaped(text.language)
         return """

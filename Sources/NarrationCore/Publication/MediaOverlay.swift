@@ -35,9 +35,7 @@ public struct MediaOverlay: Sendable {
             <?xml version="1.0" encoding="UTF-8"?>
             <smil xmlns="http://www.w3.org/ns/SMIL" xmlns:epub="http://www.idpf.org/2007/ops" version="3.0">
             <body>
-            <seq id="seq1" epub:textref="\(document)">
-            \(body)</seq>
-            </body>
+            \(body)</body>
             </smil>
 
             """
