@@ -14,7 +14,7 @@ struct BookExportTests {
     static let markdown = """
         # Harbour reopens
 
-        The old harbour opened to boats again on Monday.
+        The city council met on Tuesday evening to discuss the new budget. Several residents spoke about the cost of repairing the old bridge over the river.
 
         ## What changes
 
@@ -25,12 +25,15 @@ struct BookExportTests {
         """
     /// What the narrator says for each paragraph (espeak-ng reads the CJK item's meaning).
     static let spoken = [
-        "Harbour reopens", "The old harbour opened to boats again on Monday.", "What changes",
+        "Harbour reopens",
+        "The city council met on Tuesday evening to discuss the new budget. Several residents spoke about the cost of repairing the old bridge over the river.",
+        "What changes",
         "Ferries run twice a day and stop at Dock Road.", "A Japanese paragraph with headphones.", "Fishermen welcomed the news.",
     ]
 
-    /// An article of six paragraphs read in six takes, then a seventh chunk (imported) that reads
-    /// none. Returns the fixture and the chunks' boundaries in milliseconds (from their frames).
+    /// An article of six paragraphs read in six takes, each checked by the take check (which
+    /// places paragraph 2's two sentences), then a seventh chunk (imported) that reads none.
+    /// Returns the fixture and the chunks' boundaries in milliseconds (from their frames).
     static func recordedArticle() throws -> (EndToEndFixture, [Int]) {
         let fixture = try EndToEndFixture()
         let text = fixture.folder.file("harbour.md")
@@ -48,6 +51,7 @@ struct BookExportTests {
         try Signals.run("sox", ["-t", "raw", "-r", "44100", "-e", "signed", "-b", "16", "-c", "1", raw.path, wav.path])
         let imported = try fixture.narrate.run("import", wav.path)
         #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try fixture.narrate.run("script", "--check").status == 0)
         let chunks = try fixture.chunks()
         #expect(chunks.map { $0["paragraph"] as? Int } == [1, 2, 3, 4, 5, 6, nil])
         let frames = chunks.map { $0["frames"] as? Int ?? -1 }
@@ -131,6 +135,13 @@ struct BookExportTests {
             }
         }
         #expect(paragraphs.map(\.0) == ["p1", "p2", "p3", "p4", "p5", "p6", "part7"])
+        // Paragraph 2's sentences, as the take check placed them: a par each, the boundary
+        // between them inside the paragraph, each sentence a span of the text.
+        #expect(pars.map { $0[0] }.filter { $0.hasPrefix("p2") } == ["p2s1", "p2s2"])
+        if let first = pars.firstIndex(where: { $0[0] == "p2s1" }) {
+            #expect(ends[first] > boundaries[1] + 1_000 && ends[first] < boundaries[2] - 1_000, "sentence boundary \(ends[first]) ms")
+        }
+        #expect(document.contains(#"<p id="p2"><span id="p2s1">The city council met on Tuesday evening to discuss the new budget.</span> <span id="p2s2">"#))
         #expect(paragraphs.map(\.1) == Array(boundaries.dropLast()))
         #expect(paragraphs.map(\.2) == Array(boundaries.dropFirst()))
         // The text as written: title, headings, list items as paragraphs, escaped, CJK and emoji kept.
@@ -214,6 +225,20 @@ struct BookExportTests {
         let report = try #require(try made.json() as? [String: Any])
         #expect(report["format"] as? String == "daisy" && report["archive"] as? Bool == false && report["pars"] as? Int == 7)
         #expect(try Self.daisyProblems(in: book, boundaries: boundaries) == [])
+        // The check itself finds a broken rule: a clip 1 ms off, a missing meta.
+        let broken = fixture.folder.file("broken-daisy")
+        try FileManager.default.copyItem(at: book, to: broken)
+        let smilFile = broken.appendingPathComponent("content.smil")
+        let end = BookClock.npt(milliseconds: boundaries[1])
+        try String(contentsOf: smilFile, encoding: .utf8).replacingOccurrences(of: "clip-end=\"\(end)\"", with: "clip-end=\"\(BookClock.npt(milliseconds: boundaries[1] + 1))\"")
+            .write(to: smilFile, atomically: true, encoding: .utf8)
+        let nccFile = broken.appendingPathComponent("ncc.html")
+        try String(contentsOf: nccFile, encoding: .utf8).replacingOccurrences(of: #"<meta name="ncc:files" content="4"/>"#, with: "")
+            .write(to: nccFile, atomically: true, encoding: .utf8)
+        let problems = try Self.daisyProblems(in: broken, boundaries: boundaries)
+        #expect(problems.contains("ncc lacks ncc:files") && problems.contains { $0.hasPrefix("clips ") }, "\(problems)")
+        try FileManager.default.removeItem(at: broken)
+
         let ncc = try String(contentsOf: book.appendingPathComponent("ncc.html"), encoding: .utf8)
         #expect(ncc.contains(#"<h1 class="title" id="nav-p1"><a href="content.smil#text-p1">Harbour reopens</a></h1>"#))
         #expect(ncc.contains(#"<h3 id="nav-p5"><a href="content.smil#text-p5">日本語の段落 🎧</a></h3>"#))
@@ -241,7 +266,7 @@ struct BookExportTests {
             (indent: line.prefix { $0 == " " }.count, label: (line.trimmingCharacters(in: .whitespaces).components(separatedBy: " .").first ?? "").trimmingCharacters(in: .whitespaces))
         }
         #expect(items.map(\.label) == [
-            "Harbour reopens", "The old harbour opened to boats…", "What changes", "Ferries run twice a day &…", "日本語の段落 🎧",
+            "Harbour reopens", "The city council met on Tuesday…", "What changes", "Ferries run twice a day &…", "日本語の段落 🎧",
             "Fishermen welcomed the news.", "Part 7",
         ], "\(screen)")
         #expect(items.map(\.indent) == [2, 5, 5, 8, 8, 8, 8], "\(screen)")
