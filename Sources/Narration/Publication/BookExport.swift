@@ -26,7 +26,8 @@ public struct BookResult: Sendable {
     public let isArchive: Bool
     /// The file's size, or the folder's files' sizes added up.
     public let bytes: Int
-    /// The MP3 inside the book, as the exporter made it; its `plan` gave every clip time.
+    /// The MP3 inside the book, as the exporter made it; its `plan` gave every clip time. Its
+    /// `file` is the MP3 in a DAISY folder, or the book's own file when the MP3 is inside a zip.
     public let audio: ExportResult
     /// Items of the text read (the title and headings included).
     public let paragraphs: Int
