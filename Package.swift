@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),  // the web studio's --tls-cert/--tls-key
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),  // to quieten the web server's request log
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),  // the web server's shutdown
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),  // EPUB and zipped DAISY books
     ],
     targets: [
         // C libraries from Debian's -dev packages: a module map and a shim header, nothing else.
@@ -94,12 +95,14 @@ let package = Package(
         ),
 
         // The engine, folders along the chunk's journey: take, catalog, playback, export, outbox,
-        // delivery (to a folder, or to object storage through ObjectStorage).
+        // delivery (to a folder, or to object storage through ObjectStorage), publication (EPUB
+        // and DAISY books; its files are the only ones that import ZIPFoundation).
         .target(
             name: "Narration",
             dependencies: [
                 "NarrationCore", "NarrationAudio", "ObjectStorage", "SpeechRecognition", "NarrationText",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strictness
         ),

@@ -3,18 +3,21 @@ import Foundation
 import Narration
 import NarrationCore
 
-/// `--format` on the command line.
+/// `--format` on the command line: an audio file, or a book with the text and its audio.
 enum ExportFormatArgument: String, ExpressibleByArgument, CaseIterable {
-    case mp3, wav, flac, ogg, opus
+    case mp3, wav, flac, ogg, opus, epub, daisy
 
-    var format: ExportFormat { ExportFormat(rawValue: rawValue)! }
+    /// The audio format; nil for a book.
+    var format: ExportFormat? { ExportFormat(rawValue: rawValue) }
+    /// The book format; nil for an audio file.
+    var book: BookFormat? { BookFormat(rawValue: rawValue) }
 }
 
 extension Narrate {
     /// `narrate export -o PATH`: one tagged file of the whole article, or of chunks N…M.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Export the article's chunks as one tagged file (MP3, WAV, FLAC, Ogg Vorbis or Ogg Opus).",
+            abstract: "Export the article's chunks as one tagged file (MP3, WAV, FLAC, Ogg Vorbis or Ogg Opus), or as an EPUB or DAISY book.",
             discussion: """
                 The chunks are joined without gaps; the file's ending (.mp3, .wav, .flac, .ogg, \
                 .opus) says the format, and --format must agree with it. MP3 is encoded as one \
@@ -48,6 +51,22 @@ extension Narrate {
                 paragraph, timed to the millisecond.
 
                   narrate export -o budget.mp3 --transcript vtt    # also writes budget.vtt
+
+                A book holds the article's text and its audio (one MP3, mastered as --profile \
+                says, 64 kbit/s mono or 128 stereo unless --bitrate or an MP3 profile says \
+                otherwise), timed to each paragraph, so that a reading app or a talking-book \
+                player shows or finds the text being read. --format epub (or a name ending in \
+                .epub) makes an EPUB 3 with a media overlay: apps highlight each paragraph, or \
+                each sentence where the take check placed them, as it is read. --format daisy \
+                makes a DAISY 2.02 book (full text and audio) in a new folder, for the players \
+                reading services use: the title, headings and paragraphs are its navigation \
+                items; a name ending in .zip gets the same book as one zip file. The article \
+                needs a text (narrate script FILE); the language comes from config.toml. An \
+                existing book is replaced only once the new one is complete.
+
+                  narrate export -o budget.epub
+                  narrate export --format daisy -o budget-daisy --bitrate 64
+                  narrate export --format daisy -o budget-daisy.zip --profile podcast
                 """)
 
         @OptionGroup var target: ArticleOption
@@ -56,12 +75,13 @@ extension Narrate {
         var output: String
 
         @Option(help: ArgumentHelp(
-            "mp3, wav, flac, ogg (Ogg Vorbis) or opus (Ogg Opus); default: from the file's ending, else the profile's, else flac.",
+            "mp3, wav, flac, ogg (Ogg Vorbis), opus (Ogg Opus), epub or daisy (books); default: from the file's ending, else the profile's, else flac.",
             valueName: "FORMAT"))
         var format: ExportFormatArgument?
 
         @Option(parsing: .unconditional, help: ArgumentHelp(
-            "Bitrate in kbit/s: MP3's constant bitrate (default 128), or Ogg Opus's, 6 to 256 (default 32 mono, 48 stereo).", valueName: "KBPS"))
+            "Bitrate in kbit/s: MP3's constant bitrate (default 128; a book's MP3 too), or Ogg Opus's, 6 to 256 (default 32 mono, 48 stereo).",
+            valueName: "KBPS"))
         var bitrate: Int?
 
         @Option(parsing: .unconditional, help: ArgumentHelp("MP3 variable bitrate quality, 0 (best) to 9, instead of --bitrate.", valueName: "Q"))
@@ -97,17 +117,40 @@ extension Narrate {
             // A file is never written in another format than its name says.
             let name = URL(fileURLWithPath: output).lastPathComponent
             let ending = URL(fileURLWithPath: output).pathExtension.lowercased()
-            let known = ExportFormat.allCases.map { "." + $0.fileExtension }.joined(separator: ", ")
-            if format == nil, !ending.isEmpty, ExportFormat(rawValue: ending) == nil {
+            let known = ExportFormat.allCases.map { "." + $0.fileExtension }.joined(separator: ", ") + ", .epub"
+            if format == nil, ending == "zip" {
+                throw ValidationError("\"\(name)\" ends in .zip: give --format daisy for a zipped DAISY book.")
+            }
+            if format == nil, !ending.isEmpty, ExportFormat(rawValue: ending) == nil, ending != "epub" {
                 throw ValidationError("\"\(name)\" ends in .\(ending), a format narrate does not write: name the file \(known), or give --format.")
             }
-            if let format, let named = ExportFormat(rawValue: ending), named != format.format {
-                throw ValidationError("\"\(name)\" ends in .\(ending) but --format asks for \(format.rawValue): name the file .\(format.format.fileExtension), or leave out --format.")
+            switch format?.book {
+            case .epub? where ending != "epub":
+                throw ValidationError("--format epub writes one .epub file: name it \(URL(fileURLWithPath: output).deletingPathExtension().lastPathComponent).epub.")
+            case .daisy? where ExportFormat(rawValue: ending) != nil || ending == "epub":
+                throw ValidationError("\"\(name)\" ends in .\(ending) but --format daisy makes a book folder: give a folder's name, or one ending in .zip for one file.")
+            case nil:
+                if let format, let audio = format.format, let named = ExportFormat(rawValue: ending), named != audio {
+                    throw ValidationError("\"\(name)\" ends in .\(ending) but --format asks for \(format.rawValue): name the file .\(audio.fileExtension), or leave out --format.")
+                }
+                if let format, ending == "epub" {
+                    throw ValidationError("\"\(name)\" ends in .epub but --format asks for \(format.rawValue): name the file .\(format.rawValue), or leave out --format.")
+                }
+            default:
+                break
+            }
+            if book != nil, transcript != nil {
+                throw ValidationError("--transcript writes beside an audio file; a book holds its text already: leave out --transcript.")
             }
         }
 
         func resolvedFormat(_ profile: DeliveryProfile?) -> ExportFormat {
             format?.format ?? ExportFormat(rawValue: URL(fileURLWithPath: output).pathExtension.lowercased()) ?? profile?.format ?? .flac
+        }
+
+        /// The book asked for: by --format, or by a name ending in .epub; nil for an audio file.
+        var book: BookFormat? {
+            format.map(\.book) ?? (URL(fileURLWithPath: output).pathExtension.lowercased() == "epub" ? .epub : nil)
         }
 
         /// The sentence refusing `--from`/`--to` for an article of `count` chunks, if they do not fit it.
@@ -132,6 +175,10 @@ extension Narrate {
                     Console.error(error.sentence)
                     throw ExitCode(error.exitStatus)
                 }
+            }
+            if let book {
+                try runBook(book, profile: chosenProfile, language: configured.language)
+                return
             }
             let resolvedFormat = resolvedFormat(chosenProfile)
             if vbr != nil && resolvedFormat != .mp3 {
@@ -201,6 +248,64 @@ extension Narrate {
             }
         }
     }
+}
+
+extension Narrate.Export {
+    /// `--format epub|daisy`: the book of the article's text and audio (`NarrationLibrary.exportBook`).
+    func runBook(_ book: BookFormat, profile: DeliveryProfile?, language: String) throws {
+        // The book's MP3: --bitrate/--vbr, else an MP3 profile's encoding, else the engine's choice.
+        let chosen: MP3Encoding? = vbr.map { .variable(quality: $0) } ?? bitrate.map { .constant(kbps: $0) }
+            ?? (profile?.format == .mp3 ? profile?.mp3 : nil)
+        var settings = ExportSettings(
+            format: chosen == nil ? (profile?.format ?? .flac) : .mp3, mp3: chosen ?? .constant(kbps: 128), chapters: !noChapters,
+            chapterStyle: chapters.style, mastering: profile?.mastering ?? Mastering(), firstChunk: from.map { ChunkIndex($0) },
+            lastChunk: to.map { ChunkIndex($0) }, profile: profile)
+        settings.language = language
+        let destination = URL(fileURLWithPath: output).standardizedFileURL
+        let bar = ProgressBar(label: "Exporting")
+        let result = try CommandRunner.withLibrary(readOnly: true) { (library) throws(NarrationError) -> BookResult in
+            let article = try library.article(target.article)
+            let chunkCount = try library.catalog.chunks(of: article).count
+            if let problem = rangeProblem(count: chunkCount, title: article.title) { throw .usage(problem) }
+            return try library.exportBook(article, as: book, to: destination, settings: settings) { done, total in
+                bar.update(done: done, total: total)
+            }
+        }
+        bar.finish()
+        let plan = result.audio.plan
+        let seconds = plan.format.seconds(result.audio.frames)
+        if json.json {
+            Console.printJSON(BookJSON(
+                file: result.location.path, format: book.rawValue, archive: result.isArchive, bytes: result.bytes, frames: result.audio.frames,
+                duration: seconds, audioBytes: result.audio.bytes, paragraphs: result.paragraphs, pars: result.pars, parts: result.parts,
+                firstChunk: plan.firstChunk, lastChunk: plan.firstChunk + plan.chunks.count - 1))
+        } else {
+            let kind = book == .epub ? "an EPUB" : result.isArchive ? "a zipped DAISY 2.02 book" : "a DAISY 2.02 book"
+            Console.print(
+                "Published \"\(plan.tags.title)\" as \(kind) at \(result.location.path): \(Timecode.precise(seconds)), \(result.paragraphs) paragraph\(result.paragraphs == 1 ? "" : "s") in \(result.pars) timed part\(result.pars == 1 ? "" : "s"), \(result.bytes / 1024) KiB.")
+        }
+    }
+}
+
+/// What `export --format epub|daisy --json` prints.
+struct BookJSON: Encodable {
+    /// The .epub, the DAISY folder or its .zip.
+    let file: String
+    let format: String
+    /// Whether `file` is one ZIP file.
+    let archive: Bool
+    let bytes: Int
+    /// The audio's frames at the article's rate, and its length in seconds.
+    let frames: Int
+    let duration: Double
+    /// The MP3's size inside the book.
+    let audioBytes: Int
+    /// Items of the text read (title and headings included), par elements, chunks reading no paragraph.
+    let paragraphs: Int
+    let pars: Int
+    let parts: Int
+    let firstChunk: Int
+    let lastChunk: Int
 }
 
 struct ExportJSON: Encodable {

@@ -23,6 +23,9 @@ public struct ExportSettings: Sendable, Equatable {
     /// The profile whose rules the made file must pass before it is kept (nil: no rules). Its
     /// sample-rate rule also sets the file's rate.
     public var profile: DeliveryProfile?
+    /// The language of a book's text (EPUB's `dc:language`, DAISY's, the documents' `xml:lang`),
+    /// a BCP 47 tag (`Settings.language`); audio files carry none.
+    public var language = "en"
 
     public init(
         format: ExportFormat, mp3: MP3Encoding = .constant(kbps: 128), chapters: Bool = true, chapterStyle: ChapterStyle = .paragraphs,

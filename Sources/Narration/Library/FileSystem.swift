@@ -154,6 +154,21 @@ enum FileSystem {
         syncDirectory(url.deletingLastPathComponent())
     }
 
+    /// Forces a file's contents to disk (`fsync`): a file written by a library that does not
+    /// (ZIPFoundation), before it is renamed into place.
+    static func syncFile(_ url: URL) throws(NarrationError) {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failed("Cannot open \(url.path): ", errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            let code = errno
+            if code == ENOSPC || code == EDQUOT {
+                throw NarrationError(.diskFull, "The disk holding \(url.deletingLastPathComponent().path) is full; \(url.lastPathComponent) was not written.")
+            }
+            throw failed("Cannot write \(url.path): ", code)
+        }
+    }
+
     /// Copies a file atomically (temporary file beside the target, fsync, rename), block by block.
     /// - Parameter verify: checks the copy, fully on disk, before it is renamed into place; a copy
     ///   that fails it is removed and never appears at `target`.
