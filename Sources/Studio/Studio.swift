@@ -716,7 +716,7 @@ public final class Studio {
                     preparing?.waitForExport()
                     ready.resume()
                 }
-                return try library.queue(article, profile: options.profile, ready: ready?.0) { work.update(done: $0, total: $1) }
+                return try library.queue(article, profile: options.profile, language: options.language, ready: ready?.0) { work.update(done: $0, total: $1) }
             }
         } catch {
             work.finish(.notQueued("\(error.message) Nothing was queued; the chunks are as they were."))

@@ -32,7 +32,7 @@ extension Narrate {
             let settings = try CommandRunner.settings()
             let (job, sidecar) = try CommandRunner.withLibrary { (library) throws(NarrationError) -> (OutboxJob, Sidecar) in
                 let article = try library.article(target.article)
-                return try library.queue(article, profile: try profile.resolve(settings)) { bar.update(done: $0, total: $1) }
+                return try library.queue(article, profile: try profile.resolve(settings), language: settings.language) { bar.update(done: $0, total: $1) }
             }
             bar.finish()
             if output.json {

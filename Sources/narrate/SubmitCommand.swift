@@ -59,7 +59,7 @@ extension Narrate {
                 _ = try NarrationLibrary.prepare(resolved)  // before exporting: a missing share or key pair is said now
                 let requested = try profile.profile.map { (name) throws(NarrationError) in try settings.deliveryProfile(named: name) }
                 let (job, _) = try library.exportForDelivery(
-                    article, profile: requested, fallback: try profile.resolve(settings)) { exporting.update(done: $0, total: $1) }
+                    article, profile: requested, fallback: try profile.resolve(settings), language: settings.language) { exporting.update(done: $0, total: $1) }
                 exporting.finish()
                 defer { uploading.finish() }
                 return try await library.deliver(

@@ -19,7 +19,7 @@ struct FeedDeliveryTests {
 
     /// A fixture whose config.toml has the publication, a narrator, a folder destination `share`
     /// and a profile `pod` (MP3, untouched samples) that carries transcripts and a feed item.
-    private func fixture(share: URL, extra: String = "") throws -> (EndToEndFixture, Narrate) {
+    private func fixture(share: URL, extra: String = "", carries: String = #""audio", "transcript", "feed""#) throws -> (EndToEndFixture, Narrate) {
         let fixture = try EndToEndFixture()
         let config = fixture.folder.file("config/narrate")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
@@ -36,7 +36,7 @@ struct FeedDeliveryTests {
             [profiles.pod]
             base = "archive"
             format = "mp3"
-            carries = ["audio", "transcript", "feed"]
+            carries = [\(carries)]
             """.write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
         var environment = fixture.devices.environment
         environment["XDG_CONFIG_HOME"] = fixture.folder.file("config").path
@@ -87,7 +87,7 @@ struct FeedDeliveryTests {
     @Test("a folder's feed over loopback HTTP: feedparser and podcastparser read both articles, chapters validate on the paragraphs' boundaries, every file downloads byte for byte; --remove takes one out")
     func folderFeed() throws {
         let share = TemporaryFolder("narrate-share")
-        let (fixture, narrate) = try fixture(share: share.url)
+        let (fixture, narrate) = try fixture(share: share.url, carries: #""audio", "transcript", "feed", "epub", "daisy""#)
         let (budget, frames) = try recordTextArticle(fixture, narrate)
         let submitted = try narrate.run("submit", "--profile", "pod", "--to", "share")
         try #require(submitted.status == 0, "\(submitted.stderr)")
@@ -95,10 +95,22 @@ struct FeedDeliveryTests {
         let stem = "Budget passes-\(budget)"
         #expect(submitted.stdout == """
             Delivered \(stem).mp3 to \(share.url.path)/Daily Post/\(date)/\(stem).mp3 (SHA-256 checked).
-            With it: \(stem).vtt, \(stem).srt, \(stem).chapters.json.
+            With it: \(stem).vtt, \(stem).srt, \(stem).chapters.json, \(stem).epub, \(stem).daisy.zip.
             Its podcast feed: \(share.url.path)/Daily Post/feed.xml ("narrate feed" shows it).
 
             """)
+        // Every file the job carries arrived as the sidecar lists it, SHA-256 for SHA-256.
+        let delivered = share.url.appendingPathComponent("Daily Post/\(date)")
+        let sidecar = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: delivered.appendingPathComponent("\(stem).json"))) as? [String: Any])
+        #expect(sidecar["carries"] as? [String] == ["audio", "transcript", "feed", "epub", "daisy"])
+        let listed = try #require(sidecar["files"] as? [[String: Any]])
+        #expect(listed.compactMap { $0["role"] as? String } == ["transcript", "transcript", "chapters", "epub", "daisy"])
+        #expect(listed.compactMap { $0["type"] as? String } == ["text/vtt", "application/srt", "application/json+chapters", "application/epub+zip", "application/zip"])
+        for file in listed {
+            let name = try #require(file["name"] as? String)
+            #expect(file["sha256"] as? String == (try sha256(delivered.appendingPathComponent(name))), "\(name)")
+        }
+        #expect(try Signals.run("unzip", ["-l", delivered.appendingPathComponent("\(stem).daisy.zip").path]).contains("ncc.html"))
         let bus = try recordPlainArticle(narrate, title: "Bus timetable")
         #expect(try narrate.run("submit", "--profile", "pod", "--to", "share").status == 0)
         // Delivered again unchanged: the same item, not a second one.

@@ -45,14 +45,14 @@ extension NarrationLibrary {
     /// (else `fallback`), which retires the old.
     /// - Returns: the job, and whether it was exported now.
     public func exportForDelivery(
-        _ article: Article, profile: DeliveryProfile?, fallback: DeliveryProfile,
+        _ article: Article, profile: DeliveryProfile?, fallback: DeliveryProfile, language: String = "en",
         progress: (FrameCount, FrameCount) -> Void = { _, _ in }
     ) throws(NarrationError) -> (job: OutboxJob, exported: Bool) {
         if let current = try currentJob(of: article.id), profile == nil || profile?.name == current.profile,
             current.fingerprint == (try catalog.fingerprint(of: article.id)) {
             return (current, false)
         }
-        return (try queue(article, profile: profile ?? fallback, progress: progress).job, true)
+        return (try queue(article, profile: profile ?? fallback, language: language, progress: progress).job, true)
     }
 
     /// The job as the catalog has it now, checked to be the article's export and made from the

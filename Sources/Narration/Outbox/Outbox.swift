@@ -17,8 +17,14 @@ extension NarrationLibrary {
     /// not know (the next command removes a killed queue's folder).
     /// - Parameter ready: the article's export kept nearly made by the studio: only what changed
     ///   since is encoded and measured.
+    ///
+    /// The files the profile carries beside the audio (`DeliveryProfile.carries`) are made into
+    /// the job's folder too and listed in the sidecar with their SHA-256: the transcripts, the
+    /// JSON chapters of a feed item, an EPUB and a zipped DAISY book (in `language`). An article
+    /// without a text has no transcript or book to carry, and carries the rest.
     public func queue(
-        _ article: Article, profile: DeliveryProfile, ready: ReadyExport? = nil, progress: (FrameCount, FrameCount) -> Void = { _, _ in }
+        _ article: Article, profile: DeliveryProfile, language: String = "en", ready: ReadyExport? = nil,
+        progress: (FrameCount, FrameCount) -> Void = { _, _ in }
     ) throws(NarrationError) -> (job: OutboxJob, sidecar: Sidecar) {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .queue)
         defer { withExtendedLifetime(lock) {} }
@@ -84,6 +90,18 @@ extension NarrationLibrary {
             }
             if profile.carries.contains(.feed) {
                 try add(.feed, 0, ChapterList(plan: result.plan, fileName: name).json)
+            }
+            if result.plan.transcript != nil {
+                for (item, format) in [(DeliveryItem.epub, BookFormat.epub), (.daisy, .daisy)] where profile.carries.contains(item) {
+                    let (suffix, role, type) = item.files[0]
+                    let url = folder.appendingPathComponent(stem + suffix)
+                    var settings = ExportSettings(profile: profile)
+                    settings.language = language
+                    _ = try exportBookLocked(article, entries: entries, as: format, to: url, settings: settings)
+                    files.append(Sidecar.FileEntry(
+                        name: url.lastPathComponent, role: role, type: type, bytes: FileSystem.size(url), sha256: try Checksum.sha256(of: url)))
+                    carried.insert(item)
+                }
             }
             if profile.carries != [.audio] {
                 sidecar.carries = carried.sorted().map(\.rawValue)
