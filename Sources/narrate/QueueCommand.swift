@@ -21,7 +21,17 @@ extension Narrate {
     struct Queue: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Export the article into the outbox with its metadata sidecar; deliver it later with submit or outbox push.",
-            discussion: "The article is marked queued and is no longer the current one, ready for the next article. Its chunks are kept.")
+            discussion: """
+                The article is marked queued and is no longer the current one, ready for the next \
+                article. Its chunks are kept.
+
+                A profile in config.toml can name what a delivery carries besides the audio and its \
+                sidecar: carries = ["audio", "transcript", "feed", "epub", "daisy"]. Queue makes \
+                each of them into the job beside the audio (the WebVTT and SubRip transcripts, the \
+                feed item's JSON chapters, an EPUB 3 book, a DAISY 2.02 book as one zip; the \
+                transcripts and books need the article's text), and the sidecar lists them with \
+                their SHA-256; the delivery sends and checks them all, the feed last.
+                """)
 
         @OptionGroup var target: ArticleOption
         @OptionGroup var profile: ProfileOption
@@ -39,6 +49,9 @@ extension Narrate {
                 Console.printJSON(OutboxJobJSON(job))
             } else {
                 Console.print("Queued \"\(sidecar.title)\" (\(Timecode.precise(sidecar.duration)), \(sidecar.profile)) as \(job.file.path).")
+                if let files = sidecar.files, !files.isEmpty {
+                    Console.print("With it: \(files.map(\.name).joined(separator: ", ")).")
+                }
                 Console.print("Deliver it with: narrate outbox push --to DESTINATION (a folder or s3://BUCKET/PREFIX)")
             }
         }

@@ -24,6 +24,11 @@ extension Narrate {
                 readable by you only. Files over 8 MiB go up in parts; an interrupted upload \
                 continues where it stopped.
 
+                A profile whose carries (config.toml) names more than the audio sends those files \
+                first, each checked the same way: transcripts, JSON chapters, an EPUB, a zipped \
+                DAISY book. With "feed", the publication's podcast feed at the destination, \
+                <publication>/feed.xml, gets the article's item last ("narrate feed" shows it).
+
                 A delivery that fails stays in the outbox with its error; "narrate outbox push" \
                 tries again.
 

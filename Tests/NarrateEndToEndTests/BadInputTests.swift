@@ -80,7 +80,7 @@ struct BadInputTests {
         (["new", "T", "--rate", "-44100"], "Sample rate -44100 Hz is not supported. Use one of 16000, 22050, 44100, 48000 Hz."),
         (["export", "-o", "x.mp3", "--bitrate", "-128"], "-128 kbit/s is not an MP3 bitrate. Use one of 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320."),
         (["record", "--duration", "abc"], "The value 'abc' is invalid for '--duration <S>'"),
-        (["export", "-o", "x.m4a"], "\"x.m4a\" ends in .m4a, a format narrate does not write: name the file .mp3, .wav, .flac, .ogg, .opus, or give --format."),
+        (["export", "-o", "x.m4a"], "\"x.m4a\" ends in .m4a, a format narrate does not write: name the file .mp3, .wav, .flac, .ogg, .opus, .epub, or give --format."),
         (["export", "-o", "x.flac", "--format", "mp3"], "\"x.flac\" ends in .flac but --format asks for mp3: name the file .mp3, or leave out --format."),
     ])
     func nonsenseNumbers(arguments: [String], sentence: String) throws {

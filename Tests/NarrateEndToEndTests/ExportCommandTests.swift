@@ -131,7 +131,7 @@ struct ExportCommandTests {
         ("x.ogg", "opus", "\"x.ogg\" ends in .ogg but --format asks for opus: name the file .opus, or leave out --format."),
         ("x.opus", "ogg", "\"x.opus\" ends in .opus but --format asks for ogg: name the file .ogg, or leave out --format."),
         ("x.flac", "opus", "\"x.flac\" ends in .flac but --format asks for opus: name the file .opus, or leave out --format."),
-        ("x.oga", nil, "\"x.oga\" ends in .oga, a format narrate does not write: name the file .mp3, .wav, .flac, .ogg, .opus, or give --format."),
+        ("x.oga", nil, "\"x.oga\" ends in .oga, a format narrate does not write: name the file .mp3, .wav, .flac, .ogg, .opus, .epub, or give --format."),
     ] as [(String, String?, String)])
     func refusals(name: String, format: String?, sentence: String) throws {
         let fixture = try EndToEndFixture()
