@@ -44,14 +44,22 @@ public final class OpusWriter: AudioSink, @unchecked Sendable {
 
         init(descriptor: CInt) { self.descriptor = descriptor }
 
-        /// Writes all of `bytes`; false, with `failure` set, if the system refused.
+        /// Writes all of `bytes`; false, with `failure` set, if the system refused. A failure is
+        /// sticky: libopusenc ignores the callback's answer and goes on with later pages, so once
+        /// a write failed nothing more is written and `check` reports it whatever libopusenc says.
         func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            guard failure == 0 else { return false }
+            guard let base = bytes.baseAddress else { return true }
             var done = 0
             while done < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+                let written = Glibc.write(descriptor, base + done, bytes.count - done)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = errno
+                    return false
+                }
+                if written == 0 {  // no progress and no error: a full device that says nothing
+                    failure = ENOSPC
                     return false
                 }
                 done += written
@@ -168,10 +176,12 @@ public final class OpusWriter: AudioSink, @unchecked Sendable {
         }
     }
 
-    /// The one funnel for libopusenc results: OK passes; a failed write is the system's error
+    /// The one funnel for libopusenc results: OK with every page written passes; a failed write is the system's error
     /// (a full disk becomes `diskFull`); anything else is libopusenc's own words.
     private func check(_ code: CInt, doing action: String) throws(NarrationError) {
-        guard code != OPE_OK else { return }
+        // A page the system refused is a failure even when libopusenc says OK (it ignores the
+        // write callback's answer).
+        guard code != OPE_OK || output.failure != 0 else { return }
         if output.failure != 0 {
             throw diskFullError(path: path, errno: output.failure)
                 ?? NarrationError(.fileSystem, "Cannot \(action) \(path): \(String(cString: strerror(output.failure))).")

@@ -212,7 +212,8 @@ public struct WebStudioServer: Sendable {
                 return Self.refusal(409, "No destination is set to send to: ask your reading service to set one.")
             }
             let id = context.parameters.get("job") ?? ""
-            guard let job = try? library.job(matching: id), job.state == .queued else {
+            // Waiting, or delivered with its feed not updated (see `outbox push`).
+            guard let job = try? library.job(matching: id), job.state == .queued || (job.state == .delivered && job.lastError != nil) else {
                 return Self.refusal(404, "There is no waiting outbox job \(id.prefix(40)).")
             }
             Task {

@@ -66,7 +66,8 @@ extension Narrate {
                 abstract: "Deliver every waiting export: to --to, else where it was last sent, else the configured destination.",
                 discussion: """
                     Each export is checked against its article first: one made before the article \
-                    changed is withdrawn, not sent. Failures that may pass (storage unreachable \
+                    changed is withdrawn, not sent. A delivered export whose podcast feed could not \
+                    be updated is delivered again: nothing is sent twice, and the feed is updated. Failures that may pass (storage unreachable \
                     or busy, a dropped connection) are tried again after 2, 4, 8… seconds \
                     (--retry-wait, at most 30 s apart), up to --attempts times; others (wrong \
                     credentials, a missing bucket, a changed file) are reported at once. An \
@@ -86,7 +87,9 @@ extension Narrate {
                 let settings = try CommandRunner.settings()
                 let outcome = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> PushOutcome in
                     var outcome = PushOutcome()
-                    for job in try library.outboxJobs() where job.state == .queued {
+                    // Waiting jobs, and delivered ones whose feed was not updated (their error says
+                    // so): delivering again sends nothing twice and changes the feed.
+                    for job in try library.outboxJobs() where job.state == .queued || (job.state == .delivered && job.lastError != nil) {
                         do throws(NarrationError) {
                             guard let target = try destination.resolve(settings, fallback: job.target) else {
                                 outcome.waiting.append((job, "it has no destination yet; pass --to FOLDER or --to s3://BUCKET/PREFIX."))

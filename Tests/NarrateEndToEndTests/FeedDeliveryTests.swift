@@ -37,6 +37,10 @@ struct FeedDeliveryTests {
             base = "archive"
             format = "mp3"
             carries = [\(carries)]
+
+            [profiles.plain]
+            base = "archive"
+            format = "mp3"
             """.write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
         var environment = fixture.devices.environment
         environment["XDG_CONFIG_HOME"] = fixture.folder.file("config").path
@@ -124,7 +128,7 @@ struct FeedDeliveryTests {
         #expect(parsed["title"] as? String == "Daily Post, read aloud" && parsed["author"] as? String == "Talking News Leeds")
         #expect(parsed["language"] as? String == "en")
         let entries = items(read, "feedparser", "items")
-        #expect(Set(entries.compactMap { $0["guid"] as? String }) == [budget, bus])
+        #expect(entries.compactMap { $0["guid"] as? String }.sorted() == [budget, bus].sorted())  // one item each, none twice
         let folder = share.url.appendingPathComponent("Daily Post/\(date)")
         for entry in entries {
             let guid = entry["guid"] as? String ?? ""
@@ -185,6 +189,48 @@ struct FeedDeliveryTests {
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("Bus timetable-\(bus).mp3").path))
         let again = try narrate.run("feed", "--to", "share", "--remove", bus)
         #expect(again.stdout == "\(share.url.path)/Daily Post/feed.xml did not offer \"Bus timetable\"; nothing changed.\n")
+
+        // Delivered again in a profile that carries the audio alone: what the earlier delivery
+        // carried beside it goes, and the feed no longer offers the article.
+        let plain = try narrate.run("submit", "--profile", "plain", "--to", "share", "--article", budget)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(stem) }.sorted()
+        #expect(left == ["\(stem).json", "\(stem).mp3"])
+        let emptied = try #require(try narrate.run("feed", "--to", "share", "--json").json() as? [String: Any])
+        #expect((emptied["items"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test("a feed.xml narrate cannot read is left as it is: the files are delivered and the job stays delivered with the error; outbox push updates the feed once it is readable")
+    func unreadableFeed() throws {
+        let share = TemporaryFolder("narrate-share")
+        let (fixture, narrate) = try fixture(share: share.url)
+        defer { withExtendedLifetime(fixture) {} }  // its folder holds the data root
+        let bus = try recordPlainArticle(narrate, title: "Bus timetable")
+        let feedFile = share.url.appendingPathComponent("Daily Post/feed.xml")
+        try FileManager.default.createDirectory(at: feedFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let foreign = Data("<html><body>Our podcast is elsewhere</body></html>\n".utf8)
+        try foreign.write(to: feedFile)
+
+        let submitted = try narrate.run("submit", "--profile", "pod", "--to", "share")
+        #expect(submitted.status == 1)
+        let date = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+        #expect(submitted.stderr == """
+            Bus timetable-\(bus).mp3 was delivered to \(share.url.path), but its podcast feed was not updated: \(feedFile.path) is not a feed narrate can change: it is not an RSS feed (no <rss><channel>). It was left as it is; move it away, and deliver again to start a new feed. The file stays in the outbox; "narrate outbox push" tries again.
+
+            """)
+        #expect(try Data(contentsOf: feedFile) == foreign)
+        #expect(FileManager.default.fileExists(atPath: share.url.appendingPathComponent("Daily Post/\(date)/Bus timetable-\(bus).mp3").path))
+        let job = try #require((try narrate.run("outbox", "list", "--json").json() as? [[String: Any]])?.first)
+        #expect(job["state"] as? String == "delivered")
+        #expect((job["lastError"] as? String)?.hasPrefix("Bus timetable-\(bus).mp3 was delivered to") == true)
+
+        try FileManager.default.removeItem(at: feedFile)
+        let pushed = try narrate.run("outbox", "push")
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let feed = try #require(try narrate.run("feed", "--to", "share", "--json").json() as? [String: Any])
+        #expect((feed["items"] as? [[String: Any]])?.compactMap { $0["guid"] as? String } == [bus])
+        let after = try #require((try narrate.run("outbox", "list", "--json").json() as? [[String: Any]])?.first)
+        #expect(after["state"] as? String == "delivered" && after["lastError"] as? String == nil, "\(after)")
     }
 
     @Test("two submits racing to a SeaweedFS bucket's feed leave both items; each object is verified; the filer serves it to feedparser and podcastparser")

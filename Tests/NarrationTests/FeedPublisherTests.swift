@@ -55,6 +55,9 @@ struct FeedPublisherTests {
         #expect(feed.items.map(\.guid) == (0..<16).reversed().map { "article\($0)" })  // newest first
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.file("Daily Post").path).sorted()
         #expect(names == [".feed.xml.lock", "feed.xml"])
+        // Taking an item out of a feed that does not exist writes nothing and makes no feed.
+        let nothing = try FeedPublisher.change(inFolder: folder.url, feedPath: "Other/feed.xml", channel: nil, .remove(guid: "article1"))
+        #expect(!nothing.written && !FileManager.default.fileExists(atPath: folder.file("Other/feed.xml").path))
         // Removing takes one out and keeps the rest.
         let update = try FeedPublisher.change(inFolder: folder.url, feedPath: "Daily Post/feed.xml", channel: Self.channel, .remove(guid: "article7"))
         #expect(update.feed.items.count == 15 && !update.feed.items.contains { $0.guid == "article7" })

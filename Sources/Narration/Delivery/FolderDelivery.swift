@@ -39,12 +39,16 @@ extension NarrationLibrary {
         job.lastError = nil
         try catalog.beginAttempt(job.row, destination: folder.path, audioLocation: target.path)  // before the first byte
         let sidecar: Sidecar
+        var leftFeeds: Set<String> = []  // feeds that may still offer an earlier delivery of the article
         do throws(NarrationError) {
             try removeStrayCopies(inFolder: folder)
             guard try Checksum.sha256(of: job.file) == job.sha256 else { throw Self.changedSinceQueued(job.file) }
             try FileSystem.createDirectory(target.deletingLastPathComponent())
             FileSystem.removeAbandonedPartials(in: target.deletingLastPathComponent())
             sidecar = try self.sidecar(of: job)
+            // What an earlier delivery of the article at this very place carried, from its sidecar
+            // before this one replaces it: what this one does not carry must not stay beside it.
+            let earlier = Self.readSidecar(sidecarTarget)
             for file in sidecar.files ?? [] {
                 try copyVerified(
                     job.file.deletingLastPathComponent().appendingPathComponent(file.name), sha256: file.sha256, bytes: file.bytes,
@@ -61,6 +65,16 @@ extension NarrationLibrary {
                 sidecarLocation: sidecarTarget.path, sha256: job.sha256, bytes: job.bytes, deliveredAt: job.deliveredAt ?? Date())
             switch try catalog.recordDelivery(job.row, delivery) {
             case .recorded(let replaced):
+                let carried = Set((sidecar.files ?? []).map(\.name))
+                for file in earlier?.files ?? [] where !carried.contains(file.name) && SafeFileName.isSafeComponent(Substring(file.name)) {
+                    try? FileSystem.remove(target.deletingLastPathComponent().appendingPathComponent(file.name))
+                }
+                if earlier?.carries?.contains(DeliveryItem.feed.rawValue) == true {
+                    leftFeeds.insert(FeedSettings.feedPath(forDeliveryPath: job.deliveryPath))
+                }
+                if let replaced, replaced.audioLocation.hasPrefix(folder.path + "/") {
+                    leftFeeds.insert(FeedSettings.feedPath(forDeliveryPath: String(replaced.audioLocation.dropFirst(folder.path.count + 1))))
+                }
                 if let replaced {
                     let old = URL(fileURLWithPath: replaced.audioLocation)
                     let replacedCarried = Self.removeCopy(
@@ -78,6 +92,10 @@ extension NarrationLibrary {
                 if Self.removeCopy(at: target, ifSHA256: job.sha256, sidecar: sidecarTarget) {
                     try? catalog.endAttempt(job: job.id, destination: folder.path)
                 }
+                for file in sidecar.files ?? [] {
+                    let copy = target.deletingLastPathComponent().appendingPathComponent(file.name)
+                    if (try? Checksum.sha256(of: copy)) == file.sha256 { try? FileSystem.remove(copy) }
+                }
                 discardFiles(of: [row], claimHeld: true)
                 throw Self.withdrawn(title: title, reason: OutboxJob.RetirementReason(rawValue: row.retiredReason ?? "") ?? .edited)
             }
@@ -87,19 +105,31 @@ extension NarrationLibrary {
             try? catalog.updateOutbox(job.row)
             throw error
         }
-        // Delivered and recorded: the feed links to it now.
-        if sidecar.carries?.contains(DeliveryItem.feed.rawValue) == true {
-            let feedPath = FeedSettings.feedPath(forDeliveryPath: job.deliveryPath)
-            do throws(NarrationError) {
+        // Delivered and recorded: the feed links to it now, and a feed that offered an earlier
+        // delivery this one replaced (in another publication, or now carried by no feed item)
+        // offers it no more.
+        let feedPath = FeedSettings.feedPath(forDeliveryPath: job.deliveryPath)
+        let carriesFeed = sidecar.carries?.contains(DeliveryItem.feed.rawValue) == true
+        do throws(NarrationError) {
+            if carriesFeed {
                 _ = try FeedPublisher.change(
                     inFolder: folder, feedPath: feedPath,
                     channel: feed.channel(publication: sidecar.publication, feedPath: feedPath, defaultLanguage: "en"),
                     .publish(PodcastFeed.Item(sidecar: sidecar, deliveryPath: job.deliveryPath, feedPath: feedPath, settings: feed, published: Date())))
-            } catch {
-                throw feedNotUpdated(&job, at: folder.path, error)
             }
+            for left in leftFeeds.sorted() where !(carriesFeed && left == feedPath) {
+                _ = try FeedPublisher.change(inFolder: folder, feedPath: left, channel: nil, .remove(guid: job.articleID.rawValue))
+            }
+        } catch {
+            throw feedNotUpdated(&job, at: folder.path, error)
         }
         return job
+    }
+
+    /// The sidecar at `url`, if there is one narrate can read.
+    static func readSidecar(_ url: URL) -> Sidecar? {
+        guard FileSystem.exists(url), let bytes = try? FileSystem.contents(of: url) else { return nil }
+        return try? JSONDecoder.narrate.decode(Sidecar.self, from: Data(bytes))
     }
 
     /// Copies `source` to `target` atomically, its copy checked against `sha256` before it is

@@ -14,6 +14,9 @@ public struct ObjectStorageDelivery: Sendable {
     public let partsReused: Int
     /// The storage already held this exact file (an earlier attempt finished but was not recorded).
     public let alreadyStored: Bool
+    /// Feeds (their paths below the destination) that may still offer an earlier delivery of the
+    /// article that this one replaced.
+    var leftFeeds: Set<String> = []
 }
 
 extension NarrationLibrary {
@@ -74,14 +77,22 @@ extension NarrationLibrary {
             try? catalog.updateOutbox(job.row)
             throw error
         }
-        // Delivered and recorded: the feed links to it now.
-        if sidecar.carries?.contains(DeliveryItem.feed.rawValue) == true {
-            let feedPath = FeedSettings.feedPath(forDeliveryPath: job.deliveryPath)
+        // Delivered and recorded: the feed links to it now, and a feed that offered an earlier
+        // delivery this one replaced (in another publication, or now carried by no feed item)
+        // offers it no more.
+        let feedPath = FeedSettings.feedPath(forDeliveryPath: job.deliveryPath)
+        let carriesFeed = sidecar.carries?.contains(DeliveryItem.feed.rawValue) == true
+        if carriesFeed || !delivery.leftFeeds.isEmpty {
             do throws(NarrationError) {
-                _ = try await FeedPublisher.change(
-                    at: storage.key(for: feedPath), with: client,
-                    channel: feed.channel(publication: sidecar.publication, feedPath: feedPath, defaultLanguage: "en"),
-                    .publish(PodcastFeed.Item(sidecar: sidecar, deliveryPath: job.deliveryPath, feedPath: feedPath, settings: feed, published: Date())))
+                if carriesFeed {
+                    _ = try await FeedPublisher.change(
+                        at: storage.key(for: feedPath), with: client,
+                        channel: feed.channel(publication: sidecar.publication, feedPath: feedPath, defaultLanguage: "en"),
+                        .publish(PodcastFeed.Item(sidecar: sidecar, deliveryPath: job.deliveryPath, feedPath: feedPath, settings: feed, published: Date())))
+                }
+                for left in delivery.leftFeeds.sorted() where !(carriesFeed && left == feedPath) {
+                    _ = try await FeedPublisher.change(at: storage.key(for: left), with: client, channel: nil, .remove(guid: job.articleID.rawValue))
+                }
             } catch {
                 await client.shutdown()
                 var delivered = delivery.job
@@ -167,6 +178,14 @@ extension NarrationLibrary {
                 "\(storage.description)/… \(key) does not match the outbox file after the upload (\(Self.describe(head)) instead of \(plan.bytes) bytes, ETag \(expectedETag)).",
                 remedy: .sendOutboxLater)
         }
+        // What an earlier delivery of the article at this very key carried, from its sidecar
+        // before this one replaces it: what this one does not carry must not stay beside it.
+        var earlier: Sidecar?
+        if try catalog.deliveries(of: job.articleID).contains(where: { $0.destination == storage.description && $0.sidecarLocation == sidecarKey }),
+            let stored = try await client.getObject(key: sidecarKey)
+        {
+            earlier = try? JSONDecoder.narrate.decode(Sidecar.self, from: stored.body)
+        }
         _ = try await client.putObject(key: sidecarKey, body: sidecarData, contentType: "application/json", progress: sent.add)
         let sidecarHead = try await client.headObject(key: sidecarKey)
         guard sidecarHead?.bytes == sidecarData.count, sidecarHead?.etag == Digest.hex(Digest.md5(sidecarData)) else {
@@ -184,8 +203,22 @@ extension NarrationLibrary {
             sidecarLocation: sidecarKey, sha256: job.sha256, bytes: job.bytes, deliveredAt: job.deliveredAt ?? Date(),
             endpoint: storage.endpoint, region: storage.region, pathStyle: storage.pathStyle, credentialsFile: storage.credentialsFile,
             credentialsProfile: storage.credentialsProfile)
+        var leftFeeds: Set<String> = []
         switch try catalog.recordDelivery(job.row, delivery) {
         case .recorded(let replaced):
+            let carried = Set((sidecar.files ?? []).map(\.name))
+            for file in earlier?.files ?? [] where !carried.contains(file.name) && SafeFileName.isSafeComponent(Substring(file.name)) {
+                try? await client.deleteObject(key: folderKey + "/" + file.name)
+            }
+            if earlier?.carries?.contains(DeliveryItem.feed.rawValue) == true {
+                leftFeeds.insert(FeedSettings.feedPath(forDeliveryPath: job.deliveryPath))
+            }
+            if let replaced {
+                let prefix = storage.prefix.isEmpty ? "" : storage.prefix + "/"
+                if replaced.audioLocation.hasPrefix(prefix) {
+                    leftFeeds.insert(FeedSettings.feedPath(forDeliveryPath: String(replaced.audioLocation.dropFirst(prefix.count))))
+                }
+            }
             if let replaced {
                 let deleted = (try? await Self.deleteObject(
                     replaced.audioLocation, ifSHA256: replaced.sha256, deletingSidecar: replaced.sidecarLocation != sidecarKey, with: client)) != nil
@@ -203,10 +236,14 @@ extension NarrationLibrary {
             if (try? await Self.deleteObject(key, ifSHA256: job.sha256, deletingSidecar: true, with: client)) != nil {
                 try? catalog.endAttempt(job: job.id, destination: storage.description)
             }
+            for file in sidecar.files ?? [] {
+                try? await Self.deleteObject(folderKey + "/" + file.name, ifSHA256: file.sha256, deletingSidecar: false, with: client)
+            }
             discardFiles(of: [row], claimHeld: true)
             throw Self.withdrawn(title: title, reason: OutboxJob.RetirementReason(rawValue: row.retiredReason ?? "") ?? .edited)
         }
-        return ObjectStorageDelivery(job: job, key: key, bytesSent: sent.bytesSent, partsReused: partsReused, alreadyStored: alreadyStored)
+        return ObjectStorageDelivery(
+            job: job, key: key, bytesSent: sent.bytesSent, partsReused: partsReused, alreadyStored: alreadyStored, leftFeeds: leftFeeds)
     }
 
     /// Stores one file the job carries beside the audio at `key`, in one PUT with its SHA-256 in

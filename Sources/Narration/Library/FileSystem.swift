@@ -431,6 +431,16 @@ final class OpenFile: Sendable {
     /// Takes an exclusive `flock` without waiting. - Returns: false when another open file holds it.
     func tryLock() -> Bool { flock(descriptor, LOCK_EX | LOCK_NB) == 0 }
 
+    /// Takes an exclusive `flock` without waiting. - Returns: false when another open file holds
+    /// it. - Throws: the system's error when the file cannot be locked at all (`ENOLCK` on a
+    /// share without lock support), which waiting would not mend.
+    func tryLockOrFail() throws(SystemError) -> Bool {
+        guard flock(descriptor, LOCK_EX | LOCK_NB) != 0 else { return true }
+        let code = errno
+        guard code == EWOULDBLOCK || code == EINTR else { throw SystemError(code: code) }
+        return false
+    }
+
     func unlock() { flock(descriptor, LOCK_UN) }
 
     /// The path the kernel has for the open file, after every symbolic link (from

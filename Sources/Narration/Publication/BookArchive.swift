@@ -23,6 +23,7 @@ enum BookArchive {
         let temporary = FileSystem.temporaryURL(beside: destination)
         do throws(NarrationError) {
             try fill(temporary, with: entries)
+            try verify(temporary, holds: entries)
             try FileSystem.syncFile(temporary)
             do throws(SystemError) {
                 try FileSystem.replace(destination, with: temporary)
@@ -35,6 +36,28 @@ enum BookArchive {
         } catch {
             FileSystem.discard(temporary)
             throw error
+        }
+    }
+
+    /// Reads the made archive back: every entry there, in order, each with its CRC checked.
+    /// ZIPFoundation writes through a buffered stream and does not report a failed final flush
+    /// (the central directory), so a full disk could otherwise leave a cut-off book that looks made.
+    /// - Throws: `diskFull` or `fileSystem` naming the file when it is not whole.
+    private static func verify(_ url: URL, holds entries: [Entry]) throws(NarrationError) {
+        let failure = NarrationError(
+            .fileSystem,
+            "The book at \(url.path) was not written whole (the disk may be full), so it was not kept; free some space and try again.",
+            subject: .file(url.path))
+        guard let archive = try? Archive(url: url, accessMode: .read) else { throw failure }
+        let paths = archive.map(\.path)
+        let expected = entries.map { entry -> String in
+            switch entry {
+            case .text(let path, _, _), .file(let path, _): path
+            }
+        }
+        guard paths == expected else { throw failure }
+        for entry in archive {
+            guard (try? archive.extract(entry, skipCRC32: false, consumer: { _ in })) != nil else { throw failure }
         }
     }
 

@@ -75,6 +75,12 @@ extension NarrationLibrary {
         if settings.format != .mp3 {
             audioSettings.format = .mp3
             audioSettings.mp3 = .constant(kbps: article.format.channels == 1 ? 64 : 128)
+            // A rule about PCM (telephone's 16 bits) means nothing for the book's MP3.
+            if let profile = audioSettings.profile {
+                audioSettings.profile = DeliveryProfile(
+                    name: profile.name, format: .mp3, mp3: audioSettings.mp3, mastering: profile.mastering,
+                    rules: profile.rules.filter { $0.requiredBitsPerSample == nil }, carries: profile.carries, opusKbps: profile.opusKbps)
+            }
         }
         // Everything is made in a hidden folder beside the destination: the MP3 first, then the
         // documents; a DAISY folder is this folder, renamed into place.

@@ -103,6 +103,13 @@ public struct PodcastFeed: Sendable, Equatable {
         return feed
     }
 
+    /// The feed with its newest `limit` items only.
+    public func keepingNewest(_ limit: Int) -> PodcastFeed {
+        var feed = self
+        feed.items = Array(items.prefix(max(0, limit)))
+        return feed
+    }
+
     /// The feed without the item of article `guid`; the same feed when it has none.
     public func removing(guid: String) -> PodcastFeed {
         var feed = self
