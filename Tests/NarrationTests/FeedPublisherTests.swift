@@ -96,28 +96,49 @@ struct FeedPublisherTests {
         let key = "narrations/Daily Post/feed.xml"
 
         // If-Match and If-None-Match as SeaweedFS answers them: a write over a change is refused.
-        let client = StorageConnection(destination: storage, credentials: credentials)
-        #expect(try await client.putObjectIfUnchanged(key: key, body: Data("one".utf8), contentType: "text/plain", etag: nil))
-        #expect(try await !client.putObjectIfUnchanged(key: key, body: Data("two".utf8), contentType: "text/plain", etag: nil))
-        let first = try #require(try await client.getObject(key: key))
-        #expect(try await client.putObjectIfUnchanged(key: key, body: Data("three".utf8), contentType: "text/plain", etag: first.etag))
-        #expect(try await !client.putObjectIfUnchanged(key: key, body: Data("four".utf8), contentType: "text/plain", etag: first.etag))
-        #expect(try await client.getObject(key: key)?.body == Data("three".utf8))
-        try await client.deleteObject(key: key)
-        await client.shutdown()
+        // In the full suite a request's body can be starved of the concurrency pool until the
+        // server gives up (a failure that may pass, which a delivery tries again): such a run of
+        // the checks starts again on a new key, up to three times.
+        var checked: [Bool]?
+        for run in 1...3 where checked == nil {
+            let probe = "narrations/probe-\(run).txt"
+            let client = StorageConnection(destination: storage, credentials: credentials)
+            do throws(NarrationError) {
+                var answers = [try await client.putObjectIfUnchanged(key: probe, body: Data("one".utf8), contentType: "text/plain", etag: nil)]
+                answers.append(try await client.putObjectIfUnchanged(key: probe, body: Data("two".utf8), contentType: "text/plain", etag: nil))
+                let first = try await client.getObject(key: probe)
+                answers.append(try await client.putObjectIfUnchanged(key: probe, body: Data("three".utf8), contentType: "text/plain", etag: first?.etag ?? "-"))
+                answers.append(try await client.putObjectIfUnchanged(key: probe, body: Data("four".utf8), contentType: "text/plain", etag: first?.etag ?? "-"))
+                answers.append(try await client.getObject(key: probe)?.body == Data("three".utf8))
+                checked = answers
+            } catch where error.mayPass {
+                print("figure: a conditional-write check met a failure that may pass (\(error.message)); run \(run) of 3")
+            } catch {
+                await client.shutdown()
+                throw error
+            }
+            await client.shutdown()
+        }
+        #expect(checked == [true, false, true, false, true])
 
         let attempts = try await withThrowingTaskGroup(of: Int.self) { group in
             for number in 0..<12 {
                 group.addTask {
-                    let connection = StorageConnection(destination: storage, credentials: credentials)
-                    do {
-                        let update = try await FeedPublisher.change(at: key, with: connection, channel: Self.channel, .publish(Self.item(number)))
-                        await connection.shutdown()
-                        return update.attempts
-                    } catch {
-                        await connection.shutdown()
-                        throw error
+                    // A failure that may pass is tried again, as a delivery's retries would.
+                    for retry in 0..<3 {
+                        let connection = StorageConnection(destination: storage, credentials: credentials)
+                        do throws(NarrationError) {
+                            let update = try await FeedPublisher.change(at: key, with: connection, channel: Self.channel, .publish(Self.item(number)))
+                            await connection.shutdown()
+                            return update.attempts
+                        } catch where error.mayPass && retry < 2 {
+                            await connection.shutdown()
+                        } catch {
+                            await connection.shutdown()
+                            throw error
+                        }
                     }
+                    preconditionFailure("the last try returns or throws")
                 }
             }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
