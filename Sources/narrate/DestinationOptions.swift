@@ -19,6 +19,21 @@ struct DestinationOptions: ParsableArguments {
     @Flag(name: .customLong("path-style"), help: "Address the bucket in the path (https://endpoint/bucket/key), as MinIO, Ceph and SeaweedFS usually need.")
     var pathStyle = false
 
+    /// The destination `resolve` finds, for a command that needs one: a mistake, or no
+    /// destination named anywhere, is one sentence on stderr and exit status 64 (or the error's).
+    func required(_ settings: Settings) throws -> Destination {
+        let resolved: Destination?
+        do { resolved = try resolve(settings) } catch {
+            Console.error(error.sentence)
+            throw ExitCode(error.exitStatus)
+        }
+        guard let resolved else {
+            Console.error("No destination: pass --to FOLDER or --to s3://BUCKET/PREFIX, or set destination in \(Settings.fileURL().path).")
+            throw ExitCode(64)
+        }
+        return resolved
+    }
+
     /// `--to` if given, else `fallback` (where a job went last), else the configured destination;
     /// with the S3 options laid over it. Nil when nothing names one.
     func resolve(_ settings: Settings, fallback: Destination? = nil) throws(NarrationError) -> Destination? {

@@ -42,15 +42,7 @@ extension Narrate {
 
         func run() async throws {
             let settings = try CommandRunner.settings()
-            let resolved: Destination?
-            do { resolved = try destination.resolve(settings) } catch {
-                Console.error(error.sentence)
-                throw ExitCode(error.exitStatus)
-            }
-            guard let resolved else {
-                Console.error("No destination: pass --to FOLDER, --to s3://BUCKET/PREFIX or a name from [destinations], or set destination in \(Settings.fileURL().path).")
-                throw ExitCode(64)
-            }
+            let resolved = try destination.required(settings)
             if let remove {
                 try await removeItem(remove, at: resolved, settings: settings)
                 return

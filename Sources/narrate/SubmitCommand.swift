@@ -48,15 +48,7 @@ extension Narrate {
 
         func run() async throws {
             let settings = try CommandRunner.settings()
-            let resolved: Destination?
-            do { resolved = try destination.resolve(settings) } catch {
-                Console.error(error.sentence)
-                throw ExitCode(error.exitStatus)
-            }
-            guard let resolved else {
-                Console.error("No destination: pass --to FOLDER or --to s3://BUCKET/PREFIX, or set destination in \(Settings.fileURL().path).")
-                throw ExitCode(64)
-            }
+            let resolved = try destination.required(settings)
             let exporting = ProgressBar(label: "Exporting", mode: progress.progress)
             let uploading = ProgressBar(label: "Sending", stage: "upload", mode: progress.progress)
             let job = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> OutboxJob in

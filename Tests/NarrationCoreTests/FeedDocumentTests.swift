@@ -16,8 +16,8 @@ struct FeedDocumentTests {
 
     @Test("XML's five special characters are escaped and characters XML 1.0 cannot hold are left out; CJK and emoji stay")
     func escaping() {
-        #expect(FeedDocument.escaped("12 < 13 & \"quotes\" 'too' > 1") == "12 &lt; 13 &amp; &quot;quotes&quot; &apos;too&apos; &gt; 1")
-        #expect(FeedDocument.escaped("bell\u{07}ed\u{1B}[31m tab\there 日本語 🎧") == "belled[31m tab\there 日本語 🎧")
+        #expect(XMLText.escaped("12 < 13 & \"quotes\" 'too' > 1") == "12 &lt; 13 &amp; &quot;quotes&quot; &#39;too&#39; &gt; 1")
+        #expect(XMLText.escaped("bell\u{07}ed\u{1B}[31m tab\there 日本語 🎧") == "belled[31m tab\there 日本語 🎧")
     }
 
     @Test("dates are RFC 822 in UTC and read back to the second")

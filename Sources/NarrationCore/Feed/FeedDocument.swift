@@ -7,6 +7,8 @@ public import Foundation
 /// Each item carries its enclosure (URL, length, type), `itunes:duration` in seconds, the date,
 /// the narrator (`itunes:author` and a `podcast:person` of role narrator), the description, and
 /// when delivered, `podcast:chapters` (JSON chapters) and a `podcast:transcript` per format.
+/// Every text and address is escaped by `XMLText`, the books' escaping: a title with a stray
+/// control character still makes a feed every client reads.
 public enum FeedDocument {
     public static let itunesNamespace = "http://www.itunes.com/dtds/podcast-1.0.dtd"
     public static let podcastNamespace = "https://podcastindex.org/namespace/1.0"
@@ -21,69 +23,46 @@ public enum FeedDocument {
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<rss version="2.0" xmlns:itunes="\#(itunesNamespace)" xmlns:podcast="\#(podcastNamespace)" xmlns:atom="\#(atomNamespace)">"#,
             "<channel>",
-            "  <title>\(escaped(channel.title))</title>",
-            "  <link>\(escaped(channel.link))</link>",
-            "  <description>\(escaped(channel.description))</description>",
-            "  <language>\(escaped(channel.language))</language>",
+            "  <title>\(XMLText.escaped(channel.title))</title>",
+            "  <link>\(XMLText.escaped(channel.link))</link>",
+            "  <description>\(XMLText.escaped(channel.description))</description>",
+            "  <language>\(XMLText.escaped(channel.language))</language>",
             "  <generator>narrate</generator>",
         ]
         if let selfURL = channel.selfURL {
-            lines.append(#"  <atom:link href="\#(escaped(selfURL))" rel="self" type="application/rss+xml"/>"#)
+            lines.append(#"  <atom:link href="\#(XMLText.escaped(selfURL))" rel="self" type="application/rss+xml"/>"#)
         }
-        if !channel.author.isEmpty { lines.append("  <itunes:author>\(escaped(channel.author))</itunes:author>") }
+        if !channel.author.isEmpty { lines.append("  <itunes:author>\(XMLText.escaped(channel.author))</itunes:author>") }
         if let image = channel.imageURL {
-            lines.append(#"  <itunes:image href="\#(escaped(image))"/>"#)
-            lines.append("  <image><url>\(escaped(image))</url><title>\(escaped(channel.title))</title><link>\(escaped(channel.link))</link></image>")
+            lines.append(#"  <itunes:image href="\#(XMLText.escaped(image))"/>"#)
+            lines.append("  <image><url>\(XMLText.escaped(image))</url><title>\(XMLText.escaped(channel.title))</title><link>\(XMLText.escaped(channel.link))</link></image>")
         }
         lines.append(#"  <itunes:category text="News"/>"#)
         lines.append("  <itunes:explicit>false</itunes:explicit>")
         lines.append("  <itunes:type>episodic</itunes:type>")
         for item in feed.items {
             lines.append("  <item>")
-            lines.append("    <title>\(escaped(item.title))</title>")
-            lines.append(#"    <guid isPermaLink="false">\#(escaped(item.guid))</guid>"#)
+            lines.append("    <title>\(XMLText.escaped(item.title))</title>")
+            lines.append(#"    <guid isPermaLink="false">\#(XMLText.escaped(item.guid))</guid>"#)
             lines.append("    <pubDate>\(rfc822(item.published))</pubDate>")
-            lines.append("    <description>\(escaped(item.description))</description>")
-            lines.append(#"    <enclosure url="\#(escaped(item.enclosure.url))" length="\#(item.bytes)" type="\#(escaped(item.enclosure.type))"/>"#)
+            lines.append("    <description>\(XMLText.escaped(item.description))</description>")
+            lines.append(#"    <enclosure url="\#(XMLText.escaped(item.enclosure.url))" length="\#(item.bytes)" type="\#(XMLText.escaped(item.enclosure.type))"/>"#)
             lines.append("    <itunes:duration>\(item.durationSeconds)</itunes:duration>")
             if !item.narrator.isEmpty {
-                lines.append("    <itunes:author>\(escaped(item.narrator))</itunes:author>")
-                lines.append(#"    <podcast:person role="narrator" group="cast">\#(escaped(item.narrator))</podcast:person>"#)
+                lines.append("    <itunes:author>\(XMLText.escaped(item.narrator))</itunes:author>")
+                lines.append(#"    <podcast:person role="narrator" group="cast">\#(XMLText.escaped(item.narrator))</podcast:person>"#)
             }
             if let chapters = item.chapters {
-                lines.append(#"    <podcast:chapters url="\#(escaped(chapters.url))" type="\#(escaped(chapters.type))"/>"#)
+                lines.append(#"    <podcast:chapters url="\#(XMLText.escaped(chapters.url))" type="\#(XMLText.escaped(chapters.type))"/>"#)
             }
             for transcript in item.transcripts {
                 lines.append(
-                    #"    <podcast:transcript url="\#(escaped(transcript.url))" type="\#(escaped(transcript.type))" language="\#(escaped(channel.language))" rel="captions"/>"#)
+                    #"    <podcast:transcript url="\#(XMLText.escaped(transcript.url))" type="\#(XMLText.escaped(transcript.type))" language="\#(XMLText.escaped(channel.language))" rel="captions"/>"#)
             }
             lines.append("  </item>")
         }
         lines += ["</channel>", "</rss>", ""]
         return lines.joined(separator: "\n")
-    }
-
-    /// Text made safe for XML 1.0 content and attribute values: the five special characters
-    /// escaped, and characters XML 1.0 cannot hold at all (C0 controls other than tab and line
-    /// ends, U+FFFE, U+FFFF) left out, so that a title with a stray control character still makes
-    /// a feed every client reads.
-    public static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 
     /// RSS's date form, RFC 822 with a four-digit year, in UTC: "Tue, 24 Nov 2026 08:00:00 +0000".

@@ -21,6 +21,18 @@ enum LibXML2 {
         guard result >= 0 else { throw failure() }
     }
 
+    /// An attribute's value ("" for one without a value), read from its own text nodes, so
+    /// nothing is allocated by libxml2 and nothing needs freeing.
+    static func value(of attribute: UnsafeMutablePointer<xmlAttr>) -> String {
+        var value = ""
+        var child = attribute.pointee.children
+        while let text = child {
+            if let content = text.pointee.content { value += String(cString: content) }
+            child = text.pointee.next
+        }
+        return value
+    }
+
     /// Whether libxml2 can convert text in the character set called `name` (through iconv).
     /// The corresponding C functions are `xmlFindCharEncodingHandler` and `xmlCharEncCloseFunc`.
     static func canDecode(_ name: String, _ refusal: @autoclosure () -> NarrationError) throws(NarrationError) {
@@ -95,15 +107,7 @@ struct HTMLNode: Equatable {
         guard node.pointee.type == XML_ELEMENT_NODE else { return }
         var attribute = node.pointee.properties
         while let current = attribute {
-            if let name = current.pointee.name {
-                var value = ""
-                var child = current.pointee.children
-                while let text = child {
-                    if let content = text.pointee.content { value += String(cString: content) }
-                    child = text.pointee.next
-                }
-                body(String(cString: name), value)
-            }
+            if let name = current.pointee.name { body(String(cString: name), LibXML2.value(of: current)) }
             attribute = current.pointee.next
         }
     }
@@ -148,15 +152,7 @@ struct XMLDocumentOwner: ~Copyable {
         var attributes: [String: String] = [:]
         var attribute = node.pointee.properties
         while let current = attribute {
-            if let name = current.pointee.name {
-                var value = ""
-                var child = current.pointee.children
-                while let text = child {
-                    if let content = text.pointee.content { value += String(cString: content) }
-                    child = text.pointee.next
-                }
-                attributes[String(cString: name)] = value
-            }
+            if let name = current.pointee.name { attributes[String(cString: name)] = LibXML2.value(of: current) }
             attribute = current.pointee.next
         }
         var text = ""
