@@ -41,14 +41,7 @@ public final class FLACWriter: AudioSink, @unchecked Sendable {
     public init(creating path: String, format: AudioFormat, comments: VorbisComments, expectedFrames: FrameCount) throws(NarrationError) {
         self.path = path
         self.format = format
-        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw diskFullError(path: path, errno: code) ?? NarrationError(.fileSystem, "Cannot create \(path): \(String(cString: strerror(code))).")
-        }
-        // Held while the file is written and dropped by the kernel when this process ends, so that a
-        // file left by a killed writer can be told from one being written (narrate's temporary files).
-        _ = flock(descriptor, LOCK_EX | LOCK_NB)
+        let descriptor = try NewFile.create(path)
         self.descriptor = descriptor
 
         // Metadata objects fail only when memory runs out: a trap, like any allocation.

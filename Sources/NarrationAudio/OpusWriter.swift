@@ -92,14 +92,7 @@ public final class OpusWriter: AudioSink, @unchecked Sendable {
         precondition(OpusBitrate.range.contains(kbps), "an Opus bitrate of \(kbps) kbit/s is outside \(OpusBitrate.range)")
         self.path = path
         self.format = format
-        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw diskFullError(path: path, errno: code) ?? NarrationError(.fileSystem, "Cannot create \(path): \(String(cString: strerror(code))).")
-        }
-        // Held while the file is written and dropped by the kernel when this process ends, so that a
-        // file left by a killed writer can be told from one being written (narrate's temporary files).
-        _ = flock(descriptor, LOCK_EX | LOCK_NB)
+        let descriptor = try NewFile.create(path)
         output = Output(descriptor: descriptor)
 
         // Comments are copied into the encoder's header when it is created: a short-lived object.

@@ -80,6 +80,11 @@ public struct DAISYBook: Sendable {
             let title = entry.isTitle ? " class=\"title\"" : ""
             body += "<h\(entry.level)\(title) id=\"\(entry.id)\"><a href=\"\(Self.smilFile)#\(entry.target)\">\(XMLText.escaped(entry.label))</a></h\(entry.level)>\n"
         }
+        return xhtml(head: head, body: body)
+    }
+
+    /// An XHTML 1.0 document of the book's language and title: the ncc and the content document.
+    private func xhtml(head: String, body: String) -> String {
         let language = XMLText.escaped(text.language)
         return """
             <?xml version="1.0" encoding="utf-8"?>
@@ -132,19 +137,6 @@ public struct DAISYBook: Sendable {
 
     /// The text as an XHTML 1.0 content document: the same elements and ids as the EPUB's, whole paragraphs.
     public var contentDocument: String {
-        let language = XMLText.escaped(text.language)
-        return """
-            <?xml version="1.0" encoding="utf-8"?>
-            \(Self.doctype)
-            <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="\(language)" lang="\(language)">
-            <head>
-            <meta http-equiv="Content-Type" content="text/html; charset=utf-8"/>
-            <title>\(XMLText.escaped(tags.title))</title>
-            \(meta("dc:title", tags.title))\(meta("dc:format", "Daisy 2.02"))</head>
-            <body>
-            \(text.bodyElements(sentences: false))</body>
-            </html>
-
-            """
+        xhtml(head: meta("dc:title", tags.title) + meta("dc:format", "Daisy 2.02"), body: text.bodyElements(sentences: false))
     }
 }
