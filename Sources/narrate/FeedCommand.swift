@@ -20,9 +20,10 @@ extension Narrate {
                 The feed's links point below public_url when the destination's table in \
                 config.toml sets one (where the folder or bucket prefix is served, e.g. \
                 public_url = "https://cdn.example.org/narrations"), and are otherwise relative \
-                to the feed itself, so the folder or bucket served as it is works at once. \
+                to the feed itself, so the folder or bucket served as it is works at once \
+                (feedparser, gPodder and browsers follow them; newsboat needs public_url). \
                 feed_title ("{publication}" is replaced), feed_image, feed_language and \
-                feed_author set the rest.
+                feed_author set the rest. A feed keeps the newest 300 articles.
 
                   narrate feed --to archive --publication "Daily Post"
                   narrate feed --to /mnt/share --publication "Daily Post" --json
