@@ -435,7 +435,9 @@ function renderOutbox(jobs) {
       setText(li.querySelector(".job-problem"), job.problem || "");
       show(li.querySelector(".job-problem"), !!job.problem);
       const retry = li.querySelector(".retry");
-      show(retry, job.state === "queued" && page.canRetry);
+      // A delivered job with a problem is one whose podcast feed was not updated: sending it
+      // again sends nothing twice and updates the feed.
+      show(retry, (job.state === "queued" || (job.state === "delivered" && !!job.problem)) && page.canRetry);
       setAttr(retry, "aria-label", `Retry sending “${job.title}”`);
     }
     if (list.children[position] !== li) list.insertBefore(li, list.children[position] || null);
