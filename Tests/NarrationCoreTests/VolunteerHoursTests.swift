@@ -35,7 +35,7 @@ private func lines(_ events: [VolunteerHours.Event], _ filter: VolunteerHours.Fi
 struct VolunteerHoursTests {
     @Test("a session from 23:40 to 00:20 gives 20 minutes to each day, one session on the first")
     func acrossMidnight() {
-        let events = [take("2026-11-23 23:45", 300), event("2026-11-24 00:05", .edit), take("2026-11-24 00:20", 60)]
+        let events = [take("2026-11-23 23:45", 300), event("2026-11-23 23:58", .edit), event("2026-11-24 00:10", .edit), take("2026-11-24 00:20", 60)]
         #expect(lines(events) == [
             "2026-11-23 Ann 20.0 1 1 5.0 0.0",
             "2026-11-24 Ann 20.0 0 1 1.0 0.0",
@@ -101,7 +101,7 @@ struct VolunteerHoursTests {
     func filters() {
         let events = [
             take("2026-11-22 12:05", 300, by: "Ann"),
-            take("2026-11-23 23:45", 300, by: "Ann"), take("2026-11-24 00:20", 60, by: "Ann"),
+            take("2026-11-23 23:45", 300, by: "Ann"), event("2026-11-23 23:58", .edit), event("2026-11-24 00:10", .edit), take("2026-11-24 00:20", 60, by: "Ann"),
             take("2026-11-24 09:10", 600, by: "Bob"),
             take("2026-11-25 08:05", 300, by: "Ann"),
         ]
@@ -123,7 +123,7 @@ struct VolunteerHoursTests {
     @Test("days are split at midnight in the time zone given")
     func timeZone() {
         // 22:40–23:20 UTC is 23:40–00:20 in Berlin in November (UTC+1).
-        let events = [take("2026-11-23 22:45", 300), take("2026-11-23 23:20", 60)]
+        let events = [take("2026-11-23 22:45", 300), event("2026-11-23 22:58", .edit), event("2026-11-23 23:10", .edit), take("2026-11-23 23:20", 60)]
         let rows = VolunteerHours.report(events, timeZone: TimeZone(identifier: "Europe/Berlin")!)
         #expect(rows.map { "\($0.day) \(VolunteerDay.minutes($0.volunteerSeconds))" } == ["2026-11-23 20.0", "2026-11-24 20.0"])
     }
