@@ -88,6 +88,25 @@ struct ConfigCommandTests {
         }
     }
 
+    @Test("a destination's credentials file is shown by its path and that it exists, never by what it holds")
+    func credentialsFile() throws {
+        let folder = TemporaryFolder()
+        let keys = folder.file("keys")
+        let fileSecret = "FileHeldSecret-9f3a"
+        try "[default]\naws_access_key_id = AKIDFILE\naws_secret_access_key = \(fileSecret)\n".write(to: keys, atomically: true, encoding: .utf8)
+        let narrate = try Self.narrate(folder, config: """
+            [destinations.archive]
+            url = "s3://radio-archive/narrations"
+            credentials_file = "\(keys.path)"
+            """)
+        let result = try narrate.run("config")
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("destinations.archive.credentials_file = ") })
+        #expect(line.hasPrefix("destinations.archive.credentials_file = \(keys.path) (exists) "))
+        #expect(line.hasSuffix("(config.toml line 3)"))
+        for text in [fileSecret, "AKIDFILE", Self.secret] { #expect(!result.stdout.contains(text) && !result.stderr.contains(text)) }
+    }
+
     @Test("a broken config.toml is the one-line error every command gives, and exit 64")
     func broken() throws {
         let folder = TemporaryFolder()
