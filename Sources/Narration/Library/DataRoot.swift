@@ -13,10 +13,14 @@ public struct DataRoot: Sendable {
     /// places (`$XDG_DATA_HOME`, `~/.local/share`, which a new account may not have yet), false
     /// for a folder named on purpose, whose missing parent means a mistake or a share not mounted.
     public let createsParents: Bool
+    /// The environment variable that named the root (`NARRATE_HOME`, `XDG_DATA_HOME`); nil for
+    /// the default place or a root given otherwise.
+    public let variable: String?
 
-    public init(url: URL, createsParents: Bool = false) {
+    public init(url: URL, createsParents: Bool = false, variable: String? = nil) {
         self.url = url
         self.createsParents = createsParents
+        self.variable = variable
     }
 
     /// The data root the environment names: `$NARRATE_HOME`, else `$XDG_DATA_HOME/narrate` (a
@@ -34,11 +38,12 @@ public struct DataRoot: Sendable {
                     .dataRootNotWritable,
                     "NARRATE_HOME is the relative path \(root); set it to a full path such as \(URL(fileURLWithPath: home).appendingPathComponent("narrations").path).")
             }
-            return DataRoot(url: URL(fileURLWithPath: root, isDirectory: true))
+            return DataRoot(url: URL(fileURLWithPath: root, isDirectory: true), variable: "NARRATE_HOME")
         }
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             return DataRoot(
-                url: URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("narrate", isDirectory: true), createsParents: true)
+                url: URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("narrate", isDirectory: true), createsParents: true,
+                variable: "XDG_DATA_HOME")
         }
         return DataRoot(
             url: URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share/narrate", isDirectory: true),

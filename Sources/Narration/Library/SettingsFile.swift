@@ -1,24 +1,54 @@
 public import Foundation
 public import NarrationCore
+import ObjectStorage
 
 extension Settings {
     /// `$XDG_CONFIG_HOME/narrate/config.toml`, else `~/.config/narrate/config.toml`.
     public static func fileURL(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        fileLocation(environment).url
+    }
+
+    /// `fileURL`, and the variable that decided it: `XDG_CONFIG_HOME`, or nil for the default.
+    public static func fileLocation(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> (url: URL, variable: String?) {
         if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("narrate/config.toml")
+            return (URL(fileURLWithPath: xdg).appendingPathComponent("narrate/config.toml"), "XDG_CONFIG_HOME")
         }
         let home = environment["HOME"] ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".config/narrate/config.toml")
+        return (URL(fileURLWithPath: home).appendingPathComponent(".config/narrate/config.toml"), nil)
     }
 
     /// The settings in the configuration file; the defaults if there is none.
     /// - Throws: `usage` naming the file and the line or setting that is wrong.
     public static func load(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(NarrationError) -> Settings {
         let url = fileURL(environment)
-        guard FileManager.default.fileExists(atPath: url.path) else { return Settings() }
+        guard let text = try configText(at: url) else { return Settings() }
+        return try Settings(parsing: text, file: url.path)
+    }
+
+    /// The configuration file's text; nil if there is none.
+    static func configText(at url: URL) throws(NarrationError) -> String? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
             throw NarrationError(.usage, "\(url.path) could not be read as UTF-8 text.")
         }
-        return try Settings(parsing: text, file: url.path)
+        return text
+    }
+}
+
+extension EffectiveSettings {
+    /// The settings narrate runs with in `environment`, and where each came from (see
+    /// `EffectiveSettings`): config.toml read from its place, the data root and the storage's
+    /// answer wait as the code that uses them decides them.
+    /// - Throws: `usage` for a config.toml that `Settings.load` refuses, in the same words;
+    ///   `dataRootNotWritable` for a relative `NARRATE_HOME`.
+    public static func load(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(NarrationError) -> EffectiveSettings {
+        let (url, variable) = Settings.fileLocation(environment)
+        let text = try Settings.configText(at: url)
+        let root = try DataRoot.fromEnvironment(environment)
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return try EffectiveSettings(
+            configText: text, configFile: Place(path: url.path, variable: variable),
+            dataRoot: Place(path: root.url.path, variable: root.variable), storageAnswerWait: S3Client.answerWait(environment: environment),
+            environment: environment, home: home, fileExists: { FileManager.default.fileExists(atPath: $0) })
     }
 }

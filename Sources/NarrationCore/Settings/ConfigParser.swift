@@ -13,6 +13,19 @@ public enum ConfigValue: Sendable, Equatable {
     public var string: String? { if case .string(let value) = self { value } else { nil } }
     public var array: [ConfigValue]? { if case .array(let value) = self { value } else { nil } }
     public var table: [String: ConfigValue]? { if case .table(let value) = self { value } else { nil } }
+    /// The value as config.toml writes it: `"Ann Lee"`, `96`, `-18.5`, `true`, `["audio", "feed"]`.
+    public var written: String {
+        switch self {
+        case .string(let value):
+            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t") + "\""
+        case .integer(let value): String(value)
+        case .float(let value): String(value)
+        case .boolean(let value): String(value)
+        case .array(let values): "[" + values.map(\.written).joined(separator: ", ") + "]"
+        case .table(let table): "{" + table.keys.sorted().map { "\($0) = \(table[$0]!.written)" }.joined(separator: ", ") + "}"
+        }
+    }
     public var number: Double? {
         switch self {
         case .integer(let value): Double(value)
@@ -32,7 +45,14 @@ public enum ConfigValue: Sendable, Equatable {
 /// multi-line strings) is refused with the line number, never guessed at; the parser never traps.
 public enum ConfigParser {
     public static func parse(_ text: String, file: String) throws(NarrationError) -> [String: ConfigValue] {
+        try document(text, file: file).values
+    }
+
+    /// `parse`, keeping the line of every key and table header; the same values and the same
+    /// refusals, word for word.
+    public static func document(_ text: String, file: String) throws(NarrationError) -> ConfigDocument {
         var root: [String: ConfigValue] = [:]
+        var lines: [[String]: Int] = [:]
         var currentPath: [String] = []
         var seenTables: Set<[String]> = []
         for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -49,6 +69,7 @@ public enum ConfigParser {
                     throw fail("[\(path.joined(separator: "."))] clashes with a value of the same name")
                 }
                 currentPath = path
+                lines[path] = number + 1
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else { throw fail("expected key = value") }
@@ -57,8 +78,9 @@ public enum ConfigParser {
             guard insert(value, at: currentPath + key, into: &root, replacing: false) else {
                 throw fail("\((currentPath + key).joined(separator: ".")) is set twice")
             }
+            lines[currentPath + key] = number + 1
         }
-        return root
+        return ConfigDocument(values: root, lines: lines)
     }
 
     private static func stripComment(_ line: String) -> String {
