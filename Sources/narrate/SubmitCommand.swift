@@ -51,7 +51,7 @@ extension Narrate {
             let resolved = try destination.required(settings)
             let exporting = ProgressBar(label: "Exporting", mode: progress.progress)
             let uploading = ProgressBar(label: "Sending", stage: "upload", mode: progress.progress)
-            let job = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> OutboxJob in
+            let (job, sidecar) = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> (OutboxJob, Sidecar?) in
                 let article = try library.article(target.article)
                 _ = try NarrationLibrary.prepare(resolved)  // before exporting: a missing share or key pair is said now
                 let requested = try profile.profile.map { (name) throws(NarrationError) in try settings.deliveryProfile(named: name) }
@@ -59,24 +59,23 @@ extension Narrate {
                     article, profile: requested, fallback: try profile.resolve(settings), language: settings.language) { exporting.update(done: $0, total: $1) }
                 exporting.finish()
                 defer { uploading.finish() }
-                return try await library.deliver(
+                let delivered = try await library.deliver(
                     job, to: resolved, retrying: retry.schedule, progress: { uploading.update(done: $0, total: $1) },
                     onRetry: Narrate.announceRetry(job))
+                return (delivered, try? library.sidecar(of: delivered))
             }
             if output.json {
                 Console.printJSON(OutboxJobJSON(job))
             } else {
                 let check = if case .s3 = resolved { "size, ETag and SHA-256 checked" } else { "SHA-256 checked" }
                 Console.print("Delivered \(job.file.lastPathComponent) to \(job.remotePath ?? resolved.description) (\(check)).")
-                for line in Self.carried(job) { Console.print(line) }
+                for line in Self.carried(job, sidecar) { Console.print(line) }
             }
         }
 
         /// What went with the audio, and the feed it is in: a line each.
-        static func carried(_ job: OutboxJob) -> [String] {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            guard let sidecar = try? decoder.decode(Sidecar.self, from: Data(contentsOf: job.sidecarFile)) else { return [] }
+        static func carried(_ job: OutboxJob, _ sidecar: Sidecar?) -> [String] {
+            guard let sidecar else { return [] }
             var lines: [String] = []
             let files = sidecar.files ?? []
             if !files.isEmpty { lines.append("With it: \(files.map(\.name).joined(separator: ", ")).") }

@@ -76,14 +76,21 @@ extension NarrationLibrary {
     /// - Throws: `fileCorrupt` when it cannot be read, or names a file that could reach outside
     ///   the job's folder (narrate never writes one).
     public func sidecar(of job: OutboxJob) throws(NarrationError) -> Sidecar {
-        let bytes = try FileSystem.contents(of: job.sidecarFile)
-        guard let sidecar = try? JSONDecoder.narrate.decode(Sidecar.self, from: Data(bytes)),
-            (sidecar.files ?? []).allSatisfy({ SafeFileName.isSafeComponent(Substring($0.name)) })
-        else {
+        guard let sidecar = Self.decodedSidecar(Data(try FileSystem.contents(of: job.sidecarFile))) else {
             throw NarrationError(
                 .fileCorrupt, "The sidecar \(job.sidecarFile.path) cannot be read, so nothing was sent. Queue the article again.",
                 subject: .file(job.sidecarFile.path))
         }
+        return sidecar
+    }
+
+    /// A sidecar's bytes as narrate wrote them (the outbox's, or an earlier delivery's at a
+    /// destination), or nil when they cannot be read or name a file that could reach outside its
+    /// folder (`..`, `/`), which narrate never writes.
+    static func decodedSidecar(_ data: Data) -> Sidecar? {
+        guard let sidecar = try? JSONDecoder.narrate.decode(Sidecar.self, from: data),
+            (sidecar.files ?? []).allSatisfy({ SafeFileName.isSafeComponent(Substring($0.name)) })
+        else { return nil }
         return sidecar
     }
 

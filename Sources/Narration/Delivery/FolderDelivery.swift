@@ -66,7 +66,7 @@ extension NarrationLibrary {
             switch try catalog.recordDelivery(job.row, delivery) {
             case .recorded(let replaced):
                 let carried = Set((sidecar.files ?? []).map(\.name))
-                for file in earlier?.files ?? [] where !carried.contains(file.name) && SafeFileName.isSafeComponent(Substring(file.name)) {
+                for file in earlier?.files ?? [] where !carried.contains(file.name) {
                     try? FileSystem.remove(target.deletingLastPathComponent().appendingPathComponent(file.name))
                 }
                 if earlier?.carries?.contains(DeliveryItem.feed.rawValue) == true {
@@ -129,7 +129,7 @@ extension NarrationLibrary {
     /// The sidecar at `url`, if there is one narrate can read.
     static func readSidecar(_ url: URL) -> Sidecar? {
         guard FileSystem.exists(url), let bytes = try? FileSystem.contents(of: url) else { return nil }
-        return try? JSONDecoder.narrate.decode(Sidecar.self, from: Data(bytes))
+        return decodedSidecar(Data(bytes))
     }
 
     /// Copies `source` to `target` atomically, its copy checked against `sha256` before it is

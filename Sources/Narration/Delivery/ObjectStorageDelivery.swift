@@ -184,7 +184,7 @@ extension NarrationLibrary {
         if try catalog.deliveries(of: job.articleID).contains(where: { $0.destination == storage.description && $0.sidecarLocation == sidecarKey }),
             let stored = try await client.getObject(key: sidecarKey)
         {
-            earlier = try? JSONDecoder.narrate.decode(Sidecar.self, from: stored.body)
+            earlier = Self.decodedSidecar(stored.body)
         }
         _ = try await client.putObject(key: sidecarKey, body: sidecarData, contentType: "application/json", progress: sent.add)
         let sidecarHead = try await client.headObject(key: sidecarKey)
@@ -207,7 +207,7 @@ extension NarrationLibrary {
         switch try catalog.recordDelivery(job.row, delivery) {
         case .recorded(let replaced):
             let carried = Set((sidecar.files ?? []).map(\.name))
-            for file in earlier?.files ?? [] where !carried.contains(file.name) && SafeFileName.isSafeComponent(Substring(file.name)) {
+            for file in earlier?.files ?? [] where !carried.contains(file.name) {
                 try? await client.deleteObject(key: folderKey + "/" + file.name)
             }
             if earlier?.carries?.contains(DeliveryItem.feed.rawValue) == true {
