@@ -30,6 +30,10 @@ extension Narrate {
                   narrate serve --listen 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem
 
                 Ctrl-C stops the server; a take being recorded is kept.
+
+                With --open, a studio already serving these recordings (the one the systemd \
+                user unit starts: systemctl --user enable --now narrate-serve) is opened \
+                instead of starting a second: the desktop entry runs narrate serve --open.
                 """)
 
         @OptionGroup var target: ArticleOption
@@ -75,7 +79,14 @@ extension Narrate {
             let settings = try CommandRunner.settings()
             let (host, port) = Self.address(listen)!
             let open = self.open
+            var reused = false
             try await CommandRunner.withLibrary { (library) async throws(NarrationError) in
+                if open, let running = RunningStudio.find(in: library.root) {
+                    Console.print("The web studio is already running (process \(running.processID)): opening \(running.url.absoluteString)")
+                    Self.openInBrowser(running.url)
+                    reused = true
+                    return
+                }
                 let options = try StudioSessionSetup.options(
                     settings, captureDevice: device, playbackDevice: nil, profile: profile, destination: destination)
                 let article = try StudioSessionSetup.startingArticle(target, in: library)
@@ -92,12 +103,15 @@ extension Narrate {
                     library: library, options: options, article: article,
                     configuration: .init(
                         host: host, port: port, tls: tlsCertificate.map { ($0, tlsKey ?? "") }, settings: shown))
+                let root = library.root
+                defer { RunningStudio.forgetOwnRecord(in: root) }
                 try await server.run { url in
+                    RunningStudio(url: url).record(in: root)
                     Console.print("Open \(url.absoluteString) in a browser (the token in the link lets only you in). Ctrl-C stops.")
                     if open { Self.openInBrowser(url) }
                 }
             }
-            Console.print("Stopped the web studio.")
+            if !reused { Console.print("Stopped the web studio.") }
         }
 
         private static func openInBrowser(_ url: URL) {
