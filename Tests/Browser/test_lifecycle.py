@@ -1,12 +1,17 @@
 """`narrate serve` starting and stopping: SIGINT ends it with status 0, keeps a booth take that
-was being recorded, and does not crash when whoever read its link has gone (stdout closed)."""
+was being recorded, and does not crash when whoever read its link has gone (stdout closed);
+`serve --open` opens a studio already serving the same recordings, but not a killed one's link."""
 
+import json
+import os
 import signal
+import stat
 import subprocess
 import time
 import unittest
+from pathlib import Path
 
-from studio_fixture import Browser, Studio
+from studio_fixture import Browser, Studio, wait_for_binary
 
 
 class LifecycleTests(unittest.TestCase):
@@ -72,6 +77,56 @@ class LifecycleTests(unittest.TestCase):
         first = next((line for line in stderr.splitlines() if line.strip()), "")
         self.assertFalse("Fatal error" in stderr, f"narrate serve crashed on SIGINT with its stdout closed (exit {status}): {first}")
         self.assertEqual(status, 0, f"narrate serve exited {status} on SIGINT with its stdout closed; stderr: {first}")
+
+    def opener(self):
+        """An xdg-open first on PATH that writes down the links it is given: (environment, log path)."""
+        folder = os.path.join(self.studio.folder, "bin")
+        os.makedirs(folder, exist_ok=True)
+        log = os.path.join(self.studio.folder, "opened")
+        with open(os.path.join(folder, "xdg-open"), "w") as f:
+            f.write(f'#!/bin/sh\nprintf "%s\\n" "$1" >> "{log}"\n')
+        os.chmod(os.path.join(folder, "xdg-open"), 0o755)
+        return {**self.studio.env, "PATH": folder + ":" + self.studio.env["PATH"]}, log
+
+    def test_open_opens_the_studio_already_serving_and_stop_forgets_it(self):
+        """The desktop entry runs `narrate serve --open`: with the systemd unit's studio serving the
+        same recordings, it opens that one's link and leaves, instead of failing on the port."""
+        studio = self.studio.start()
+        record = os.path.join(studio.home, "web-studio.link")
+        self.assertEqual(stat.S_IMODE(os.stat(record).st_mode), 0o600)
+        self.assertEqual(json.loads(Path(record).read_text())["url"], studio.url)
+        environment, log = self.opener()
+        opened = subprocess.run([wait_for_binary(), "serve", "--open", "--device", "usbmic"],
+                                env=environment, capture_output=True, text=True, timeout=30)
+        self.assertEqual(opened.returncode, 0, opened.stderr)
+        self.assertEqual(opened.stdout.strip(),
+                         f"The web studio is already running (process {studio.process.pid}): opening {studio.url}")
+        self.assertEqual(Path(log).read_text().split(), [studio.url])
+        self.assertEqual(studio.stop(), 0)
+        self.assertFalse(os.path.exists(record), "the stopped studio's link was left behind")
+
+    def test_open_after_a_killed_studio_starts_its_own(self):
+        """A studio killed with SIGKILL leaves its record: the next --open must not trust it."""
+        killed = self.studio.start()
+        killed.process.kill()
+        killed.process.wait()
+        self.assertTrue(os.path.exists(os.path.join(killed.home, "web-studio.link")))
+        environment, log = self.opener()
+        second = Studio("lifecycle-second")
+        try:
+            second.env = {**environment, "NARRATE_HOME": killed.home}
+            second.start(extra=("--open",))
+            self.assertNotEqual(second.url, killed.url)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and not os.path.exists(log):
+                time.sleep(0.1)
+            self.assertEqual(Path(log).read_text().split(), [second.url])
+            self.assertEqual(json.loads(Path(killed.home, "web-studio.link").read_text())["url"], second.url)
+            self.assertEqual(second.stop(), 0)
+        finally:
+            if second.process and second.process.poll() is None:
+                second.process.kill()
+            second.remove()
 
 
 if __name__ == "__main__":
