@@ -41,6 +41,8 @@ public final class S3Client: Sendable {
     private let now: @Sendable () -> Date
     /// How long a request waits without a byte from the storage (`answerWait(environment:)`).
     public let answerWait: Double
+    /// How long a request tries to connect (a refused connection is tried again meanwhile).
+    public let connectWait: Double
 
     /// How long a request waits without a byte from the storage before it fails as "did not
     /// answer" (and is retried): 15 s, counted from the moment the request has been sent, and
@@ -56,21 +58,25 @@ public final class S3Client: Sendable {
     /// - Parameters:
     ///   - now: the time requests are signed with (the system clock; tests move it).
     ///   - answerWait: seconds a request waits without a byte from the storage.
+    ///   - connectWait: seconds a request tries to connect; async-http-client tries a refused
+    ///     connection again until then.
     public init(
         bucket: S3Bucket, credentials: S3Credentials, now: @escaping @Sendable () -> Date = { Date() },
-        answerWait: Double = S3Client.answerWait()
+        answerWait: Double = S3Client.answerWait(), connectWait: Double = 10
     ) {
         self.bucket = bucket
         self.credentials = credentials
         signer = SigV4Signer(credentials: credentials, region: bucket.region)
         self.now = now
         self.answerWait = answerWait
+        self.connectWait = connectWait
         // async-http-client's read timeout is the time without a byte of the answer, started once
         // the request is sent. Its write timeout is left unset: it also fires when this machine is
         // too busy to hand over the next piece of the body, which a loaded 2-core run showed for a
         // small PUT to a local server; a storage that takes nothing is bounded by the request's
         // 10-minute deadline instead.
-        let timeout = HTTPClient.Configuration.Timeout(connect: .seconds(10), read: .milliseconds(Int64(answerWait * 1000)))
+        let timeout = HTTPClient.Configuration.Timeout(
+            connect: .milliseconds(Int64(connectWait * 1000)), read: .milliseconds(Int64(answerWait * 1000)))
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: timeout, decompression: .disabled)
         configuration.httpVersion = .http1Only
         http = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
@@ -254,13 +260,13 @@ public final class S3Client: Sendable {
     private func transportFailure(_ error: any Error, doing operation: String) -> ObjectStorageError {
         let failure: ObjectStorageError.Failure
         if Self.isConnectFailure(error) {
-            failure = .unreachable(Self.transport(error))
+            failure = .unreachable(transport(error))
         } else if let error = error as? HTTPClientError, error == .readTimeout {
             failure = .noAnswer(seconds: answerWait)
         } else if let error = error as? HTTPClientError, error == .deadlineExceeded {
             failure = .deadlineExceeded(minutes: 10)
         } else {
-            failure = .connectionBroke(Self.transport(error))
+            failure = .connectionBroke(transport(error))
         }
         return ObjectStorageError(operation: operation, endpoint: bucket.endpoint, failure: failure)
     }
@@ -296,7 +302,7 @@ public final class S3Client: Sendable {
         return false
     }
 
-    private static func transport(_ error: any Error) -> ObjectStorageError.Transport {
+    private func transport(_ error: any Error) -> ObjectStorageError.Transport {
         if let error = error as? NIOConnectionError {
             if let first = error.connectionErrors.first { return transport(first.error) }
             if error.dnsAError != nil || error.dnsAAAAError != nil { return .nameNotResolved }
@@ -305,7 +311,7 @@ public final class S3Client: Sendable {
         if let error = error as? HTTPClientError {
             switch error {
             case .remoteConnectionClosed: return .closedByStorage
-            case .connectTimeout: return .connectTimeout(seconds: 10)
+            case .connectTimeout: return .connectTimeout(seconds: Int(connectWait.rounded(.up)))
             default: return .other("\(error)")
             }
         }

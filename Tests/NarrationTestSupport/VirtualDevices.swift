@@ -15,7 +15,9 @@ public struct VirtualDevices: Sendable {
     /// Writes `source` as the microphone `vmic`'s input; also defines `vspk`, a speaker into
     /// `played.raw`, `rtspk`, the same paced in real time by PulseAudio (when a server is
     /// running), `pacedspk`, the same paced by the emulated USB speaker, and `usbmic` / `usbspk`, a mono 16-bit 44.1–48 kHz microphone and speaker paced in
-    /// real time, busy while `busyFile` exists and unplugged once `unplugFile` exists.
+    /// real time, busy while `busyFile` exists and unplugged once `unplugFile` exists, and
+    /// `usbmicfile`, that USB microphone's format and real-time pacing with `source`'s samples
+    /// instead of its sine (read as `vmic` reads them: count the frames).
     public init(folder: URL, source: [UInt8]) throws {
         self.folder = folder
         let input = folder.appendingPathComponent("mic-input.raw")
@@ -30,6 +32,10 @@ public struct VirtualDevices: Sendable {
                 type usbaudio channels 1 rate_min 44100 rate_max 48000
                 busy_file "\(folder.appendingPathComponent("usb.busy").path)"
                 unplug_file "\(folder.appendingPathComponent("usb.unplugged").path)"
+            }
+            pcm.usbmicfile {
+                type file file "/dev/null" infile "\(input.path)" format "raw"
+                slave.pcm { type usbaudio channels 1 rate_min 44100 rate_max 48000 }
             }
             pcm.pacedspk {
                 type file file "\(folder.appendingPathComponent("played.raw").path)" format "raw"
@@ -47,7 +53,7 @@ public struct VirtualDevices: Sendable {
         definitions = ALSADefinitions(text)
     }
 
-    /// Makes `vmic` play `source` from the next time it is opened.
+    /// Makes `vmic` and `usbmicfile` play `source` from the next time they are opened.
     public func setMicrophoneInput(_ source: [UInt8]) throws {
         try Data(source).write(to: folder.appendingPathComponent("mic-input.raw"))
     }

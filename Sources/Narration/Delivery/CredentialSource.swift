@@ -25,10 +25,7 @@ public enum CredentialSource {
         case (nil, nil):
             break
         }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        let path = storage.credentialsFile.map { $0.hasPrefix("~/") ? home + $0.dropFirst() : $0 }
-            ?? environment["AWS_SHARED_CREDENTIALS_FILE"] ?? "\(home)/.aws/credentials"
-        let profile = storage.credentialsProfile ?? environment["AWS_PROFILE"] ?? "default"
+        let (path, profile) = file(for: storage, environment: environment)
         let text = try readPrivateFile(path, for: storage)
         guard let entry = CredentialsFile(parsing: text).profiles[profile], let keyID = entry.accessKeyID, let secret = entry.secretAccessKey,
             !keyID.isEmpty, !secret.isEmpty
@@ -37,6 +34,17 @@ public enum CredentialSource {
                 .credentials, "The credentials file \(path) has no [\(profile)] section with aws_access_key_id and aws_secret_access_key.")
         }
         return S3Credentials(accessKeyID: keyID, secretAccessKey: secret, sessionToken: entry.sessionToken)
+    }
+
+    /// The credentials file and the profile in it that `storage`'s key pair comes from when the
+    /// environment gives none: the destination's `credentials_file` (`~/` is the home folder),
+    /// else `AWS_SHARED_CREDENTIALS_FILE`, else `~/.aws/credentials`; its `credentials_profile`,
+    /// else `AWS_PROFILE`, else `default`. Nothing is read.
+    static func file(for storage: S3Destination, environment: [String: String]) -> (path: String, profile: String) {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let path = storage.credentialsFile.map { $0.hasPrefix("~/") ? home + $0.dropFirst() : $0 }
+            ?? environment["AWS_SHARED_CREDENTIALS_FILE"] ?? "\(home)/.aws/credentials"
+        return (path, storage.credentialsProfile ?? environment["AWS_PROFILE"] ?? "default")
     }
 
     /// Reads the credentials file at `path` if, and only if, only the user can read or change it.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import NarrationCore
 import ObjectStorage
 
@@ -10,10 +10,13 @@ final class StorageConnection: Sendable {
     private let client: S3Client
     private let now: @Sendable () -> Date
 
-    init(destination: S3Destination, credentials: S3Credentials, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// - Parameter connectWait: seconds each request tries to connect (see `S3Client`).
+    init(
+        destination: S3Destination, credentials: S3Credentials, now: @escaping @Sendable () -> Date = { Date() }, connectWait: Double = 10
+    ) {
         self.destination = destination
         self.now = now
-        client = S3Client(bucket: destination.storageBucket, credentials: credentials, now: now)
+        client = S3Client(bucket: destination.storageBucket, credentials: credentials, now: now, connectWait: connectWait)
     }
 
     func shutdown() async { await client.shutdown() }

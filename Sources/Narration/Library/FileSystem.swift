@@ -295,6 +295,15 @@ extension FileSystem {
     /// Unlinks a file if it is there, saying nothing either way.
     static func discard(_ url: URL) { unlink(url.path) }
 
+    /// Bytes a process without privileges may still write on the file system that holds `path`
+    /// (`f_bavail × f_frsize`: the blocks kept for root are not counted).
+    /// The corresponding C function is `statvfs`.
+    static func availableBytes(at path: String) throws(SystemError) -> Int64 {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { throw .last }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
     /// Renames atomically within one file system, replacing what is at `to`.
     static func replace(_ to: URL, with from: URL) throws(SystemError) {
         guard rename(from.path, to.path) == 0 else { throw .last }

@@ -1,0 +1,153 @@
+import Foundation
+import NarrationAudio
+import NarrationCore
+import Synchronization
+
+/// The checkup's sound: the devices ALSA offers, whether the chosen microphone opens in the
+/// article's format, and a level test of a few seconds on it.
+enum SoundCheck {
+    /// The audio devices that can record, as `narrate devices` lists them.
+    static func devices() -> DoctorFinding {
+        let devices: [AudioDevice]
+        do {
+            devices = try NarrationLibrary.audioDevices()
+        } catch {
+            return DoctorFinding(.devices, .warning, error)
+        }
+        let recording = devices.filter(\.canCapture).map(\.name)
+        guard !recording.isEmpty else {
+            return DoctorFinding(
+                .devices, .warning, "no device that can record was found",
+                advice: "Plug the microphone in, and check that your user is in the \"audio\" group (a device given by name may still open).")
+        }
+        let shown = recording.prefix(6).joined(separator: ", ") + (recording.count > 6 ? " and \(recording.count - 6) more" : "")
+        return DoctorFinding(.devices, .ok, "\(recording.count) can record: \(shown)")
+    }
+
+    /// What the microphone test found: whether the device opened, and what it heard.
+    struct MicrophoneResult: Sendable {
+        var opened: DoctorFinding
+        var level: DoctorFinding?
+        var measurement: LevelMeasurement?
+    }
+
+    /// How far a device may fall behind before the test gives up on it: a device that opens but
+    /// delivers nothing must not hang the checkup.
+    static let graceSeconds = 10.0
+
+    /// Opens `device` for capture in `format` and, with `seconds`, listens that long on a thread of
+    /// its own, measuring what comes (`LevelTestMeter`). `onListening` is called once capture has
+    /// started, for the front end to ask for a sentence.
+    ///
+    /// A device that does not open or answer within `seconds + graceSeconds` is reported as
+    /// stuck; its thread is left blocked in ALSA (closing a device another thread reads from is
+    /// not safe), which the end of the process ends.
+    static func microphone(
+        device: String, format: AudioFormat, formatOrigin: String, seconds: Double?, onListening: @escaping @Sendable () -> Void
+    ) async -> MicrophoneResult {
+        let state = ListeningState()
+        let limit = (seconds ?? 0) + graceSeconds
+        let outcome: Outcome? = await withCheckedContinuation { (continuation: CheckedContinuation<Outcome?, Never>) in
+            let thread = Thread {
+                let outcome = listen(device: device, format: format, seconds: seconds, state: state, onListening: onListening)
+                if state.claimAnswer() { continuation.resume(returning: outcome) }
+            }
+            thread.name = "narrate-doctor-microphone"
+            thread.start()
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
+                if state.claimAnswer() { continuation.resume(returning: nil) }
+            }
+        }
+        let opened = "\"\(device)\" opens for recording in \(format) (\(formatOrigin))"
+        guard let outcome else {
+            switch state.progress.withLock({ $0 }) {
+            case .opening:
+                return MicrophoneResult(
+                    opened: DoctorFinding(
+                        .microphone, .problem, "\"\(device)\" did not open within \(Int(limit)) s",
+                        advice: "Unplug the microphone and plug it in again, or restart the computer's sound service."))
+            case .listening(let frames):
+                return MicrophoneResult(
+                    opened: DoctorFinding(.microphone, .ok, opened),
+                    level: DoctorFinding(
+                        .level, .problem, "the microphone stopped sending sound after \(String(format: "%.1f", format.seconds(frames))) s",
+                        advice: "Unplug the microphone and plug it in again; if it goes on, try another USB port or another microphone."))
+            }
+        }
+        switch outcome {
+        case .notOpened(let error):
+            return MicrophoneResult(opened: DoctorFinding(.microphone, .problem, error))
+        case .opened(let measured):
+            guard let measured else { return MicrophoneResult(opened: DoctorFinding(.microphone, .ok, opened)) }
+            switch measured {
+            case .success(let measurement):
+                return MicrophoneResult(
+                    opened: DoctorFinding(.microphone, .ok, opened), level: LevelAdvice.finding(measurement), measurement: measurement)
+            case .failure(let error):
+                return MicrophoneResult(opened: DoctorFinding(.microphone, .ok, opened), level: DoctorFinding(.level, .problem, error))
+            }
+        }
+    }
+
+    /// How far the capture thread has come, for a report when it does not come back.
+    private enum Progress: Sendable {
+        case opening
+        case listening(frames: FrameCount)
+    }
+
+    /// What the capture thread and the timeout share: how far capture has come, and which of
+    /// the two answers the waiting task (the first to claim it).
+    private final class ListeningState: Sendable {
+        let progress = Mutex(Progress.opening)
+        private let answered = Atomic<Bool>(false)
+
+        /// True for the first caller only.
+        func claimAnswer() -> Bool {
+            !answered.exchange(true, ordering: .acquiringAndReleasing)
+        }
+    }
+
+    private enum Outcome: Sendable {
+        case notOpened(NarrationError)
+        /// Opened; what the level test measured, or why it failed; nil without a level test.
+        case opened(Result<LevelMeasurement, NarrationError>?)
+    }
+
+    /// The capture thread's work: open, listen for exactly `seconds` (a `file` device's input
+    /// must not be read past its end), close.
+    private static func listen(
+        device name: String, format: AudioFormat, seconds: Double?, state: ListeningState, onListening: @Sendable () -> Void
+    ) -> Outcome {
+        let device: CaptureDevice
+        do {
+            device = try CaptureDevice(name: name, format: format)
+        } catch {
+            return .notOpened(error)
+        }
+        guard let seconds else {
+            try? device.close()
+            return .opened(nil)
+        }
+        let wanted = format.frames(forSeconds: seconds)
+        var meter = LevelTestMeter(format: format)
+        let buffer = UnsafeMutableBufferPointer<Int32>.allocate(capacity: device.periodFrames * format.channels)
+        defer { buffer.deallocate() }
+        var frames: FrameCount = 0
+        do throws(NarrationError) {
+            try device.start()
+            onListening()
+            state.progress.withLock { $0 = .listening(frames: 0) }
+            while frames < wanted {
+                let read = try device.read(into: buffer, frames: min(wanted - frames, device.periodFrames))
+                meter.add(UnsafeBufferPointer(rebasing: buffer[0..<(read * format.channels)]))
+                frames += read
+                state.progress.withLock { $0 = .listening(frames: frames) }
+            }
+        } catch {
+            try? device.close()
+            return .opened(.failure(error))
+        }
+        try? device.close()
+        return .opened(.success(meter.measurement))
+    }
+}
