@@ -10,8 +10,29 @@ public struct AudioDeviceInfo: Sendable, Equatable {
     public let canPlay: Bool
 }
 
+/// A sound card ALSA drives: a USB microphone, a laptop's own sound chip, an audio interface.
+public struct SoundCardInfo: Sendable, Equatable {
+    public let index: Int
+    public let name: String
+}
+
 /// Lists the PCM devices ALSA's configuration and sound cards offer.
 public enum DeviceCatalog {
+    /// The sound cards ALSA drives, in its order; none on a machine without sound hardware, whose
+    /// PCM devices are then only the configuration's virtual ones (null, plugins).
+    /// The corresponding C functions are `snd_card_next` and `snd_card_get_name`.
+    public static func soundCards() -> [SoundCardInfo] {
+        _ = silenceALSAOnce
+        var cards: [SoundCardInfo] = []
+        var card: Int32 = -1
+        while snd_card_next(&card) == 0, card >= 0 {
+            var name: UnsafeMutablePointer<CChar>?
+            let named = snd_card_get_name(card, &name) == 0
+            cards.append(SoundCardInfo(index: Int(card), name: named ? takeString(name) ?? "card \(card)" : "card \(card)"))
+        }
+        return cards
+    }
+
     /// The corresponding C functions are `snd_device_name_hint` and `snd_device_name_get_hint`.
     public static func pcmDevices() throws(NarrationError) -> [AudioDeviceInfo] {
         _ = silenceALSAOnce

@@ -12,7 +12,7 @@ extension Narrate {
                 Each line says what was found: ✓ works, ! works but could be better (or soon \
                 will not), ✗ does not work. What to do follows on a line starting →, unless the line says it itself.
 
-                Sound: the audio devices that can record; whether the microphone (--device, \
+                Sound: the sound cards and the audio devices that can record; whether the microphone (--device, \
                 else device in config.toml, else "default") opens in the article's format \
                 (--article; else the format new articles get); and a level test that listens \
                 for --seconds (3) while you say a sentence: peak, speech level (RMS), the \

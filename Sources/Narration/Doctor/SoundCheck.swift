@@ -6,7 +6,9 @@ import Synchronization
 /// The checkup's sound: the devices ALSA offers, whether the chosen microphone opens in the
 /// article's format, and a level test of a few seconds on it.
 enum SoundCheck {
-    /// The audio devices that can record, as `narrate devices` lists them.
+    /// The sound cards, and the audio devices that can record as `narrate devices` lists them.
+    /// Without a card the devices are only ALSA's virtual ones: a warning, not a problem, since a
+    /// Bluetooth or network microphone reaches narrate through "default" with no card at all.
     static func devices() -> DoctorFinding {
         let devices: [AudioDevice]
         do {
@@ -15,13 +17,24 @@ enum SoundCheck {
             return DoctorFinding(.devices, .warning, error)
         }
         let recording = devices.filter(\.canCapture).map(\.name)
+        let cards = NarrationLibrary.soundCards()
+        guard !cards.isEmpty else {
+            return DoctorFinding(
+                .devices, .warning, "no sound card found" + (recording.isEmpty ? "" : "; only virtual devices: " + listed(recording)),
+                advice: "Plug the USB microphone in. A Bluetooth or network microphone needs no card: it is reached through \"default\".")
+        }
+        let named = cards.map { "\($0.name) (card \($0.index))" }
         guard !recording.isEmpty else {
             return DoctorFinding(
-                .devices, .warning, "no device that can record was found",
+                .devices, .warning, "\(listed(named)), but no device that can record",
                 advice: "Plug the microphone in, and check that your user is in the \"audio\" group (a device given by name may still open).")
         }
-        let shown = recording.prefix(6).joined(separator: ", ") + (recording.count > 6 ? " and \(recording.count - 6) more" : "")
-        return DoctorFinding(.devices, .ok, "\(recording.count) can record: \(shown)")
+        return DoctorFinding(
+            .devices, .ok, "\(cards.count == 1 ? "1 sound card" : "\(cards.count) sound cards"): \(listed(named)); \(recording.count) devices can record")
+    }
+
+    private static func listed(_ names: [String]) -> String {
+        names.prefix(6).joined(separator: ", ") + (names.count > 6 ? " and \(names.count - 6) more" : "")
     }
 
     /// What the microphone test found: whether the device opened, and what it heard.
