@@ -101,6 +101,9 @@ class LifecycleTests(unittest.TestCase):
         self.assertEqual(opened.returncode, 0, opened.stderr)
         self.assertEqual(opened.stdout.strip(),
                          f"The web studio is already running (process {studio.process.pid}): opening {studio.url}")
+        deadline = time.monotonic() + 10  # xdg-open runs on after narrate has left, as a desktop's does
+        while time.monotonic() < deadline and not (os.path.exists(log) and Path(log).read_text().strip()):
+            time.sleep(0.1)
         self.assertEqual(Path(log).read_text().split(), [studio.url])
         self.assertEqual(studio.stop(), 0)
         self.assertFalse(os.path.exists(record), "the stopped studio's link was left behind")
