@@ -104,6 +104,8 @@ class PackageTests(unittest.TestCase):
                 environment={"DEBIAN_FRONTEND": "noninteractive"})
             cls.demo = cls.root.chroot("narrate", "demo", "--json", user=VOLUNTEER, check=False)
             cls.figures["install to first demo s"] = time.monotonic() - started
+            newly = re.search(r"(\d+) newly installed", cls.installed.stdout)
+            cls.figures["packages installed"] = int(newly.group(1)) if newly else 0
             status = cls.root.chroot("dpkg-query", "-W", "-f=${Installed-Size}", "narrate").stdout
             cls.figures["installed KiB"] = int(status)
         except BaseException:
