@@ -92,8 +92,9 @@ class PackageTests(unittest.TestCase):
         cls.root = FreshDebianRoot()
         try:
             cls.root.make()
-            # What a desktop Debian has and minbase lacks: the man reader and bash's completion.
-            cls.root.chroot("apt-get", "install", "-y", "-qq", "--no-install-recommends", "man-db", "bash-completion")
+            # What a desktop Debian has and minbase lacks: the man reader and bash's completion; and
+            # the other two shells the package brings completions for.
+            cls.root.chroot("apt-get", "install", "-y", "-qq", "--no-install-recommends", "man-db", "bash-completion", "zsh", "fish")
             cls.root.chroot("groupadd", "--gid", str(VOLUNTEER_ID), VOLUNTEER)
             cls.root.chroot("useradd", "--create-home", "--shell", "/bin/bash", "--uid", str(VOLUNTEER_ID),
                             "--gid", str(VOLUNTEER_ID), VOLUNTEER)
@@ -217,6 +218,29 @@ class PackageTests(unittest.TestCase):
             run(["tmux", "send-keys", "-t", session, "--", "--dev", "Tab"])
             screen = self.wait_for_screen(session, lambda screen: "--device" in screen)
             self.assertIn("narrate record --device", screen)
+        finally:
+            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+    def test_fish_completes_narrate_rec_to_record(self):
+        completed = self.root.chroot("fish", "-c", "complete -C 'narrate rec'", user=VOLUNTEER).stdout
+        self.assertEqual([line.split("\t")[0] for line in completed.splitlines()], ["record"], completed)
+        options = self.root.chroot("fish", "-c", "complete -C 'narrate record --dev'", user=VOLUNTEER).stdout
+        self.assertEqual([line.split("\t")[0] for line in options.splitlines()], ["--device"], options)
+
+    def test_zsh_completes_narrate_rec_to_record(self):
+        session = f"narrate-package-zsh-{os.getpid()}"
+        shell = shlex.join(["chroot", f"--userspec={VOLUNTEER_ID}:{VOLUNTEER_ID}", str(self.root.path), "/usr/bin/env", "-i",
+                            f"HOME=/home/{VOLUNTEER}", "TERM=xterm", "LANG=C.UTF-8", "PATH=/usr/bin:/bin",
+                            "/usr/bin/zsh", "-f", "-i"])
+        run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "30", shell])
+        try:
+            self.wait_for_screen(session, lambda screen: screen.endswith(("%", "#", ">")))
+            # A zsh user's usual setup: the completion system, which finds Debian's vendor completions.
+            run(["tmux", "send-keys", "-t", session, "autoload -U compinit && compinit -u && PS1='zsh> '", "Enter"])
+            self.wait_for_screen(session, lambda screen: screen.endswith("zsh>"))
+            run(["tmux", "send-keys", "-t", session, "narrate rec", "Tab"])
+            screen = self.wait_for_screen(session, lambda screen: "zsh> narrate record" in screen)
+            self.assertRegex(screen, r"zsh> narrate record ?\s*$")
         finally:
             subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
 
