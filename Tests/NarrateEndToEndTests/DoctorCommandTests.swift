@@ -366,25 +366,3 @@ struct DoctorCommandTests {
         #expect(bad.status == 64 && bad.stderr.hasPrefix("Error: --seconds 0 is not a length the level test can listen for: give 0.5 to 60.\n"))
     }
 }
-
-/// A TCP port on the loopback that takes connections into its backlog and never answers them.
-private final class SilentListener {
-    let descriptor: CInt
-    let port: Int
-
-    init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-        }
-        descriptor = listener
-        guard bound, listen(listener, 16) == 0 else { throw FixtureError("cannot listen on the loopback: \(String(cString: strerror(errno)))") }
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    deinit { close(descriptor) }
-}

@@ -7,34 +7,9 @@ import Testing
 /// a bounded wait, says so, and is retried with a line on stderr.
 @Suite("A storage server that never answers")
 struct StorageAnswerTests {
-    /// A TCP port on the loopback that is listened on and never served: the kernel completes
-    /// each connection into the listen backlog, so the client connects and sends its request,
-    /// and nobody ever reads it or answers.
-    private final class SilentServer {
-        let descriptor: CInt
-        let port: Int
-
-        init() throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-            }
-            descriptor = listener
-            guard bound, listen(listener, 16) == 0 else { throw FixtureError("cannot listen on the loopback: \(String(cString: strerror(errno)))") }
-            port = Int(UInt16(bigEndian: address.sin_port))
-        }
-
-        deinit { close(descriptor) }
-    }
-
     @Test("submit gives up on each request after NARRATE_STORAGE_ANSWER_TIMEOUT, says the storage did not answer, and retries with a line")
     func neverAnswers() throws {
-        let server = try SilentServer()
+        let server = try SilentListener()
         let fixture = try EndToEndFixture()
         var environment = fixture.devices.environment.merging(ObjectStorageServer.credentialsEnvironment) { $1 }
         environment["NARRATE_STORAGE_ANSWER_TIMEOUT"] = "1"

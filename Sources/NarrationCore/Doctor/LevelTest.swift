@@ -52,17 +52,14 @@ public struct LevelTestMeter: Sendable {
     public let format: AudioFormat
     private var levels: LevelAccumulator
     /// The mean square of each complete window, all channels together.
-    private var windowPowers: [Double] = []
-    private let windowFrames: FrameCount
-    private var windowSum = 0.0
-    private var windowFill = 0
+    private var windows: WindowedPower
     private var clipped = 0
     private var heardAnything = false
 
     public init(format: AudioFormat) {
         self.format = format
         levels = LevelAccumulator(channels: format.channels)
-        windowFrames = max(1, format.frames(forSeconds: Self.windowSeconds))
+        windows = WindowedPower(windowFrames: format.frames(forSeconds: Self.windowSeconds))
     }
 
     /// Adds interleaved samples; `samples.count` must be a whole number of frames.
@@ -81,13 +78,7 @@ public struct LevelTestMeter: Sendable {
                 let value = Double(sample) * scale
                 power += value * value
             }
-            windowSum += power / Double(channels)
-            windowFill += 1
-            if windowFill == windowFrames {
-                windowPowers.append(windowSum / Double(windowFrames))
-                windowSum = 0
-                windowFill = 0
-            }
+            windows.add(framePower: power / Double(channels))
         }
     }
 
@@ -96,8 +87,8 @@ public struct LevelTestMeter: Sendable {
         let rms = levels.rms
         var floor = rms
         var speech = rms
-        if !windowPowers.isEmpty {
-            let sorted = windowPowers.sorted()
+        if !windows.powers.isEmpty {
+            let sorted = windows.powers.sorted()
             // Nearest rank: the smallest window power at or above the percentile.
             let rank = max(1, Int((Double(sorted.count) * Self.floorPercentile).rounded(.up)))
             let floorPower = sorted[rank - 1]

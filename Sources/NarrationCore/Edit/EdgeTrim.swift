@@ -16,16 +16,15 @@ public struct EdgeTrim: Sendable {
     public static let shortestSound = 0.03
 
     public let format: AudioFormat
-    /// Each complete window's mean square (full scale 1.0), in order; a last partial window too.
-    public private(set) var windowPowers: [Double] = []
-    private let windowFrames: FrameCount
-    private var sum = 0.0
-    private var fill = 0
+    /// Each complete window's mean square (full scale 1.0), in order.
+    public var windowPowers: [Double] { windows.powers }
+    private var windows: WindowedPower
+    private var windowFrames: FrameCount { windows.windowFrames }
     public private(set) var frames: FrameCount = 0
 
     public init(format: AudioFormat) {
         self.format = format
-        windowFrames = max(1, format.frames(forSeconds: Self.windowSeconds))
+        windows = WindowedPower(windowFrames: format.frames(forSeconds: Self.windowSeconds))
     }
 
     /// Adds interleaved left-justified samples, as read from the chunk's file.
@@ -38,14 +37,8 @@ public struct EdgeTrim: Sendable {
                 let value = Double(samples[index + channel]) * scale
                 power += value * value
             }
-            sum += power / Double(channels)
-            fill += 1
+            windows.add(framePower: power / Double(channels))
             frames += 1
-            if fill == windowFrames {
-                windowPowers.append(sum / Double(windowFrames))
-                sum = 0
-                fill = 0
-            }
         }
     }
 
@@ -57,7 +50,7 @@ public struct EdgeTrim: Sendable {
     /// The frames to keep; nil when the chunk holds no sound above the threshold.
     public func keptFrames(noiseFloor: Decibels) -> Range<FrameCount>? {
         var powers = windowPowers
-        if fill > 0 { powers.append(sum / Double(fill)) }
+        if windows.trailing.frames > 0 { powers.append(windows.trailing.power) }
         let threshold = Self.threshold(noiseFloor: noiseFloor)
         let loud = powers.map { 10 * log10(max($0, 1e-30)) >= threshold }
         let shortest = max(1, Int((Self.shortestSound / Self.windowSeconds).rounded()))

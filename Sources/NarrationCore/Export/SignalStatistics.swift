@@ -37,13 +37,12 @@ public struct SignalStatistics: Sendable {
 
     public let format: AudioFormat
     public private(set) var levels = LevelAccumulator(channels: 1)
-    /// RMS of each complete 100 ms window, as mean squares (linear).
-    public private(set) var windowPowers: [Double] = []
+    /// Each complete 100 ms window's mean square (linear).
+    public var windowPowers: [Double] { windows.powers }
     public private(set) var clipping: [Stretch] = []
 
-    private let windowFrames: FrameCount
-    private var windowSum = 0.0
-    private var windowFill = 0
+    private var windows: WindowedPower
+    private var windowFrames: FrameCount { windows.windowFrames }
     private var frame: FrameCount = 0
     private var clipStart: FrameCount?
     private var clipLength = 0
@@ -54,7 +53,7 @@ public struct SignalStatistics: Sendable {
     public init(format: AudioFormat) {
         self.format = format
         levels = LevelAccumulator(channels: format.channels)
-        windowFrames = format.frames(forSeconds: Self.windowSeconds)
+        windows = WindowedPower(windowFrames: format.frames(forSeconds: Self.windowSeconds))
     }
 
     public mutating func add(_ samples: UnsafeBufferPointer<Int32>) {
@@ -71,13 +70,7 @@ public struct SignalStatistics: Sendable {
                 power += value * value
                 if sample >= fullScale || sample <= -fullScale - 1 { clipped = true }
             }
-            windowSum += power / Double(channels)
-            windowFill += 1
-            if windowFill == windowFrames {
-                windowPowers.append(windowSum / Double(windowFrames))
-                windowSum = 0
-                windowFill = 0
-            }
+            windows.add(framePower: power / Double(channels))
             if clipped {
                 if clipStart == nil { clipStart = frame }
                 clipLength += 1
@@ -91,9 +84,7 @@ public struct SignalStatistics: Sendable {
     }
 
     /// The frames after the last complete window, and their mean square (0 frames: none).
-    public var trailingWindow: (frames: FrameCount, power: Double) {
-        (windowFill, windowFill == 0 ? 0 : windowSum / Double(windowFill))
-    }
+    public var trailingWindow: (frames: FrameCount, power: Double) { windows.trailing }
 
     /// Closes a run of clipped samples that reaches the end.
     public mutating func finish() { endClipRun() }
@@ -102,12 +93,10 @@ public struct SignalStatistics: Sendable {
     /// yet called on either), as if one had measured them all: for a file measured in parts on
     /// several cores. These must end on a window's edge; a clipped run across the join is one run.
     public mutating func append(_ later: SignalStatistics) {
-        precondition(windowFill == 0 && later.format == format, "parts are joined on a window's edge, in one format")
+        precondition(later.format == format, "parts are joined in one format")
         let offset = frame
         levels.merge(later.levels)
-        windowPowers += later.windowPowers
-        windowSum = later.windowSum
-        windowFill = later.windowFill
+        windows.append(later.windows)
         var laterRuns = later.clipping
         if later.leadingClipped >= 3, laterRuns.first?.start == 0 { laterRuns.removeFirst() }
         if !later.sawUnclipped {
