@@ -204,22 +204,24 @@ class PackageTests(unittest.TestCase):
         self.assertIn("–", example)
         self.assertIn(example, manual)
 
+    def interactive_shell(self, name, *shell):
+        """A volunteer's interactive `shell` in the root, in a detached tmux session; its name."""
+        session = f"narrate-package-{name}-{os.getpid()}"
+        command = shlex.join(["chroot", f"--userspec={VOLUNTEER_ID}:{VOLUNTEER_ID}", str(self.root.path), "/usr/bin/env", "-i",
+                              f"HOME=/home/{VOLUNTEER}", "TERM=xterm", "LANG=C.UTF-8", "PATH=/usr/bin:/bin", *shell])
+        run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "30", command])
+        self.addCleanup(subprocess.run, ["tmux", "kill-session", "-t", session], capture_output=True)
+        return session
+
     def test_bash_completes_narrate_rec_to_record(self):
-        session = f"narrate-package-{os.getpid()}"
-        shell = shlex.join(["chroot", f"--userspec={VOLUNTEER_ID}:{VOLUNTEER_ID}", str(self.root.path), "/usr/bin/env", "-i",
-                            f"HOME=/home/{VOLUNTEER}", "TERM=xterm", "LANG=C.UTF-8", "PATH=/usr/bin:/bin",
-                            "/bin/bash", "--login", "-i"])
-        run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "30", shell])
-        try:
-            self.wait_for_screen(session, lambda screen: "$" in screen)
-            run(["tmux", "send-keys", "-t", session, "narrate rec", "Tab"])
-            screen = self.wait_for_screen(session, lambda screen: "narrate record" in screen)
-            self.assertRegex(screen, r"\$ narrate record ?\s*$")
-            run(["tmux", "send-keys", "-t", session, "--", "--dev", "Tab"])
-            screen = self.wait_for_screen(session, lambda screen: "--device" in screen)
-            self.assertIn("narrate record --device", screen)
-        finally:
-            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        session = self.interactive_shell("bash", "/bin/bash", "--login", "-i")
+        self.wait_for_screen(session, lambda screen: "$" in screen)
+        run(["tmux", "send-keys", "-t", session, "narrate rec", "Tab"])
+        screen = self.wait_for_screen(session, lambda screen: "narrate record" in screen)
+        self.assertRegex(screen, r"\$ narrate record ?\s*$")
+        run(["tmux", "send-keys", "-t", session, "--", "--dev", "Tab"])
+        screen = self.wait_for_screen(session, lambda screen: "--device" in screen)
+        self.assertIn("narrate record --device", screen)
 
     def test_fish_completes_narrate_rec_to_record(self):
         completed = self.root.chroot("fish", "-c", "complete -C 'narrate rec'", user=VOLUNTEER).stdout
@@ -228,21 +230,14 @@ class PackageTests(unittest.TestCase):
         self.assertEqual([line.split("\t")[0] for line in options.splitlines()], ["--device"], options)
 
     def test_zsh_completes_narrate_rec_to_record(self):
-        session = f"narrate-package-zsh-{os.getpid()}"
-        shell = shlex.join(["chroot", f"--userspec={VOLUNTEER_ID}:{VOLUNTEER_ID}", str(self.root.path), "/usr/bin/env", "-i",
-                            f"HOME=/home/{VOLUNTEER}", "TERM=xterm", "LANG=C.UTF-8", "PATH=/usr/bin:/bin",
-                            "/usr/bin/zsh", "-f", "-i"])
-        run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "30", shell])
-        try:
-            self.wait_for_screen(session, lambda screen: screen.endswith(("%", "#", ">")))
-            # A zsh user's usual setup: the completion system, which finds Debian's vendor completions.
-            run(["tmux", "send-keys", "-t", session, "autoload -U compinit && compinit -u && PS1='zsh> '", "Enter"])
-            self.wait_for_screen(session, lambda screen: screen.endswith("zsh>"))
-            run(["tmux", "send-keys", "-t", session, "narrate rec", "Tab"])
-            screen = self.wait_for_screen(session, lambda screen: "zsh> narrate record" in screen)
-            self.assertRegex(screen, r"zsh> narrate record ?\s*$")
-        finally:
-            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        session = self.interactive_shell("zsh", "/usr/bin/zsh", "-f", "-i")
+        self.wait_for_screen(session, lambda screen: screen.endswith(("%", "#", ">")))
+        # A zsh user's usual setup: the completion system, which finds Debian's vendor completions.
+        run(["tmux", "send-keys", "-t", session, "autoload -U compinit && compinit -u && PS1='zsh> '", "Enter"])
+        self.wait_for_screen(session, lambda screen: screen.endswith("zsh>"))
+        run(["tmux", "send-keys", "-t", session, "narrate rec", "Tab"])
+        screen = self.wait_for_screen(session, lambda screen: "zsh> narrate record" in screen)
+        self.assertRegex(screen, r"zsh> narrate record ?\s*$")
 
     def test_desktop_entry_opens_the_studio_the_user_unit_started(self):
         unit = (self.root.path / "usr/lib/systemd/user/narrate-serve.service").read_text()
