@@ -79,14 +79,20 @@ extension Narrate {
             let settings = try CommandRunner.settings()
             let (host, port) = Self.address(listen)!
             let open = self.open
-            var reused = false
-            try await CommandRunner.withLibrary { (library) async throws(NarrationError) in
-                if open, let running = RunningStudio.find(in: library.root) {
-                    Console.print("The web studio is already running (process \(running.processID)): opening \(running.url.absoluteString)")
-                    Self.openInBrowser(running.url)
-                    reused = true
-                    return
+            // Before the library is opened (which may adopt takes): a studio already serving it.
+            if open, let root = try? DataRoot.fromEnvironment(), let running = RunningStudio.find(in: root) {
+                Console.print("The web studio is already running (process \(running.processID)): opening \(running.url.absoluteString)")
+                let kept = [
+                    ("--listen", listen != "127.0.0.1:8765"), ("--device", device != nil), ("--article", target.article != nil),
+                    ("--tls-cert", tlsCertificate != nil), ("--profile", profile.profile != nil), ("--to", destination.to != nil),
+                ].filter(\.1).map(\.0)
+                if !kept.isEmpty {
+                    Console.print("It keeps its own settings: \(kept.joined(separator: ", ")) apply to a studio started anew (stop it first).")
                 }
+                Self.openInBrowser(running.url)
+                return
+            }
+            try await CommandRunner.withLibrary { (library) async throws(NarrationError) in
                 let options = try StudioSessionSetup.options(
                     settings, captureDevice: device, playbackDevice: nil, profile: profile, destination: destination)
                 let article = try StudioSessionSetup.startingArticle(target, in: library)
@@ -111,7 +117,7 @@ extension Narrate {
                     if open { Self.openInBrowser(url) }
                 }
             }
-            if !reused { Console.print("Stopped the web studio.") }
+            Console.print("Stopped the web studio.")
         }
 
         private static func openInBrowser(_ url: URL) {

@@ -4,6 +4,7 @@ was being recorded, and does not crash when whoever read its link has gone (stdo
 
 import json
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -99,14 +100,61 @@ class LifecycleTests(unittest.TestCase):
         opened = subprocess.run([wait_for_binary(), "serve", "--open", "--device", "usbmic"],
                                 env=environment, capture_output=True, text=True, timeout=30)
         self.assertEqual(opened.returncode, 0, opened.stderr)
-        self.assertEqual(opened.stdout.strip(),
-                         f"The web studio is already running (process {studio.process.pid}): opening {studio.url}")
+        self.assertEqual(opened.stdout.splitlines(), [
+            f"The web studio is already running (process {studio.process.pid}): opening {studio.url}",
+            "It keeps its own settings: --device apply to a studio started anew (stop it first)."])
         deadline = time.monotonic() + 10  # xdg-open runs on after narrate has left, as a desktop's does
         while time.monotonic() < deadline and not (os.path.exists(log) and Path(log).read_text().strip()):
             time.sleep(0.1)
         self.assertEqual(Path(log).read_text().split(), [studio.url])
         self.assertEqual(studio.stop(), 0)
         self.assertFalse(os.path.exists(record), "the stopped studio's link was left behind")
+
+    def wait_opened(self, log, seconds=10):
+        """The links the stand-in xdg-open was given, once it has run (it runs on after narrate leaves)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and not (os.path.exists(log) and Path(log).read_text().strip()):
+            time.sleep(0.1)
+        return Path(log).read_text().split() if os.path.exists(log) else []
+
+    def test_open_believes_no_record_others_can_read_and_survives_an_upgrade(self):
+        """The record holds the token: one that others may read is not believed. A studio whose
+        program file was replaced since it started (an upgrade) is still found."""
+        folder = os.path.join(self.studio.folder, "program")
+        os.makedirs(folder)
+        program = os.path.join(folder, "narrate")
+        shutil.copy2(wait_for_binary(), program)
+        studio = self.studio
+        process = subprocess.Popen([program, "serve", "--listen", "127.0.0.1:0", "--device", "usbmic"], env=studio.env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True)
+        try:
+            link = process.stdout.readline().split()[1]
+            # The upgrade: a new file renamed over the running program's.
+            shutil.copy2(wait_for_binary(), program + ".new")
+            os.rename(program + ".new", program)
+            self.assertTrue(os.readlink(f"/proc/{process.pid}/exe").endswith(" (deleted)"))
+            environment, log = self.opener()
+            opened = subprocess.run([program, "serve", "--open"], env=environment, capture_output=True, text=True, timeout=30)
+            self.assertEqual(opened.stdout.splitlines(), [f"The web studio is already running (process {process.pid}): opening {link}"])
+            self.assertEqual(self.wait_opened(log), [link])
+            # The same record, readable by others: not believed, so a studio of its own is started.
+            record = os.path.join(studio.home, "web-studio.link")
+            os.chmod(record, 0o644)
+            os.unlink(log)
+            second = subprocess.Popen([program, "serve", "--open", "--listen", "127.0.0.1:0", "--device", "usbmic"], env=environment,
+                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True)
+            try:
+                first_line = second.stdout.readline()
+                self.assertTrue(first_line.startswith("Open http://127.0.0.1:"), first_line)
+                self.assertEqual(self.wait_opened(log), [first_line.split()[1]])
+            finally:
+                second.send_signal(signal.SIGINT)
+                self.assertEqual(second.wait(30), 0)
+                second.stdout.close()
+        finally:
+            process.send_signal(signal.SIGINT)
+            process.wait(30)
+            process.stdout.close()
 
     def test_open_after_a_killed_studio_starts_its_own(self):
         """A studio killed with SIGKILL leaves its record: the next --open must not trust it."""

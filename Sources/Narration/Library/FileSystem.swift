@@ -132,10 +132,11 @@ enum FileSystem {
     }
 
     /// Writes `data` to `url` atomically: a temporary file in the same folder, fsync, rename.
-    static func writeAtomically(_ data: Data, to url: URL) throws(NarrationError) {
+    /// The file is created with `permissions` (0o600: its owner's alone from the first byte).
+    static func writeAtomically(_ data: Data, to url: URL, permissions: mode_t = 0o644) throws(NarrationError) {
         try clearTemporary(beside: url)
         let temporary = temporaryURL(beside: url)
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
         guard descriptor >= 0 else {
             throw failed("Cannot create \(temporary.path): ", errno)
         }
@@ -290,6 +291,34 @@ extension FileSystem {
     /// answers EROFS, without anything being written to find out.
     static func checkWritable(_ path: String) throws(SystemError) {
         guard access(path, W_OK) == 0 else { throw .last }
+    }
+
+    /// The bytes of the regular file at `path` if this user owns it and nobody else may read or
+    /// change it (`mode & 0o077 == 0`), checked on the descriptor read from; nil otherwise, or
+    /// when it holds more than `limit` bytes. A symbolic link is not followed.
+    static func privateContents(of path: String, limit: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        let status = FileStatus(info)
+        guard status.kind == .file, status.owner == geteuid(), status.permissions & 0o077 == 0, status.size <= limit else { return nil }
+        var bytes = [UInt8](repeating: 0, count: status.size)
+        let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, status.size) }
+        return got == status.size ? bytes : nil
+    }
+
+    /// The program a running process of this user was started from (`/proc/PID/exe`), without
+    /// the " (deleted)" the kernel adds once that file was replaced, as an upgrade replaces it;
+    /// nil when no such process runs or it is another user's.
+    static func program(ofProcess id: Int32) -> String? {
+        guard id > 0, kill(id, 0) == 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/\(id)/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let path = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return path.hasSuffix(" (deleted)") ? String(path.dropLast(" (deleted)".count)) : path
     }
 
     /// Unlinks a file if it is there, saying nothing either way.
