@@ -14,6 +14,7 @@ http://deb.debian.org/debian). Prints the package's size, its installed size and
 import json
 import os
 import re
+import select
 import shlex
 import shutil
 import subprocess
@@ -71,9 +72,17 @@ class FreshDebianRoot:
         return subprocess.run(full, capture_output=True, text=True, timeout=timeout)
 
     def remove(self):
+        """Unmounts and deletes the root; never deletes while anything is still mounted in it,
+        since /dev there is the host's own."""
         for mount in reversed(self.mounts):
-            subprocess.run(["umount", "--lazy", str(mount)], capture_output=True)
-        shutil.rmtree(self.folder, ignore_errors=True)
+            subprocess.run(["umount", str(mount)], capture_output=True)
+        inside = str(self.path) + "/"
+        with open("/proc/self/mountinfo") as mounts:
+            left = [line.split()[4] for line in mounts if (line.split()[4] + "/").startswith(inside)]
+        if left:
+            print(f"\nThe test root {self.path} still has mounts ({', '.join(left)}): left in place, not deleted.", flush=True)
+            return
+        subprocess.run(["rm", "-rf", "--one-file-system", str(self.folder)], capture_output=True)
 
 
 class PackageTests(unittest.TestCase):
@@ -159,11 +168,15 @@ class PackageTests(unittest.TestCase):
         self.assertTrue(copyright_text.startswith("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"))
         for stanza in ("Files: swift-packages/grdb.swift/*\nCopyright: 2015-2025 Gwendal Roué\nLicense: Expat",
                        "Files: swift-packages/hummingbird/*", "Files: swift-packages/swift-argument-parser/*",
-                       "Files: swift-packages/zipfoundation/*", "License: Apache-2.0 with Runtime Library Exception",
+                       "Files: swift-packages/zipfoundation/*", "License: Apache-2.0 with Runtime-Library exception",
                        "License: BoringSSL", "Original SSLeay License"):
             self.assertIn(stanza, copyright_text)
         licences = set(re.findall(r"^License: (.+)$", copyright_text, re.MULTILINE))
-        self.assertEqual(licences, {"narrate", "Apache-2.0", "Apache-2.0 with Runtime Library Exception", "Expat", "BoringSSL"})
+        self.assertEqual(licences, {"narrate", "Apache-2.0", "Apache-2.0 with Runtime-Library exception", "Expat", "BoringSSL",
+                                    "Unicode-3.0", "Zlib"})
+        notices = subprocess.run(["zcat", str(self.root.path / "usr/share/doc/narrate/NOTICE.gz")], capture_output=True, text=True).stdout
+        for package in ("swift-nio", "swift-crypto", "async-http-client"):
+            self.assertIn(f"==== {package} ====", notices)
 
     def test_first_demo_runs_in_the_fresh_root(self):
         self.assertEqual(self.demo.returncode, 0, self.demo.stderr)
@@ -239,6 +252,22 @@ class PackageTests(unittest.TestCase):
         screen = self.wait_for_screen(session, lambda screen: "zsh> narrate record" in screen)
         self.assertRegex(screen, r"zsh> narrate record ?\s*$")
 
+    def test_unit_and_desktop_entry_pass_their_validators(self):
+        entry = self.root.path / "usr/share/applications/narrate.desktop"
+        validated = subprocess.run(["desktop-file-validate", str(entry)], capture_output=True, text=True)
+        self.assertEqual((validated.returncode, validated.stdout + validated.stderr), (0, ""))
+        # systemd-analyze checks the unit's keys and that its command runs: the installed binary,
+        # reached here through the root's path, since this machine has no /usr/bin/narrate.
+        unit = (self.root.path / "usr/lib/systemd/user/narrate-serve.service").read_text()
+        folder = Path(tempfile.mkdtemp(prefix="narrate-unit-"))
+        self.addCleanup(shutil.rmtree, folder, True)
+        (folder / "narrate-serve.service").write_text(unit.replace("/usr/bin/narrate", str(self.root.path / "usr/bin/narrate")))
+        runtime = folder / "runtime"
+        runtime.mkdir(mode=0o700)
+        verified = subprocess.run(["systemd-analyze", "verify", "--user", "--man=no", str(folder / "narrate-serve.service")],
+                                  capture_output=True, text=True, env={**os.environ, "XDG_RUNTIME_DIR": str(runtime)})
+        self.assertEqual((verified.returncode, verified.stdout + verified.stderr), (0, ""))
+
     def test_desktop_entry_opens_the_studio_the_user_unit_started(self):
         unit = (self.root.path / "usr/lib/systemd/user/narrate-serve.service").read_text()
         service_command = shlex.split(re.search(r"^ExecStart=(.+)$", unit, re.MULTILINE).group(1))
@@ -255,6 +284,8 @@ class PackageTests(unittest.TestCase):
             ["chroot", f"--userspec={VOLUNTEER_ID}:{VOLUNTEER_ID}", str(self.root.path)] + environment + service_command,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
+            ready, _, _ = select.select([server.stdout], [], [], 60)
+            self.assertTrue(ready, "the unit's narrate serve printed no link within 60 s")
             line = server.stdout.readline()
             link = re.search(r"(http://\S+)", line).group(1)
             browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())  # the token becomes a cookie
