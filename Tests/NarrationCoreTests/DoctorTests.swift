@@ -45,16 +45,69 @@ struct DoctorTests {
         #expect(abs(measured.signalToNoise - 40.0) <= 0.3)
         #expect(measured.clippedSamples == 0 && !measured.isDigitalSilence)
         #expect(measured.seconds == 2)
+        #expect(measured.voice == .withPauses)
         #expect(LevelAdvice.issues(measured).isEmpty)
         print("figure: level test of a -20 dBFS RMS tone over -60 dBFS noise: peak \(measured.peak), speech \(measured.speechRMS), floor \(measured.noiseFloor)")
     }
 
-    @Test("a steady tone has no pauses: its floor is its own level, and the voice is 0 dB above it")
+    @Test("a voice held at -15 dBFS without a pause is unbroken: the floor is not measured, and the room not called noisy")
     func steadyTone() {
         var seed: UInt64 = 5
         let measured = Self.measure(Self.tone(rmsDBFS: -15, seconds: 1, noiseDBFS: -90, seed: &seed))
         #expect(abs(measured.noiseFloor.value - -15) <= 0.02 && abs(measured.speechRMS.value - -15) <= 0.02)
-        #expect(LevelAdvice.issues(measured).map(\.name) == ["noisy", "lowSignalToNoise"])
+        #expect(measured.voice == .unbroken)
+        #expect(LevelAdvice.issues(measured) == [.floorUnmeasured])
+        let finding = LevelAdvice.finding(measured)
+        #expect(finding.status == .warning)
+        #expect(finding.found.hasSuffix(
+            " dBFS, speech -15.0 dBFS RMS, noise floor not measured, no clipping; the room's noise could not be measured: there was no pause between words"),
+            "\(finding.found)")
+    }
+
+    @Test("syllables at -14 and -26 dBFS, 100 ms each, with no pause: unbroken, not a room at -26 that is noisy")
+    func unbrokenSyllables() {
+        var seed: UInt64 = 17
+        var samples: [Int32] = []
+        for syllable in 0..<20 { samples += Self.tone(rmsDBFS: syllable % 2 == 0 ? -14 : -26, seconds: 0.1, noiseDBFS: -70, seed: &seed) }
+        let measured = Self.measure(samples)
+        #expect(abs(measured.noiseFloor.value - -26) <= 0.1 && abs(measured.speechRMS.value - -14) <= 0.1, "\(measured)")
+        #expect(measured.voice == .unbroken)
+        #expect(LevelAdvice.issues(measured) == [.floorUnmeasured])
+    }
+
+    @Test("the room alone at -45 dBFS, nobody speaking: one warning, no speech was heard, speak a sentence")
+    func roomAlone() {
+        var seed: UInt64 = 3
+        let measured = Self.measure(Self.tone(rmsDBFS: nil, seconds: 2, noiseDBFS: -45, seed: &seed))
+        #expect(abs(measured.noiseFloor.value - -45) <= 0.3 && measured.peak.value > -45 && measured.peak.value < -40, "\(measured)")
+        #expect(measured.voice == .notHeard)
+        #expect(LevelAdvice.issues(measured) == [.noSpeech])
+        #expect(LevelAdvice.finding(measured) == DoctorFinding(
+            .level, .warning, "no speech was heard, only the room", advice: "Speak a sentence while the test listens, as you would read an article."))
+    }
+
+    @Test("0.5 s of zeros from a device waking up, then a room at -50 dBFS and speech: the floor is -50, not digital silence")
+    func leadingZeros() {
+        var seed: UInt64 = 11
+        let room = Self.tone(rmsDBFS: nil, seconds: 0.5, noiseDBFS: -50, seed: &seed)
+        let speech = Self.tone(rmsDBFS: -20, seconds: 1, noiseDBFS: -50, seed: &seed)
+        let zeros = [Int32](repeating: 0, count: 22_050)
+        var meter = LevelTestMeter(format: .speech)
+        // In the periods a device delivers: the zeros and the room straddle a read.
+        for part in [Array(zeros.prefix(10_000)), Array(zeros.dropFirst(10_000)) + room.prefix(1_000), Array(room.dropFirst(1_000)) + speech + room] {
+            part.withUnsafeBufferPointer { meter.add($0) }
+        }
+        let measured = meter.measurement
+        #expect(abs(measured.noiseFloor.value - -50) <= 0.3, "\(measured.noiseFloor)")
+        #expect(abs(measured.speechRMS.value - -20) <= 0.05 && measured.voice == .withPauses)
+        // 10·log10((1 × 0.01 + 2 × 1e-5) / 2): the zeros are not in the RMS either.
+        #expect(abs(measured.rms.value - -23.0) <= 0.05, "\(measured.rms)")
+        #expect(measured.seconds == 2.5 && !measured.isDigitalSilence)
+        // Zeros alone, however many reads, are still digital silence.
+        var muted = LevelTestMeter(format: .speech)
+        for _ in 0..<3 { zeros.withUnsafeBufferPointer { muted.add($0) } }
+        #expect(muted.measurement.isDigitalSilence && muted.measurement.seconds == 1.5)
+        print("figure: level test after 0.5 s of zeros, room at -50 dBFS: floor \(measured.noiseFloor), speech \(measured.speechRMS)")
     }
 
     @Test("all zeros is digital silence: the muted microphone's one finding, with alsamixer's F4")
@@ -98,26 +151,31 @@ struct DoctorTests {
     }
 
     static func measurement(
-        peak: Double = -6, speech: Double = -20, floor: Double = -65, clipped: Int = 0, silent: Bool = false
+        peak: Double = -6, speech: Double = -20, floor: Double = -65, clipped: Int = 0, silent: Bool = false,
+        voice: LevelMeasurement.Voice = .withPauses
     ) -> LevelMeasurement {
         LevelMeasurement(
             seconds: 3, peak: Decibels(peak), rms: Decibels(speech - 2), speechRMS: Decibels(speech), noiseFloor: Decibels(floor),
-            clippedSamples: clipped, isDigitalSilence: silent)
+            clippedSamples: clipped, isDigitalSilence: silent, voice: voice)
     }
 
     static let levelThresholds: [(LevelMeasurement, [LevelIssue])] = [
         (measurement(), []),
-        (measurement(peak: -1.0), []),
-        (measurement(peak: -0.9), [.hot(peak: Decibels(-0.9))]),
+        (measurement(peak: -3.0), []),
+        (measurement(peak: -2.9), [.hot(peak: Decibels(-2.9))]),
         (measurement(peak: 0, clipped: 1), [.clipping(samples: 1)]),
-        (measurement(speech: -40, floor: -65), []),
-        (measurement(speech: -40.1, floor: -65), [.quiet(speech: Decibels(-40.1))]),
-        (measurement(floor: -50), []),
-        (measurement(floor: -49.9), [.noisy(floor: Decibels(-49.9))]),
-        (measurement(speech: -30, floor: -50), []),
-        (measurement(speech: -30.1, floor: -50), [.lowSignalToNoise(decibels: -30.1 - -50)]),
+        (measurement(speech: -30, floor: -65), []),
+        (measurement(speech: -30.1, floor: -65), [.quiet(speech: Decibels(-30.1))]),
+        (measurement(speech: -15, floor: -50), []),
+        (measurement(speech: -15, floor: -49.9), [.noisy(floor: Decibels(-49.9))]),
+        (measurement(speech: -25, floor: -55), []),
+        (measurement(speech: -25.1, floor: -55), [.lowSignalToNoise(decibels: -25.1 - -55)]),
+        (measurement(speech: -20, floor: -60), []),
         (measurement(peak: -50), []),
         (measurement(peak: -50.1), [.nothingHeard(peak: Decibels(-50.1))]),
+        (measurement(peak: -40, speech: -45, floor: -45, voice: .notHeard), [.noSpeech]),
+        (measurement(peak: -10, speech: -14, floor: -26, voice: .unbroken), [.floorUnmeasured]),
+        (measurement(peak: -1, speech: -32, floor: -40, voice: .unbroken), [.hot(peak: Decibels(-1)), .quiet(speech: Decibels(-32)), .floorUnmeasured]),
         (measurement(peak: 0, speech: -45, floor: -40, clipped: 12), [
             .clipping(samples: 12), .quiet(speech: Decibels(-45)), .noisy(floor: Decibels(-40)), .lowSignalToNoise(decibels: -5),
         ]),
@@ -135,11 +193,12 @@ struct DoctorTests {
         #expect(good == DoctorFinding(.level, .ok, "peak -6.0 dBFS, speech -20.0 dBFS RMS, noise floor -65.0 dBFS (voice 45.0 dB above it), no clipping"))
         let bad = LevelAdvice.finding(Self.measurement(peak: 0, speech: -20, floor: -45, clipped: 3))
         #expect(bad.status == .problem)
-        #expect(bad.found == "peak 0.0 dBFS, speech -20.0 dBFS RMS, noise floor -45.0 dBFS (voice 25.0 dB above it), 3 clipped; 3 samples clipped at full scale: the voice is distorted; the room is noisy (noise floor -45.0 dBFS)")
-        #expect(bad.advice == LevelIssue.clipping(samples: 3).advice + " " + LevelIssue.noisy(floor: Decibels(-45)).advice)
-        #expect(bad.advice?.contains("-6 dBFS") == true && bad.advice?.contains("fans") == true)
-        let quiet = LevelAdvice.finding(Self.measurement(speech: -44, floor: -70))
-        #expect(quiet.status == .warning && quiet.advice?.hasPrefix("Move closer to the microphone") == true)
+        #expect(bad.found == "peak 0.0 dBFS, speech -20.0 dBFS RMS, noise floor -45.0 dBFS (voice 25.0 dB above it), 3 clipped; 3 samples clipped at full scale: the voice is distorted; the room is noisy (noise floor -45.0 dBFS, above -50.0 dBFS); the room is loud next to your voice: the voice is only 25.0 dB above the room's noise")
+        #expect(bad.advice == [LevelIssue.clipping(samples: 3).advice, LevelIssue.noisy(floor: Decibels(-45)).advice, LevelIssue.lowSignalToNoise(decibels: 25).advice].joined(separator: " "))
+        #expect(bad.advice?.contains("-6 dBFS") == true && bad.advice?.contains("fans") == true && bad.advice?.contains("at least 30 dB") == true)
+        let quiet = LevelAdvice.finding(Self.measurement(speech: -34, floor: -80))
+        #expect(quiet.status == .warning && quiet.found.hasSuffix("; speech is too quiet (-34.0 dBFS RMS, below -30.0 dBFS)"))
+        #expect(quiet.advice?.hasPrefix("Too quiet: move closer to the microphone") == true)
     }
 
     static let hourSizes: [(AudioFormat, Int64)] = [
