@@ -88,7 +88,7 @@ public enum Doctor {
                 findings.append(DoctorFinding(.microphone, .problem, .unknownArticle(id), advice: fallback))
             case .failure:
                 findings.append(DoctorFinding(
-                    .microphone, .problem, "the article \"\(id)\" cannot be looked up: the catalog cannot be read (see Recordings)", advice: fallback))
+                    .microphone, .problem, "the article \"\(id)\" cannot be looked up: the catalog cannot be read", advice: fallback))
             }
         }
 

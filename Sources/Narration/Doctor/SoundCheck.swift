@@ -30,7 +30,7 @@ enum SoundCheck {
                 advice: "Plug the microphone in, and check that your user is in the \"audio\" group (a device given by name may still open).")
         }
         return DoctorFinding(
-            .devices, .ok, "\(cards.count == 1 ? "1 sound card" : "\(cards.count) sound cards"): \(listed(named)); \(recording.count) devices can record")
+            .devices, .ok, "\(cards.count == 1 ? "1 sound card" : "\(cards.count) sound cards"): \(listed(named)); \(recording.count == 1 ? "1 device" : "\(recording.count) devices") can record")
     }
 
     private static func listed(_ names: [String]) -> String {
@@ -49,8 +49,9 @@ enum SoundCheck {
     static let graceSeconds = 10.0
 
     /// Opens `device` for capture in `format` and, with `seconds`, listens that long on a thread of
-    /// its own, measuring what comes (`LevelTestMeter`). `onListening` is called once capture has
-    /// started, for the front end to ask for a sentence.
+    /// its own, measuring what comes (`LevelTestMeter`). `onListening` is called once the first
+    /// read has returned sound, for the front end to ask for a sentence: not at `start()`, when
+    /// a device may still be waking up.
     ///
     /// A device that does not open or answer within `seconds + graceSeconds` is reported as
     /// stuck; its thread is left blocked in ALSA (closing a device another thread reads from is
@@ -77,8 +78,14 @@ enum SoundCheck {
             case .opening:
                 return MicrophoneResult(
                     opened: DoctorFinding(
-                        .microphone, .problem, "\"\(device)\" did not open within \(Int(limit)) s",
-                        advice: "Unplug the microphone and plug it in again, or restart the computer's sound service."))
+                        .microphone, .problem, "\"\(device)\" did not answer: it was still opening after \(Int(limit)) s",
+                        advice: "Unplug the microphone and plug it in again, or restart the computer."))
+            case .waitingForSound:
+                return MicrophoneResult(
+                    opened: DoctorFinding(.microphone, .ok, opened),
+                    level: DoctorFinding(
+                        .level, .problem, "the microphone opened but sent no sound in \(Int(limit)) s",
+                        advice: "Unplug the microphone and plug it in again, or restart the computer."))
             case .listening(let frames):
                 return MicrophoneResult(
                     opened: DoctorFinding(.microphone, .ok, opened),
@@ -105,6 +112,8 @@ enum SoundCheck {
     /// How far the capture thread has come, for a report when it does not come back.
     private enum Progress: Sendable {
         case opening
+        /// Opened and started; no read has returned sound yet.
+        case waitingForSound
         case listening(frames: FrameCount)
     }
 
@@ -148,11 +157,12 @@ enum SoundCheck {
         var frames: FrameCount = 0
         do throws(NarrationError) {
             try device.start()
-            onListening()
-            state.progress.withLock { $0 = .listening(frames: 0) }
+            state.progress.withLock { $0 = .waitingForSound }
             while frames < wanted {
                 let read = try device.read(into: buffer, frames: min(wanted - frames, device.periodFrames))
                 meter.add(UnsafeBufferPointer(rebasing: buffer[0..<(read * format.channels)]))
+                // Sound flows: now is the time to ask for a sentence.
+                if frames == 0 && read > 0 { onListening() }
                 frames += read
                 state.progress.withLock { $0 = .listening(frames: frames) }
             }
