@@ -261,7 +261,7 @@ struct DoctorCommandTests {
         #expect(credentials["status"] as? String == "problem")
         #expect(credentials["found"] as? String
             == "The credentials file \(keys.path) can be read by others (mode 644); narrate uses it only when just you can: chmod 600 \(keys.path)")
-        #expect(try open.finding("destination")["found"] as? String == "archive (s3://radio/narrations) was not tried: no usable credentials (see above)")
+        #expect(try open.finding("destination")["found"] as? String == "archive (s3://radio/narrations) was not tried: its credentials cannot be used")
         for text in [ObjectStorageServer.secretAccessKey] { #expect(!open.result.stdout.contains(text) && !open.result.stderr.contains(text)) }
 
         chmod(keys.path, 0o600)

@@ -113,14 +113,14 @@ enum DeliveryCheck {
             do {
                 credentials = try CredentialSource.credentials(for: storage, environment: environment)
             } catch {
-                return DoctorFinding(.destination, .problem, "\(target.label) was not tried: no usable credentials (see above)")
+                return DoctorFinding(.destination, .problem, "\(target.label) was not tried: its credentials cannot be used")
             }
             // Each request waits for an answer as long as deliveries do (NARRATE_STORAGE_ANSWER_TIMEOUT),
             // and tries to connect no longer than that: a storage that cannot be reached is
             // said as soon as one that does not answer.
             let answerWait = S3Client.answerWait(environment: environment)
             let connection = StorageConnection(destination: storage, credentials: credentials, connectWait: min(10, answerWait))
-            let finding = await objectStorage(connection, storage: storage, label: target.label)
+            let finding = await objectStorage(connection, key: storage.key(for: testName()), storage: storage, label: target.label)
             await connection.shutdown()
             return finding
         }
@@ -155,31 +155,67 @@ enum DeliveryCheck {
         return DoctorFinding(.destination, .ok, "\(label): wrote a test file, read it back and removed it")
     }
 
-    private static func objectStorage(_ connection: StorageConnection, storage: S3Destination, label: String) async -> DoctorFinding {
-        let key = storage.key(for: testName())
-        do throws(NarrationError) {
-            _ = try await connection.putObject(key: key, body: testBody, contentType: "text/plain; charset=utf-8")
-        } catch {
-            return DoctorFinding(.destination, .problem, "\(label): \(error.message)")
-        }
+    /// Writes, reads back and removes a test object through `store`; each step's failure is said,
+    /// and the worst of them sets the finding's status.
+    ///
+    /// A write refused or never sent stored nothing. One that timed out or whose connection broke
+    /// (`storageUnavailable`) may have been stored all the same: the removal is tried anyway, and
+    /// when it fails too the finding names the object, for the storage's administrator to remove.
+    static func objectStorage(_ store: some DoctorObjectStore, key: String, storage: S3Destination, label: String) async -> DoctorFinding {
         var finding: DoctorFinding?
+        var written = true
         do throws(NarrationError) {
-            let back = try await connection.getObject(key: key)
-            if back?.body != testBody {
-                finding = DoctorFinding(
-                    .destination, .problem, "\(label) gave back other bytes than were written to the test object \(key)",
-                    advice: "Ask the storage's administrator to look at it.")
-            }
+            try await store.writeTestObject(key: key, body: testBody)
         } catch {
-            finding = DoctorFinding(.destination, .problem, "\(label) took a test object but reading it back failed: \(error.message)")
+            guard error.kind == .storageUnavailable else { return DoctorFinding(.destination, .problem, "\(label): \(error.message)") }
+            finding = DoctorFinding(.destination, .problem, "\(label): \(error.message)")
+            written = false
+        }
+        if written {
+            do throws(NarrationError) {
+                if try await store.readTestObject(key: key) != testBody {
+                    finding = DoctorFinding(
+                        .destination, .problem, "\(label) gave back other bytes than were written to the test object \(key)",
+                        advice: "Ask the storage's administrator to look at it.")
+                }
+            } catch {
+                finding = DoctorFinding(.destination, .problem, "\(label) took a test object but reading it back failed: \(error.message)")
+            }
         }
         do throws(NarrationError) {
-            try await connection.deleteObject(key: key)
+            try await store.removeTestObject(key: key)
         } catch {
+            let removal = written
+                ? DoctorFinding(
+                    .destination, .warning, "\(label) took a test object, but it could not be removed: \(error.message)",
+                    advice: "Remove \(key) from the bucket \(storage.bucket) by hand, and ask for permission to delete there (narrate replaces a delivery's earlier files).")
+                : DoctorFinding(
+                    .destination, .warning, "the test object \(key) in the bucket \(storage.bucket) may have been stored, and removing it failed: \(error.message)",
+                    advice: "Ask the storage's administrator to remove \(key) from the bucket \(storage.bucket) if it is there.")
+            guard let finding else { return removal }
             return DoctorFinding(
-                .destination, .warning, "\(label) took a test object, but it could not be removed: \(error.message)",
-                advice: "Remove \(key) from the bucket by hand, and ask for permission to delete there (narrate replaces a delivery's earlier files).")
+                .destination, max(finding.status, removal.status), "\(finding.found); \(removal.found)",
+                advice: [finding.advice, removal.advice].compactMap { $0 }.joined(separator: " "))
         }
         return finding ?? DoctorFinding(.destination, .ok, "\(label): wrote a test object at \(storage.endpoint), read it back and removed it")
     }
+}
+
+/// What the destination check asks of object storage: write, read back and remove one small
+/// object. `StorageConnection` in use, a stand-in in tests.
+protocol DoctorObjectStore: Sendable {
+    func writeTestObject(key: String, body: Data) async throws(NarrationError)
+    /// The object's bytes; nil when there is no such object.
+    func readTestObject(key: String) async throws(NarrationError) -> Data?
+    func removeTestObject(key: String) async throws(NarrationError)
+}
+
+extension StorageConnection: DoctorObjectStore {
+    func writeTestObject(key: String, body: Data) async throws(NarrationError) {
+        _ = try await putObject(key: key, body: body, contentType: "text/plain; charset=utf-8")
+    }
+
+    func readTestObject(key: String) async throws(NarrationError) -> Data? { try await getObject(key: key)?.body }
+
+    func removeTestObject(key: String) async throws(NarrationError) { try await deleteObject(key: key) }
 }
