@@ -349,6 +349,46 @@ struct DoctorCommandTests {
         }
     }
 
+    @Test("a catalog change cut short by kill -9 leaves a hot journal: a warning that the next command finishes it, both files left byte for byte")
+    func interruptedCatalog() throws {
+        let fixture = try EndToEndFixture()
+        let narrate = try Self.narrate(fixture)
+        #expect(try narrate.run("new", "Budget vote").status == 0)
+        let catalog = narrate.home.appendingPathComponent("catalog.sqlite")
+        let journal = narrate.home.appendingPathComponent("catalog.sqlite-journal")
+        // A write transaction too big for a 10-page cache: SQLite syncs the journal and starts
+        // writing the catalog itself, and then the process is killed before it commits.
+        let killed = (try? Signals.run("python3", ["-c", """
+            import os, signal, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1], isolation_level=None)
+            db.execute("PRAGMA cache_size = 10")
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("UPDATE article SET title = 'half written'")
+            db.execute("CREATE TABLE filler(x)")
+            db.execute("INSERT INTO filler WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500) SELECT randomblob(2000) FROM n")
+            os.kill(os.getpid(), signal.SIGKILL)
+            """, catalog.path])) == nil
+        #expect(killed)
+        let journalBytes = try Data(contentsOf: journal)
+        let catalogBytes = try Data(contentsOf: catalog)
+        try #require(!journalBytes.isEmpty, "the killed write left its journal")
+
+        let report = try Self.doctor(narrate, "--device", "usbmic", "--no-level-test")
+        let finding = try report.finding("catalog")
+        #expect(finding["status"] as? String == "warning", "\(finding)")
+        #expect(finding["found"] as? String == "\(catalog.path) was interrupted in the middle of a change (a narrate command was stopped, or the power went, while it wrote): SQLite's journal \(journal.path) holds what to undo")
+        #expect((finding["remedy"] as? String)?.hasPrefix("The next narrate command that opens the catalog, such as listing the articles, finishes it") == true, "\(finding)")
+        #expect(!report.result.stdout.contains("Check that its folder is writable"), "\(report.result.stdout)")
+        #expect(report.json["problems"] as? Int == 0 && report.result.status == 0, "\(report.json)")
+        #expect(try Data(contentsOf: catalog) == catalogBytes && Data(contentsOf: journal) == journalBytes, "doctor changed neither file")
+
+        // As said: the next command finishes it, and the change that never committed is gone.
+        let list = try narrate.run("list", "--json")
+        #expect(list.status == 0)
+        #expect((try list.json() as? [[String: Any]])?.first?["title"] as? String == "Budget vote")
+        #expect(try Self.doctor(narrate, "--device", "usbmic", "--no-level-test").finding("catalog")["status"] as? String == "ok")
+    }
+
     @Test("--help teaches each check and the exit status; --seconds outside 0.5…60 is a usage error")
     func help() throws {
         let fixture = try EndToEndFixture()

@@ -102,6 +102,12 @@ enum LibraryCheck {
             return DoctorFinding(
                 .catalog, .warning, "\(root.catalogURL.path) was written by an older narrate and is brought up to date by the next command that opens it",
                 advice: "Any narrate command that may change something, or lists the articles, brings it up to date.")
+        case .failure(let error) where wasInterrupted(error, catalog: root.catalogURL):
+            let path = root.catalogURL.path
+            return DoctorFinding(
+                .catalog, .warning,
+                "\(path) was interrupted in the middle of a change (a narrate command was stopped, or the power went, while it wrote): SQLite's journal \(path)-journal holds what to undo",
+                advice: "The next narrate command that opens the catalog, such as listing the articles, finishes it: SQLite undoes the unfinished change and the catalog is whole again. Until then it is not read here.")
         case .failure(let error):
             return DoctorFinding(.catalog, .problem, error, advice: keepCopy(error, root.catalogURL.path))
         }
@@ -135,6 +141,19 @@ enum LibraryCheck {
         } catch {
             return DoctorFinding(.catalog, .problem, error, advice: keepCopy(error, path))
         }
+    }
+
+    /// SQLite's extended result code SQLITE_READONLY_ROLLBACK: the file has a hot journal, left by
+    /// a change that never finished, which a read-only connection may not roll back.
+    private static let readOnlyRollback: Int32 = 776
+
+    /// Whether the catalog could not be opened because a change to it was interrupted: SQLite
+    /// says so, or a journal is left beside it and the open failed as if it could not be written.
+    /// Neither the catalog nor its journal is touched.
+    private static func wasInterrupted(_ error: NarrationError, catalog: URL) -> Bool {
+        if error.cause == .database(code: readOnlyRollback) { return true }
+        let journal = URL(fileURLWithPath: catalog.path + "-journal")
+        return error.kind == .dataRootNotWritable && FileSystem.size(journal) > 0
     }
 
     /// For a damaged catalog, whose sentence already says to move it aside: keep a copy first.
