@@ -1,18 +1,12 @@
 import Foundation
 import NarrationCore
+import NarrationTestSupport
 import Testing
 
 /// Hand-made timelines in UTC: `at("2026-11-23 23:40")` is that minute.
 private let utc = TimeZone(identifier: "UTC")!
 
-private func at(_ text: String) -> Date {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = utc
-    formatter.dateFormat = "yyyy-MM-dd HH:mm"
-    guard let date = formatter.date(from: text) else { preconditionFailure("not a time: \(text)") }
-    return date
-}
+private func at(_ text: String) -> Date { utcMinute(text) }
 
 /// A take of `seconds` kept at `kept` (so it began `seconds` earlier).
 private func take(_ kept: String, _ seconds: Double, by narrator: String = "Ann") -> VolunteerHours.Event {

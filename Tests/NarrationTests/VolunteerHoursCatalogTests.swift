@@ -11,14 +11,7 @@ import Testing
 struct VolunteerHoursCatalogTests {
     static let utc = TimeZone(identifier: "UTC")!
 
-    static func at(_ text: String) -> Date {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = utc
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        guard let date = formatter.date(from: text) else { preconditionFailure("not a time: \(text)") }
-        return date
-    }
+    static func at(_ text: String) -> Date { utcMinute(text) }
 
     static func chunk(_ id: String, of article: String, _ position: Int, seconds: Int, kept: String) -> ChunkRow {
         ChunkRow(Chunk(
