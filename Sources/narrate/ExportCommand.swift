@@ -75,7 +75,7 @@ extension Narrate {
         var output: String
 
         @Option(help: ArgumentHelp(
-            "mp3, wav, flac, ogg (Ogg Vorbis), opus (Ogg Opus), epub or daisy (books); default: from the file's ending, else the profile's, else flac.",
+            "mp3, wav, flac, ogg (Ogg Vorbis), opus (Ogg Opus), epub or daisy (books); default: from the file's ending (a name without one needs --format).",
             valueName: "FORMAT"))
         var format: ExportFormatArgument?
 
@@ -88,7 +88,7 @@ extension Narrate {
         var vbr: Int?
 
         @Option(help: ArgumentHelp(
-            "A delivery profile: archive (FLAC, untouched), librivox, acx, podcast, mobile (Ogg Opus at podcast loudness), telephone (WAV, 8 kHz mono 16-bit) or one of config.toml's. It sets the mastering, the sample rate its rules ask for, and the format and bitrate unless --format, the file's extension or --bitrate say otherwise; a profile with a noise-floor rule (acx) reduces the room's noise first when the recording needs it (learnt from its own pauses, 12 to 30 dB); a file that fails its rules (as check --profile measures them) is not kept, and the error names each rule, what was measured and why. Without it the samples are untouched.",
+            "A delivery profile: archive (FLAC, untouched), librivox, acx, podcast, mobile (Ogg Opus at podcast loudness), telephone (WAV, 8 kHz mono 16-bit) or one of config.toml's. It sets the mastering, the sample rate its rules ask for, and the format and bitrate unless --format, the file's extension or --bitrate say otherwise; a profile with a noise-floor rule (acx) reduces the room's noise first when the recording needs it (learnt from its own pauses, 12 to 30 dB); a file that fails its rules (as check --profile measures them) is not kept, and the error names each rule, what was measured and why. Default: config.toml's profile, as queue and submit use, else archive; archive keeps the samples untouched.",
             valueName: "NAME"))
         var profile: String?
 
@@ -118,6 +118,11 @@ extension Narrate {
             let name = URL(fileURLWithPath: output).lastPathComponent
             let ending = URL(fileURLWithPath: output).pathExtension.lowercased()
             let known = ExportFormat.allCases.map { "." + $0.fileExtension }.joined(separator: ", ") + ", .epub"
+            // A name without an ending says no format: the file would be one the volunteer cannot tell.
+            // A folder given as the output is refused by the engine, naming it.
+            if format == nil, ending.isEmpty, !Self.isFolder(output) {
+                throw ValidationError("\"\(name)\" has no ending to say its format: name it \(name).mp3 (or \(known)), or give --format.")
+            }
             if format == nil, ending == "zip" {
                 throw ValidationError("\"\(name)\" ends in .zip: give --format daisy for a zipped DAISY book.")
             }
@@ -142,6 +147,12 @@ extension Narrate {
             if book != nil, transcript != nil {
                 throw ValidationError("--transcript writes beside an audio file; a book holds its text already: leave out --transcript.")
             }
+        }
+
+        /// Whether `path` names a folder that exists (following links: only to tell the message).
+        static func isFolder(_ path: String) -> Bool {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
         }
 
         func resolvedFormat(_ profile: DeliveryProfile?) -> ExportFormat {
@@ -169,12 +180,12 @@ extension Narrate {
 
         func run() throws {
             let configured = try CommandRunner.settings()
-            var chosenProfile: DeliveryProfile?
-            if let profile {
-                do { chosenProfile = try configured.deliveryProfile(named: profile) } catch {
-                    Console.error(error.sentence)
-                    throw ExitCode(error.exitStatus)
-                }
+            // One rule for export, queue and submit: --profile, else config.toml's profile (archive,
+            // which keeps the samples untouched, when config.toml names none).
+            let chosenProfile: DeliveryProfile
+            do { chosenProfile = try configured.deliveryProfile(named: profile ?? configured.profile) } catch {
+                Console.error(error.sentence)
+                throw ExitCode(error.exitStatus)
             }
             if let book {
                 try runBook(book, profile: chosenProfile, language: configured.language)
@@ -194,12 +205,12 @@ extension Narrate {
                 throw ExitCode(64)
             }
             let encoding: MP3Encoding = vbr.map { .variable(quality: $0) }
-                ?? bitrate.map { .constant(kbps: $0) } ?? chosenProfile?.mp3 ?? .constant(kbps: 128)
+                ?? bitrate.map { .constant(kbps: $0) } ?? chosenProfile.mp3 ?? .constant(kbps: 128)
             // Opus: --bitrate, else the profile's own Opus bitrate, else Opus's speech default.
-            let opusKbps = resolvedFormat == .opus ? bitrate ?? chosenProfile?.opusKbps : nil
+            let opusKbps = resolvedFormat == .opus ? bitrate ?? chosenProfile.opusKbps : nil
             let settings = ExportSettings(
                 format: resolvedFormat, mp3: encoding, chapters: !noChapters, chapterStyle: chapters.style,
-                mastering: chosenProfile?.mastering ?? Mastering(), firstChunk: from.map { ChunkIndex($0) }, lastChunk: to.map { ChunkIndex($0) },
+                mastering: chosenProfile.mastering, firstChunk: from.map { ChunkIndex($0) }, lastChunk: to.map { ChunkIndex($0) },
                 profile: chosenProfile, opusKbps: opusKbps)
             let destination = URL(fileURLWithPath: output).standardizedFileURL
             let bar = ProgressBar(label: "Exporting")
@@ -227,7 +238,7 @@ extension Narrate {
             let last = first + chunks - 1
             if json.json {
                 Console.printJSON(ExportJSON(
-                    file: result.file.path, format: settings.format.rawValue, frames: result.frames, duration: seconds,
+                    file: result.file.path, format: settings.format.rawValue, profile: chosenProfile.name, frames: result.frames, duration: seconds,
                     bytes: result.bytes, chapters: result.chapters, firstChunk: first, lastChunk: last, transcript: transcriptURL?.path,
                     encoders: result.encoders, noiseReductionDB: NullWhenAbsent(result.noiseReduction?.decibels),
                     recordingNoiseFloorDB: NullWhenAbsent(result.recordingNoiseFloor?.value)))
@@ -239,7 +250,8 @@ extension Narrate {
                     chapterText = settings.format.holdsChapters
                         ? ", \(result.chapters) chapter\(result.chapters == 1 ? "" : "s")" : ", no chapters (\(settings.format.name) files hold none)"
                 }
-                Console.print("Exported \(which) to \(result.file.path): \(Timecode.precise(seconds)), \(chunks) chunk\(chunks == 1 ? "" : "s")\(chapterText), \(result.bytes / 1024) KiB.")
+                let mastered = chosenProfile.name == DeliveryProfile.archive.name ? "archive profile: samples untouched" : "\(chosenProfile.name) profile"
+                Console.print("Exported \(which) to \(result.file.path): \(Timecode.precise(seconds)), \(chunks) chunk\(chunks == 1 ? "" : "s")\(chapterText), \(result.bytes / 1024) KiB (\(mastered)).")
                 if let reduction = result.noiseReduction {
                     let floor = result.recordingNoiseFloor.map { ": its noise floor was \($0.formatted) dB" } ?? ""
                     Console.print("The room's noise was reduced by \(Int(reduction.decibels)) dB before mastering\(floor).")
@@ -311,6 +323,8 @@ struct BookJSON: Encodable {
 struct ExportJSON: Encodable {
     let file: String
     let format: String
+    /// The delivery profile the file was mastered for: --profile, else config.toml's, else archive (untouched).
+    let profile: String
     let frames: Int
     let duration: Double
     let bytes: Int

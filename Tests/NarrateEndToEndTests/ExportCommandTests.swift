@@ -113,6 +113,49 @@ struct ExportCommandTests {
         #expect(try MediaProbe.stream(unnamed).codec == "vorbis")
     }
 
+    @Test("export masters with config.toml's profile as queue and submit do; --profile archive keeps the samples untouched")
+    func configuredProfile() throws {
+        let fixture = try EndToEndFixture()
+        _ = try threeChunks(fixture)
+        let plain = fixture.folder.file("plain.flac")
+        let untouched = try fixture.narrate.run("export", "-o", plain.path, "--json")
+        #expect((try untouched.json() as? [String: Any])?["profile"] as? String == "archive")
+        let config = fixture.folder.file("config/narrate")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "profile = \"podcast\"\n".write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let house = Narrate(home: fixture.narrate.home, environment: fixture.devices.environment.merging(["XDG_CONFIG_HOME": fixture.folder.file("config").path]) { $1 })
+
+        let mastered = fixture.folder.file("house.flac")
+        let result = try house.run("export", "-o", mastered.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("KiB (podcast profile).\n"), "\(result.stdout)")
+        let check = try #require(try house.run("check", mastered.path, "--json").json() as? [String: Any])
+        let loudness = try #require(check["integratedLoudness"] as? Double)
+        #expect(abs(loudness - -19) <= 1, "the podcast profile's -19 LUFS, measured \(loudness)")
+        #expect(try house.run("check", mastered.path, "--profile", "podcast").status == 0)
+
+        let archive = fixture.folder.file("archive.flac")
+        let kept = try house.run("export", "-o", archive.path, "--profile", "archive")
+        #expect(kept.stdout.contains("KiB (archive profile: samples untouched).\n"), "\(kept.stdout)")
+        #expect(try SoundFileReader(path: archive.path).readAll() == SoundFileReader(path: plain.path).readAll())
+        #expect(try SoundFileReader(path: mastered.path).readAll() != SoundFileReader(path: plain.path).readAll())
+    }
+
+    @Test("a file name without an ending is refused unless --format names the format; nothing is written")
+    func noEnding() throws {
+        let fixture = try EndToEndFixture()
+        _ = try threeChunks(fixture)
+        let before = try fixture.recordings()
+        let bare = fixture.folder.file("budget")
+        let refused = try fixture.narrate.run("export", "-o", bare.path)
+        #expect(refused.status == 64)
+        #expect(refused.stderr.hasPrefix("Error: \"budget\" has no ending to say its format: name it budget.mp3 (or .mp3, .wav, .flac, .ogg, .opus, .epub), or give --format.\n"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: bare.path))
+        #expect(try fixture.recordings() == before)
+        #expect(try fixture.narrate.run("export", "-o", bare.path, "--format", "flac").status == 0)
+        #expect(try MediaProbe.stream(bare).codec == "flac")
+    }
+
     @Test("--profile archive keeps an Opus export's samples untouched; --profile podcast masters an Ogg Vorbis one")
     func profiles() throws {
         let fixture = try EndToEndFixture()
