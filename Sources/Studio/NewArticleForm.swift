@@ -45,6 +45,31 @@ public struct NewArticleForm: Sendable, Equatable {
         }
     }
 
+    /// Why an article with these credits is not started, if it is not: the studios require a
+    /// publication (deliveries are filed under it) and a narrator (credited in the tags and
+    /// counted in the volunteer hours), so that neither is left out by an empty field.
+    public static func problem(publication: String, narrator: String) -> String? {
+        let publication = publication.trimmingCharacters(in: .whitespacesAndNewlines)
+        let narrator = narrator.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch (publication.isEmpty, narrator.isEmpty) {
+        case (true, true):
+            return "Fill in the publication and your name as narrator: deliveries are filed under the publication, and the narrator is credited and counted in the volunteer hours."
+        case (true, false):
+            return "Fill in the publication the article comes from: its deliveries are filed under it."
+        case (false, true):
+            return "Fill in your name as narrator: it is credited in the recording and counted in the volunteer hours."
+        case (false, false):
+            return nil
+        }
+    }
+
+    /// The field to fill in first, when `problem(publication:narrator:)` finds one empty.
+    public var firstEmptyCredit: Field? {
+        if publication.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return .publication }
+        if narrator.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return .narrator }
+        return nil
+    }
+
     /// Whether the focus is on the last field, where Enter creates the article.
     public var onLastField: Bool { focus == .narrator }
 

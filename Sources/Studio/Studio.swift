@@ -304,11 +304,21 @@ public final class Studio {
         entries = []
         plan = ReadingPlan(paragraphs: [], chunks: [])
         chosenParagraph = nil
-        state = StudioState(panel: .newArticle(NewArticleForm(publication: options.publication, narrator: options.narrator)))
+        // config.toml's publication and narrator, else the last article's: an empty field is rarely meant.
+        let recent = library.recentCredits()
+        state = StudioState(panel: .newArticle(NewArticleForm(
+            publication: options.publication.isEmpty ? recent.publication : options.publication,
+            narrator: options.narrator.isEmpty ? recent.narrator : options.narrator)))
     }
 
     private func createArticle() {
         guard case .newArticle(var form) = state.panel else { return }
+        if let problem = NewArticleForm.problem(publication: form.publication, narrator: form.narrator) {
+            form.problem = problem
+            form.focus = form.firstEmptyCredit ?? form.focus
+            state.panel = .newArticle(form)
+            return
+        }
         do throws(NarrationError) {
             let article = try library.newArticle(title: form.title, publication: form.publication, narrator: form.narrator, format: options.format)
             open(article)

@@ -219,6 +219,9 @@ final class StudioHost: Sendable {
     /// Reads the text (if any) first, so that a text that cannot be read makes no article.
     private func create(_ request: NewArticle, in studio: Studio) -> Result<ArticleID, NarrationError> {
         guard !Self.isBusy(studio) else { return .failure(.usage(Self.busy)) }
+        if let problem = NewArticleForm.problem(publication: request.publication, narrator: request.narrator) {
+            return .failure(.usage(problem))
+        }
         do throws(NarrationError) {
             var paragraphs: [ScriptParagraph]?
             if let text = request.text {

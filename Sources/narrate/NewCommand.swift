@@ -63,6 +63,13 @@ extension Narrate {
                 Console.printJSON(ArticleJSON(article))
             } else {
                 Console.print("Started \"\(article.title)\" (\(article.id)), \(article.format). It is now the current article.")
+                // Said plainly, since an empty credit shows later in deliveries and the hours.
+                if article.publication.isEmpty {
+                    Console.print("No publication: its deliveries will be filed under \"unknown publication\". Give --publication, or set publication in config.toml.")
+                }
+                if article.narrator.isEmpty {
+                    Console.print("No narrator: the recording credits nobody and the hours count it under \"\(VolunteerHours.noNarrator)\". Give --narrator, or set narrator in config.toml.")
+                }
                 if let paragraphs {
                     Console.print("Its text has \(paragraphs) paragraph\(paragraphs == 1 ? "" : "s"). Read the first with: narrate record")
                 } else {

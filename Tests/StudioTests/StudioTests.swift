@@ -14,6 +14,7 @@ struct StudioTests {
     final class Session {
         let fixture: LibraryFixture
         let studio: Studio
+        let options: Studio.Options
         /// The article opened with a text, if one was given.
         let article: Article?
 
@@ -23,12 +24,12 @@ struct StudioTests {
         /// microphone, faster than real time) before the studio opens on it.
         init(
             destination: Destination? = nil, text: [ScriptParagraph]? = nil, checksTakes: Bool = false, profile: DeliveryProfile = .archive,
-            recorded: [Double] = []
+            recorded: [Double] = [], publication: String = "Daily Post", narrator: String = "Ann Reader"
         ) throws {
             fixture = try LibraryFixture(sourceSeconds: max(6, (recorded.max() ?? 0) + 1))
             let options = Studio.Options(
                 captureDevice: "usbmic", playbackDevice: "usbspk", profile: profile, destination: destination,
-                retry: RetrySchedule(attempts: 1, first: 0, limit: 0), publication: "Daily Post", narrator: "Ann Reader",
+                retry: RetrySchedule(attempts: 1, first: 0, limit: 0), publication: publication, narrator: narrator,
                 format: .speech, definitions: fixture.devices.definitions, checksTakes: checksTakes)
             var article: Article?
             if !recorded.isEmpty {
@@ -43,6 +44,7 @@ struct StudioTests {
             }
             self.article = article
             studio = Studio(library: fixture.library, options: options, article: article)
+            self.options = options
         }
 
         var state: StudioState { studio.state }
@@ -101,6 +103,32 @@ struct StudioTests {
             press(.character("r"))
             return elapsed
         }
+    }
+
+    @Test("the form requires a publication and a narrator, naming what is missing, and offers the last article's when config.toml sets none")
+    func formCredits() throws {
+        let session = try Session(publication: "", narrator: "")
+        guard case .newArticle(let empty) = session.state.panel else { Issue.record("no form without an article"); return }
+        #expect(empty.publication == "" && empty.narrator == "")
+        session.startArticle("No credits")
+        guard case .newArticle(let refused) = session.state.panel else { Issue.record("an article started without credits"); return }
+        #expect(refused.problem == "Fill in the publication and your name as narrator: deliveries are filed under the publication, and the narrator is credited and counted in the volunteer hours.")
+        #expect(refused.focus == .publication)
+        #expect(try session.fixture.library.catalog.articles().isEmpty)
+        session.type("Daily Post")
+        session.press(.enter)
+        session.press(.enter)
+        guard case .newArticle(let half) = session.state.panel else { Issue.record("an article started without a narrator"); return }
+        #expect(half.problem == "Fill in your name as narrator: it is credited in the recording and counted in the volunteer hours.")
+        #expect(half.focus == .narrator)
+        session.type("Ann Reader")
+        session.press(.enter)
+        #expect(session.state.header?.title == "No credits")
+
+        // The next form offers what the last article named.
+        let next = Studio(library: session.fixture.library, options: session.options, article: nil)
+        guard case .newArticle(let offered) = next.state.panel else { Issue.record("no form without an article"); return }
+        #expect(offered.publication == "Daily Post" && offered.narrator == "Ann Reader")
     }
 
     @Test("form, two takes, a delete that asks, a re-record, playback, then queue: the result names the file and its loudness")

@@ -56,6 +56,14 @@ public final class NarrationLibrary: Sendable {
         return article
     }
 
+    /// The publication and narrator of the most recently started article that names them (each
+    /// on its own), for a new article's form to offer when config.toml sets none; "" where no
+    /// article names one.
+    public func recentCredits() -> (publication: String, narrator: String) {
+        let articles = (try? catalog.articles()) ?? []
+        return (articles.first { !$0.publication.isEmpty }?.publication ?? "", articles.first { !$0.narrator.isEmpty }?.narrator ?? "")
+    }
+
     /// The article `id` names (a full id or a unique prefix), else the current article.
     /// - Throws: `unknownArticle`, `noCurrentArticle`.
     public func article(_ id: String?) throws(NarrationError) -> Article {

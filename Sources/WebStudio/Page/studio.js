@@ -897,7 +897,12 @@ async function createArticle(event) {
     const response = await fetch("/api/articles", {
       method: "POST", headers: { "Content-Type": "application/json" }, body, credentials: "same-origin",
     });
-    if (!response.ok) page.formProblem = await errorSentence(response, "The studio did not start the article");
+    if (!response.ok) {
+      page.formProblem = await errorSentence(response, "The studio did not start the article");
+      // The studio requires both credits: take the volunteer to the first one left empty.
+      const empty = ["form-publication", "form-narrator"].find((id) => !$(id).value.trim());
+      if (empty) $(empty).focus();
+    }
   } catch (error) {
     page.formProblem = `The article could not be sent to the studio (${error.message}).`;
   } finally {
