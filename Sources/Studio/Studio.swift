@@ -756,7 +756,7 @@ public final class Studio {
     /// own check measured it, when the export was made ready between takes).
     private static func summary(of job: OutboxJob, sidecar: Sidecar, profile: DeliveryProfile, ready: ReadyExport?) -> [String] {
         var lines = [
-            "\(Timecode.precise(sidecar.duration)), \(sidecar.chapters ?? 0) chapters, \(profile.name) profile (\(sidecar.format)), \(job.bytes) bytes",
+            "\(Timecode.precise(sidecar.duration)), \(Counted.phrase(sidecar.chapters ?? 0, "chapter")), \(profile.name) profile (\(sidecar.format)), \(job.bytes) bytes",
             "In the outbox: \(job.file.path)",
         ]
         if let made = ready?.segments(of: job.file), made.reused > 0 {

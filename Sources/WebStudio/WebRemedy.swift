@@ -17,7 +17,7 @@ enum WebRemedy {
         case .replaceOrDeleteChunk(let index, _): "Record chunk \(index) again, or delete it."
         case .sendOutboxLater, .pushOutboxTo:
             canSend
-                ? "It waits in the outbox; press Retry there to send it."
+                ? "It waits in the outbox; press Send now there to send it."
                 : "It waits in the outbox until your reading service collects it or sets where files are sent."
         case .submitFirst: "Send it first."
         case .openLibraryOnce: "Then reload this page."

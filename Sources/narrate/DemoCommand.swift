@@ -88,14 +88,14 @@ enum DemoSummary {
             case .constant(let kbps): "\(kbps) kbit/s"
             case .variable(let quality): "VBR quality \(quality)"
             }
-            lines.append("4. Queued one tagged MP3 (\(sidecar.profile) profile, \(bitrate), \(Timecode.tenths(sidecar.duration)), \(sidecar.chapters ?? 0) chapters, \(job.bytes) bytes):")
+            lines.append("4. Queued one tagged MP3 (\(sidecar.profile) profile, \(bitrate), \(Timecode.tenths(sidecar.duration)), \(Counted.phrase(sidecar.chapters ?? 0, "chapter")), \(job.bytes) bytes):")
             lines.append("     \(job.file.path)")
         }
         lines.append("5. Checked it: it decodes to exactly the chunks' \(report.decodedFrames) frames.")
         lines.append("   \(report.verdict)")
         if let tags = report.tags {
             let chapters = tags.chapters
-            lines.append("   Tags read back: title \"\(tags.text("TIT2") ?? "")\", narrator \"\(tags.text("TPE1") ?? "")\", publication \"\(tags.text("TALB") ?? "")\", date \(tags.text("TDRC") ?? "none"), \(chapters.count) chapters.")
+            lines.append("   Tags read back: title \"\(tags.text("TIT2") ?? "")\", narrator \"\(tags.text("TPE1") ?? "")\", publication \"\(tags.text("TALB") ?? "")\", date \(tags.text("TDRC") ?? "none"), \(Counted.phrase(chapters.count, "chapter")).")
         }
         lines.append("")
         lines.append("Done in \(String(format: "%.1f", seconds)) s.")

@@ -55,11 +55,14 @@ class OutboxTests(StudioTestCase):
         self.record_one_take()
         page.click("queue")
         page.wait(lambda d: page.visible("result") and page.text("result-heading").startswith("Queued"), "the queued result", 60)
-        self.assertEqual(page.text("result-remedy"), "It waits in the outbox; press Retry there to send it.")
+        self.assertEqual(page.text("result-remedy"), "It waits in the outbox; press Send now there to send it.")
         jobs = self.studio.narrate_json("outbox", "list", "--all")
         self.assertEqual([j["state"] for j in jobs], ["queued"])
         retry = "#outbox > li[data-job='%s'] button.retry" % jobs[0]["id"]
-        page.wait(lambda d: d.find_element("css selector", retry).is_displayed(), "the job's Retry button")
+        page.wait(lambda d: d.find_element("css selector", retry).is_displayed(), "the job's Send now button")
+        # Never tried: it is sent, not retried.
+        self.assertEqual(page.driver.find_element("css selector", retry).text, "Send now")
+        self.assertEqual(page.driver.find_element("css selector", retry).get_attribute("aria-label"), "Send “Harbour reopens” now")
         self.assertEqual(self.delivered_files(), [])
         page.driver.find_element("css selector", retry).click()
         page.wait(lambda d: "delivered" in d.find_element("css selector", "#outbox > li[data-job='%s']" % jobs[0]["id"]).get_attribute("class"),

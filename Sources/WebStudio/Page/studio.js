@@ -438,7 +438,11 @@ function renderOutbox(jobs) {
       // A delivered job with a problem is one whose podcast feed was not updated: sending it
       // again sends nothing twice and updates the feed.
       show(retry, (job.state === "queued" || (job.state === "delivered" && !!job.problem)) && page.canRetry);
-      setAttr(retry, "aria-label", `Retry sending “${job.title}”`);
+      // A job never tried is sent, not retried.
+      const tried = (job.attempts || 0) > 0;
+      setText(retry, tried ? "Retry" : "Send now");
+      setAttr(retry, "aria-label", tried ? `Retry sending “${job.title}”` : `Send “${job.title}” now`);
+      retry.dataset.tried = tried ? "yes" : "no";
     }
     if (list.children[position] !== li) list.insertBefore(li, list.children[position] || null);
   });
@@ -920,13 +924,13 @@ async function errorSentence(response, fallback) {
   return `${fallback} (HTTP ${response.status}).`;
 }
 
-async function retryJob(id, title) {
+async function retryJob(id, title, tried) {
   page.notice = null;
   page.problem = null;
   try {
     const response = await fetch(`/api/outbox/${encodeURIComponent(id)}/retry`, { method: "POST", credentials: "same-origin" });
-    if (response.ok) page.notice = `Sending “${title}” again.`;
-    else page.problem = await errorSentence(response, `“${title}” could not be sent again`);
+    if (response.ok) page.notice = tried ? `Sending “${title}” again.` : `Sending “${title}”.`;
+    else page.problem = await errorSentence(response, tried ? `“${title}” could not be sent again` : `“${title}” could not be sent`);
   } catch (error) {
     page.problem = `The studio could not be reached (${error.message}).`;
   }
@@ -943,7 +947,7 @@ document.addEventListener("click", (event) => {
   if (row) return selectChunk([...row.parentNode.children].indexOf(row));
   if (!button) return;
   const job = button.classList.contains("retry") && button.closest("[data-job]");
-  if (job) return retryJob(job.dataset.job, job.querySelector(".job-title").textContent);
+  if (job) return retryJob(job.dataset.job, job.querySelector(".job-title").textContent, button.dataset.tried === "yes");
   if (button.dataset.key) return pressKey(button.dataset.key);
   switch (button.id) {
     case "new-article": return send({ type: "newArticle" });
