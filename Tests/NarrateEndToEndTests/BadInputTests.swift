@@ -54,6 +54,18 @@ struct BadInputTests {
         #expect(try fixture.chunks().count == 2)
     }
 
+    @Test("a mistyped command is answered with the one it most likely meant, exit 64", arguments: [
+        ("recrod", "record"), ("reocrd", "record"), ("qeue", "queue"), ("chunk", "chunks"), ("submt", "submit"),
+    ])
+    func mistypedCommand(typed: String, meant: String) throws {
+        let fixture = try EndToEndFixture()
+        let result = try fixture.narrate.run(typed)
+        #expect(result.status == 64)
+        #expect(result.stderr == "Error: There is no command \"\(typed)\". Did you mean \"\(meant)\"? (narrate --help lists them all.)\n")
+        let unlike = try fixture.narrate.run("xyzzy")
+        #expect(unlike.status == 64 && unlike.stderr.hasPrefix("Error: Unexpected argument 'xyzzy'"))
+    }
+
     @Test("usage errors exit 64 with the fix")
     func usage() throws {
         let (fixture, _, before) = try fixtureWithChunks()
