@@ -11,7 +11,9 @@ extension Narrate {
             discussion: """
                 Each line is one edit: its number, when it was made, its kind and what it did. \
                 Edits already taken back are marked "undone"; the first one not marked is what \
-                undo takes back next. Without --article: the current article, and articles deleted.
+                undo takes back next. Without --article: the current article, and articles deleted. \
+                Edits are numbered across all articles, so one article's list skips the numbers \
+                of other articles' edits (--all shows them).
 
                   narrate history
                   narrate history --all --limit 50    # every article's edits
@@ -68,6 +70,11 @@ extension Narrate {
                 let marker = edit.undoneAt != nil ? "  (undone)" : edit.number == next ? "  ← undo takes this back next" : ""
                 let article = all || edit.kind == .deleteArticle ? "  [\(titles[edit.article].map { "\"\($0)\"" } ?? edit.article.rawValue)]" : ""
                 Console.print("\(Console.rightAligned(edit.number, width))  \(formatter.string(from: edit.madeAt))  \(edit.kind.label.padding(toLength: 14, withPad: " ", startingAt: 0))\(edit.summary)\(article)\(marker)")
+            }
+            // Numbers are the library's, shared by every article: say why one article's skip some.
+            let numbers = edits.map(\.number)
+            if !all, zip(numbers, numbers.dropFirst()).contains(where: { $0 - $1 > 1 }) {
+                Console.print("Numbers missing above are edits of other articles: edits are numbered across the library (narrate history --all lists every one).")
             }
         }
     }

@@ -166,6 +166,25 @@ struct EditCommandTests {
         #expect(list.first?["id"] as? String == id && list.first?["state"] as? String == "open")
     }
 
+    @Test("one article's history says why its edit numbers skip: the others' edits are numbered in between")
+    func historyNumbering() throws {
+        let fixture = try EndToEndFixture()
+        let first = try fixture.newArticle("First")
+        let second = try fixture.newArticle("Second")
+        #expect(try fixture.record(0.2, "--article", first).status == 0)
+        #expect(try fixture.record(0.2, "--article", second).status == 0)
+        #expect(try fixture.record(0.2, "--article", first).status == 0)
+        let listed = try fixture.narrate.run("history", "--article", first)
+        let lines = listed.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(listed.stdout)")
+        #expect(lines.first?.hasPrefix("3  ") == true && lines.dropFirst().first?.hasPrefix("1  ") == true, "\(listed.stdout)")
+        #expect(lines.last == "Numbers missing above are edits of other articles: edits are numbered across the library (narrate history --all lists every one).")
+        let every = try fixture.narrate.run("history", "--all")
+        #expect(!every.stdout.contains("Numbers missing"), "\(every.stdout)")
+        let second2 = try fixture.narrate.run("history", "--article", second)
+        #expect(!second2.stdout.contains("Numbers missing"), "one edit skips nothing: \(second2.stdout)")
+    }
+
     @Test("nothing to undo, and a punch outside the chunk, are refused in a sentence, changing nothing")
     func refusals() throws {
         let fixture = try EndToEndFixture()
