@@ -76,6 +76,7 @@ extension Narrate {
                 let columns = zip(values, [10, 9, 6, 9, 10]).map { Console.rightAligned($0, $1) }.joined(separator: " ")
                 return "\(day.padding(toLength: 10, withPad: " ", startingAt: 0))  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(columns)"
             }
+            Console.print("Volunteer, recorded and delivered time in minutes; sessions and takes counted.")
             Console.print(line("date", "narrator", ["volunteer", "sessions", "takes", "recorded", "delivered"]))
             func values(_ rows: [VolunteerDay]) -> [String] {
                 [VolunteerDay.minutes(rows.reduce(0) { $0 + $1.volunteerSeconds }), String(rows.reduce(0) { $0 + $1.sessions }),
@@ -84,7 +85,7 @@ extension Narrate {
             }
             for row in rows { Console.print(line(row.day.description, row.narrator, values([row]))) }
             Console.print("")
-            Console.print("Totals (minutes):")
+            Console.print("Totals per narrator (minutes, as above):")
             for (name, theirs) in Dictionary(grouping: rows, by: \.narrator).sorted(by: { $0.key < $1.key }) {
                 Console.print(line("", name, values(theirs)))
             }

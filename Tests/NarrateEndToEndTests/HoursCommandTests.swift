@@ -32,6 +32,12 @@ struct HoursCommandTests {
         #expect(json.count == 1 && json.first?["narrator"] as? String == "Ann Lee" && json.first?["takes"] as? Int == 2)
         #expect(try #require(try narrate.run("hours", "--narrator", "someone else", "--json").json() as? [Any]).isEmpty)
 
+        // The table names its units before its first row, not only in the totals.
+        let table = try narrate.run("hours").stdout.split(separator: "\n").map(String.init)
+        #expect(table.first == "Volunteer, recorded and delivered time in minutes; sessions and takes counted.", "\(table)")
+        #expect(table.dropFirst().first?.hasPrefix("date        narrator") == true, "\(table)")
+        #expect(table.contains("Totals per narrator (minutes, as above):"), "\(table)")
+
         let badDay = try narrate.run("hours", "--from", "2026-13-01")
         #expect(badDay.status == 64 && badDay.stderr.hasPrefix("Error: --from 2026-13-01 is not a day: give it as YYYY-MM-DD, e.g. 2026-11-23.\n"))
         let both = try narrate.run("hours", "--csv", "--json")
