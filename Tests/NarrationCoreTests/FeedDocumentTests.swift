@@ -161,17 +161,17 @@ struct FeedSettingsTests {
 
     @Test("mistakes in carries and feed settings are refused with the line or setting and the fix", arguments: [
         ("[profiles.pod]\ncarries = [\"audio\", \"podcast\"]",
-         "config.toml: carries in [profiles.pod] names \"podcast\", which a delivery cannot carry (known: \"audio\", \"transcript\", \"feed\", \"epub\", \"daisy\")."),
+         "config.toml, line 2: carries in [profiles.pod] names \"podcast\", which a delivery cannot carry (known: \"audio\", \"transcript\", \"feed\", \"epub\", \"daisy\")."),
         ("[profiles.pod]\ncarries = \"feed\"",
-         "config.toml: carries in [profiles.pod] must be a list of names in quotes, e.g. [\"audio\", \"transcript\", \"feed\"]."),
+         "config.toml, line 2: carries in [profiles.pod] must be a list of names in quotes, e.g. [\"audio\", \"transcript\", \"feed\"]."),
         ("[profiles.pod]\ncarries = [\"audio\", 3]",
-         "config.toml: carries in [profiles.pod] must be a list of names in quotes, e.g. [\"audio\", \"transcript\", \"feed\"]."),
+         "config.toml, line 2: carries in [profiles.pod] must be a list of names in quotes, e.g. [\"audio\", \"transcript\", \"feed\"]."),
         ("[profiles.pod]\ncarries = [\"audio\",, \"feed\"]", "config.toml, line 2: an array has an empty element between two commas. Fix the line or remove it."),
         ("[profiles.pod]\ncarries = [\"audio\", [\"feed\"]]", "config.toml, line 2: an array inside an array is not understood. Fix the line or remove it."),
         ("[profiles.pod]\ncarries = [\"audio\"", "config.toml, line 2: an array is written on one line, e.g. [\"audio\", \"feed\"]. Fix the line or remove it."),
         ("[destinations.share]\nurl = \"/srv\"\npublic_url = \"cdn.example.org\"",
-         "config.toml: public_url in [destinations.share] must start with https:// or http:// (where listeners fetch the files)."),
-        ("[destinations.share]\nurl = \"/srv\"\nfeed_title = 3", "config.toml: feed_title in [destinations.share] must be a string in quotes."),
+         "config.toml, line 3: public_url in [destinations.share] must start with https:// or http:// (where listeners fetch the files)."),
+        ("[destinations.share]\nurl = \"/srv\"\nfeed_title = 3", "config.toml, line 3: feed_title in [destinations.share] must be a string in quotes."),
     ])
     func refuses(text: String, message: String) {
         #expect(throws: NarrationError.usage(message)) { try Settings(parsing: text, file: "config.toml") }

@@ -58,10 +58,10 @@ struct ObjectStorageCoreTests {
             try settings.destination(named: "https://x")
         }
         for (text, message) in [
-            ("[destinations.a]\nendpoint = \"https://x\"", "config.toml: [destinations.a] needs url = \"s3://BUCKET/PREFIX\" or url = \"/path/to/folder\"."),
-            ("[destinations.a]\nurl = \"/mnt\"\nregion = \"x\"", "config.toml: [destinations.a] is a folder, so region mean nothing there."),
-            ("[destinations.a]\nurl = \"s3://radio\"\npath_style = \"yes\"", "config.toml: path_style in [destinations.a] must be true or false."),
-            ("[destinations.a]\nurl = \"s3://Radio\"", "config.toml: [destinations.a]: \"Radio\" in s3://Radio is not a bucket name: use 3–63 lowercase letters, digits, dots and hyphens, as in s3://radio-archive/narrations."),
+            ("[destinations.a]\nendpoint = \"https://x\"", "config.toml, line 1: [destinations.a] needs url = \"s3://BUCKET/PREFIX\" or url = \"/path/to/folder\"."),
+            ("[destinations.a]\nurl = \"/mnt\"\nregion = \"x\"", "config.toml, line 1: [destinations.a] is a folder, so region mean nothing there."),
+            ("[destinations.a]\nurl = \"s3://radio\"\npath_style = \"yes\"", "config.toml, line 3: path_style in [destinations.a] must be true or false."),
+            ("[destinations.a]\nurl = \"s3://Radio\"", "config.toml, line 1: [destinations.a]: \"Radio\" in s3://Radio is not a bucket name: use 3–63 lowercase letters, digits, dots and hyphens, as in s3://radio-archive/narrations."),
         ] {
             #expect(throws: NarrationError(.usage, message)) { try Settings(parsing: text, file: "config.toml") }
         }

@@ -50,16 +50,16 @@ struct SettingsTests {
         #expect(strict.rules == [.noClipping, .silencesAtMost(4.5)])
         let loose = try settings.deliveryProfile(named: "loose")
         #expect(loose.rules == DeliveryProfile.acx.rules.filter { $0 != .noClipping })
-        #expect(throws: NarrationError(.usage, "config.toml: no_clipping in [profiles.x] must be true or false.")) {
+        #expect(throws: NarrationError(.usage, "config.toml, line 2: no_clipping in [profiles.x] must be true or false.")) {
             try Settings(parsing: "[profiles.x]\nno_clipping = 1", file: "config.toml")
         }
     }
 
     @Test("mistakes are named with the file and line, and the fix", arguments: [
         ("narrator = Ann", "config.toml, line 1: Ann is not a value narrate understands (a string in quotes, a number, true or false). Fix the line or remove it."),
-        ("narator = \"Ann\"", "config.toml: unknown setting \"narator\" (known: destination, destinations, device, language, narrator, profile, profiles, publication)."),
-        ("[profiles.x]\nbitrat = 64", "config.toml: unknown setting \"bitrat\" in [profiles.x] (known: base, bitrate, carries, format, join_fade, loudness, max_pause, max_silence, no_clipping, peak_ceiling, rms, room_tone_head, room_tone_tail, vbr)."),
-        ("[profiles.x]\nloudness = 5", "config.toml: loudness in [profiles.x] must be a number from -40.0 to 0.0."),
+        ("narator = \"Ann\"", "config.toml, line 1: unknown setting \"narator\" (known: destination, destinations, device, language, narrator, profile, profiles, publication)."),
+        ("[profiles.x]\nbitrat = 64", "config.toml, line 2: unknown setting \"bitrat\" in [profiles.x] (known: base, bitrate, carries, format, join_fade, loudness, max_pause, max_silence, no_clipping, peak_ceiling, rms, room_tone_head, room_tone_tail, vbr)."),
+        ("[profiles.x]\nloudness = 5", "config.toml, line 2: loudness in [profiles.x] must be a number from -40.0 to 0.0."),
         ("narrator = \"Ann\"\nnarrator = \"Bo\"", "config.toml, line 2: narrator is set twice. Fix the line or remove it."),
         ("profile = \"nope\"", "There is no profile \"nope\". Use one of archive, librivox, acx, podcast, mobile, telephone."),
         ("narrator = \"unclosed", "config.toml, line 1: a string is not closed. Fix the line or remove it."),
@@ -105,13 +105,13 @@ struct SettingsTests {
         #expect(try settings.deliveryProfile(named: "mp3").opusKbps == nil)
         #expect(DeliveryProfile.mobile.opusKbps == nil)
         #expect(OpusBitrate.speechDefault(channels: 1) == 32 && OpusBitrate.speechDefault(channels: 2) == 48)
-        #expect(throws: NarrationError(.usage, "config.toml: bitrate in [profiles.x] must be a number from 6.0 to 256.0.")) {
+        #expect(throws: NarrationError(.usage, "config.toml, line 3: bitrate in [profiles.x] must be a number from 6.0 to 256.0.")) {
             try Settings(parsing: "[profiles.x]\nbase = \"mobile\"\nbitrate = 320", file: "config.toml")
         }
-        #expect(throws: NarrationError(.usage, "config.toml: bitrate in [profiles.x] must be a number from 32.0 to 320.0.")) {
+        #expect(throws: NarrationError(.usage, "config.toml, line 3: bitrate in [profiles.x] must be a number from 32.0 to 320.0.")) {
             try Settings(parsing: "[profiles.x]\nbase = \"podcast\"\nbitrate = 16", file: "config.toml")
         }
-        #expect(throws: NarrationError(.usage, "config.toml: vbr in [profiles.x] applies to MP3 only; this profile's format is opus (give bitrate instead).")) {
+        #expect(throws: NarrationError(.usage, "config.toml, line 3: vbr in [profiles.x] applies to MP3 only; this profile's format is opus (give bitrate instead).")) {
             try Settings(parsing: "[profiles.x]\nformat = \"opus\"\nvbr = 2", file: "config.toml")
         }
         #expect(throws: NarrationError(.usage, "300 kbit/s is not an Ogg Opus bitrate. Use 6 to 256.")) { try OpusBitrate.validate(300) }

@@ -64,14 +64,15 @@ public struct Settings: Sendable, Equatable {
     /// Settings from the text of a configuration file.
     /// - Throws: `usage` naming the file, the setting and what is wrong with it.
     public init(parsing text: String, file: String) throws(NarrationError) {
-        let root = try ConfigParser.parse(text, file: file)
-        func fail(_ reason: String) -> NarrationError { NarrationError(.usage, "\(file): \(reason).") }
-        for key in root.keys where !Self.topLevelKeys.contains(key) {
-            throw fail("unknown setting \"\(key)\" (known: \(Self.topLevelKeys.sorted().joined(separator: ", ")))")
+        let document = try ConfigParser.document(text, file: file)
+        let root = document.values
+        let fail = ConfigProblem(file: file, document: document)
+        for key in root.keys.sorted() where !Self.topLevelKeys.contains(key) {
+            throw fail("unknown setting \"\(key)\" (known: \(Self.topLevelKeys.sorted().joined(separator: ", ")))", at: key)
         }
         func string(_ key: String) throws(NarrationError) -> String? {
             guard let value = root[key] else { return nil }
-            guard let string = value.string else { throw fail("\(key) must be a string in quotes") }
+            guard let string = value.string else { throw fail("\(key) must be a string in quotes", at: key) }
             return string
         }
         narrator = try string("narrator") ?? ""
@@ -83,16 +84,16 @@ public struct Settings: Sendable, Equatable {
             guard let tables = tables.table else { throw fail("profiles must be tables, e.g. [profiles.org]") }
             for (name, value) in tables.sorted(by: { $0.key < $1.key }) {
                 guard let table = value.table else { throw fail("profiles.\(name) must be a table, [profiles.\(name)]") }
-                profiles[name] = try Self.profile(named: name, table, fail: fail)
+                profiles[name] = try Self.profile(named: name, table, fail: fail.within("profiles", name))
             }
         }
         if let tables = root["destinations"] {
             guard let tables = tables.table else { throw fail("destinations must be tables, e.g. [destinations.archive]") }
             for (name, value) in tables.sorted(by: { $0.key < $1.key }) {
                 guard let table = value.table else { throw fail("destinations.\(name) must be a table, [destinations.\(name)]") }
-                let destination = try Self.destination(named: name, table, fail: fail)
+                let destination = try Self.destination(named: name, table, fail: fail.within("destinations", name))
                 destinations[name] = destination
-                feeds[destination.description] = try Self.feedSettings(named: name, table, fail: fail)
+                feeds[destination.description] = try Self.feedSettings(named: name, table, fail: fail.within("destinations", name))
             }
         }
         profile = try string("profile") ?? "archive"
@@ -111,14 +112,14 @@ public struct Settings: Sendable, Equatable {
     }
 
     private static func destination(
-        named name: String, _ table: [String: ConfigValue], fail: (String) -> NarrationError
+        named name: String, _ table: [String: ConfigValue], fail: ConfigProblem
     ) throws(NarrationError) -> Destination {
-        for key in table.keys where !destinationKeys.contains(key) {
-            throw fail("unknown setting \"\(key)\" in [destinations.\(name)] (known: \(destinationKeys.sorted().joined(separator: ", ")))")
+        for key in table.keys.sorted() where !destinationKeys.contains(key) {
+            throw fail("unknown setting \"\(key)\" in [destinations.\(name)] (known: \(destinationKeys.sorted().joined(separator: ", ")))", at: key)
         }
         func string(_ key: String) throws(NarrationError) -> String? {
             guard let value = table[key] else { return nil }
-            guard let text = value.string else { throw fail("\(key) in [destinations.\(name)] must be a string in quotes") }
+            guard let text = value.string else { throw fail("\(key) in [destinations.\(name)] must be a string in quotes", at: key) }
             return text
         }
         guard let url = try string("url") else {
@@ -126,7 +127,7 @@ public struct Settings: Sendable, Equatable {
         }
         var pathStyle = false
         if let value = table["path_style"] {
-            guard case .boolean(let flag) = value else { throw fail("path_style in [destinations.\(name)] must be true or false") }
+            guard case .boolean(let flag) = value else { throw fail("path_style in [destinations.\(name)] must be true or false", at: "path_style") }
             pathStyle = flag
         }
         guard url.hasPrefix("s3://") else {
@@ -146,16 +147,16 @@ public struct Settings: Sendable, Equatable {
     }
 
     private static func feedSettings(
-        named name: String, _ table: [String: ConfigValue], fail: (String) -> NarrationError
+        named name: String, _ table: [String: ConfigValue], fail: ConfigProblem
     ) throws(NarrationError) -> FeedSettings {
         func string(_ key: String) throws(NarrationError) -> String? {
             guard let value = table[key] else { return nil }
-            guard let text = value.string, !text.isEmpty else { throw fail("\(key) in [destinations.\(name)] must be a string in quotes") }
+            guard let text = value.string, !text.isEmpty else { throw fail("\(key) in [destinations.\(name)] must be a string in quotes", at: key) }
             return text
         }
         let publicURL = try string("public_url")
         if let publicURL, !(publicURL.hasPrefix("https://") || publicURL.hasPrefix("http://")) {
-            throw fail("public_url in [destinations.\(name)] must start with https:// or http:// (where listeners fetch the files)")
+            throw fail("public_url in [destinations.\(name)] must start with https:// or http:// (where listeners fetch the files)", at: "public_url")
         }
         return FeedSettings(
             publicURL: publicURL, title: try string("feed_title"), imageURL: try string("feed_image"), language: try string("feed_language"),
@@ -174,26 +175,26 @@ public struct Settings: Sendable, Equatable {
     }
 
     private static func profile(
-        named name: String, _ table: [String: ConfigValue], fail: (String) -> NarrationError
+        named name: String, _ table: [String: ConfigValue], fail: ConfigProblem
     ) throws(NarrationError) -> DeliveryProfile {
-        for key in table.keys where !profileKeys.contains(key) {
-            throw fail("unknown setting \"\(key)\" in [profiles.\(name)] (known: \(profileKeys.sorted().joined(separator: ", ")))")
+        for key in table.keys.sorted() where !profileKeys.contains(key) {
+            throw fail("unknown setting \"\(key)\" in [profiles.\(name)] (known: \(profileKeys.sorted().joined(separator: ", ")))", at: key)
         }
         func number(_ key: String, in range: ClosedRange<Double>) throws(NarrationError) -> Double? {
             guard let value = table[key] else { return nil }
             guard let number = value.number, range.contains(number) else {
-                throw fail("\(key) in [profiles.\(name)] must be a number from \(range.lowerBound) to \(range.upperBound)")
+                throw fail("\(key) in [profiles.\(name)] must be a number from \(range.lowerBound) to \(range.upperBound)", at: key)
             }
             return number
         }
         let baseName = table["base"]?.string ?? "archive"
         let base: DeliveryProfile
-        do { base = try DeliveryProfile.named(baseName) } catch { throw fail("base in [profiles.\(name)]: \(error.message)") }
+        do { base = try DeliveryProfile.named(baseName) } catch { throw fail("base in [profiles.\(name)]: \(error.message)", at: "base") }
         var format = base.format
         if let value = table["format"] {
             guard let text = value.string, let parsed = ExportFormat(rawValue: text) else {
                 let names = ExportFormat.allCases.map { "\"\($0.rawValue)\"" }
-                throw fail("format in [profiles.\(name)] must be \(names.dropLast().joined(separator: ", ")) or \(names.last!)")
+                throw fail("format in [profiles.\(name)] must be \(names.dropLast().joined(separator: ", ")) or \(names.last!)", at: "format")
             }
             format = parsed
         }
@@ -206,7 +207,7 @@ public struct Settings: Sendable, Equatable {
             if let bitrate = try number("bitrate", in: Double(OpusBitrate.range.lowerBound)...Double(OpusBitrate.range.upperBound)) {
                 opusKbps = Int(bitrate)
             }
-            if table["vbr"] != nil { throw fail("vbr in [profiles.\(name)] applies to MP3 only; this profile's format is opus (give bitrate instead)") }
+            if table["vbr"] != nil { throw fail("vbr in [profiles.\(name)] applies to MP3 only; this profile's format is opus (give bitrate instead)", at: "vbr") }
         } else {
             if let bitrate = try number("bitrate", in: 32...320) { mp3 = .constant(kbps: Int(bitrate)) }
             if let quality = try number("vbr", in: 0...9) { mp3 = .variable(quality: Int(quality)) }
@@ -230,7 +231,7 @@ public struct Settings: Sendable, Equatable {
         // The rules a file must pass: `no_clipping = true` adds "no clipping" (false removes it),
         // `max_silence = 5` allows no silence longer than 5 s (0 removes that rule).
         if let value = table["no_clipping"] {
-            guard case .boolean(let flag) = value else { throw fail("no_clipping in [profiles.\(name)] must be true or false") }
+            guard case .boolean(let flag) = value else { throw fail("no_clipping in [profiles.\(name)] must be true or false", at: "no_clipping") }
             rules = rules.filter { $0 != .noClipping } + (flag ? [.noClipping] : [])
         }
         if let silence = try number("max_silence", in: 0...600) {
@@ -240,13 +241,13 @@ public struct Settings: Sendable, Equatable {
         if let value = table["carries"] {
             let names = value.array?.compactMap(\.string)
             guard let names, names.count == value.array?.count else {
-                throw fail("carries in [profiles.\(name)] must be a list of names in quotes, e.g. [\"audio\", \"transcript\", \"feed\"]")
+                throw fail("carries in [profiles.\(name)] must be a list of names in quotes, e.g. [\"audio\", \"transcript\", \"feed\"]", at: "carries")
             }
             switch DeliveryItem.parse(names) {
             case .success(let items): carries = items
             case .failure(let unknown):
                 let known = DeliveryItem.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-                throw fail("carries in [profiles.\(name)] names \"\(unknown.name)\", which a delivery cannot carry (known: \(known))")
+                throw fail("carries in [profiles.\(name)] names \"\(unknown.name)\", which a delivery cannot carry (known: \(known))", at: "carries")
             }
         }
         return DeliveryProfile(name: name, format: format, mp3: mp3, mastering: mastering, rules: rules, carries: carries, opusKbps: opusKbps)
