@@ -61,6 +61,14 @@ struct SpeakingRateTests {
         #expect(speaking.isPossiblySkipped(narratorMedian: median) == flagged)
     }
 
+    @Test("a heading of a few words is never judged by its rate alone; with no speech at all it still is", arguments: [
+        (4, 0.9 as Double, false), (7, 0.5, false), (8, 1.0, true), (4, 0.0, true),
+    ])
+    func fewWords(words: Int, seconds: Double, flagged: Bool) {
+        // 4 words in 0.9 s is 267 a minute (1.8 times the median); 7 in 0.5 s is 840, far beyond any median; 8 in 1 s is 480.
+        #expect(SpeakingRate(words: words, speechSeconds: seconds).isPossiblySkipped(narratorMedian: 150) == flagged)
+    }
+
     @Test("a median needs three other takes")
     func median() {
         #expect(SpeakingRate.median(of: [150, 160]) == nil)

@@ -52,12 +52,21 @@ public struct SpeakingRate: Codable, Sendable, Equatable {
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
+    /// The fewest words a paragraph needs to be judged by its speaking rate. A heading or a line
+    /// of a few words lasts a second or two, in which a breath or a slower first word changes
+    /// the rate by more than `skipRatio` allows (a four-word heading read normally measured
+    /// "far faster than usual"); such a take is judged by its words where recognition runs, and
+    /// by whether it has speech at all.
+    public static let fewestWordsToJudge = 8
+
     /// Whether this take is far faster than `narratorMedian` (words per minute, nil when the
     /// narrator has too few takes): at least `skipRatio` times it, or times
-    /// `typicalWordsPerMinute` without a median. A take without speech is possibly skipped too.
+    /// `typicalWordsPerMinute` without a median. A take without speech is possibly skipped too;
+    /// a paragraph of fewer than `fewestWordsToJudge` words is never judged by its rate.
     public func isPossiblySkipped(narratorMedian: Double?) -> Bool {
         guard words > 0 else { return false }
         guard let rate = wordsPerMinute else { return true }
+        guard words >= Self.fewestWordsToJudge else { return false }
         return rate >= Self.skipRatio * (narratorMedian ?? Self.typicalWordsPerMinute)
     }
 }
