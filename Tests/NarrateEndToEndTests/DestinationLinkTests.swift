@@ -78,6 +78,24 @@ struct DestinationLinkTests {
         #expect(try destination.fixture.recordings() == destination.recordings)
     }
 
+    @Test("the publication's folder as a link into someone else's folder: nothing is written there, and neither feed is read")
+    func publicationFolderLink() throws {
+        let share = TemporaryFolder("narrate-share")
+        let destination = try SharedDestination(share: share.url)
+        let others = destination.fixture.folder.file("someone-else")
+        try FileManager.default.createDirectory(at: others, withIntermediateDirectories: true)
+        try destination.outsideBytes.write(to: others.appendingPathComponent("feed.xml"))
+        try destination.plant(destination.publicationFolder, to: others)
+
+        let submitted = try destination.submit()
+        #expect(submitted.status == 1)
+        #expect(submitted.stderr == "Cannot write \(destination.publicationFolder.path): \(Self.linkRefused("write"))\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: others.path) == ["feed.xml"])
+        #expect(try Data(contentsOf: others.appendingPathComponent("feed.xml")) == destination.outsideBytes)
+        #expect(try destination.jobState() == "queued")
+        #expect(try destination.fixture.recordings() == destination.recordings)
+    }
+
     @Test("a full destination: nothing is left there, no transcript or chapters either, and the sentence says so", .enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
     func fullDestination() throws {
         let share = try TemporaryMount(sizeKiB: 16)

@@ -43,7 +43,7 @@ extension NarrationLibrary {
         do throws(NarrationError) {
             try removeStrayCopies(inFolder: folder)
             guard try Checksum.sha256(of: job.file) == job.sha256 else { throw Self.changedSinceQueued(job.file) }
-            try FileSystem.createDirectory(target.deletingLastPathComponent())
+            try FileSystem.createFolders(target.deletingLastPathComponent(), below: folder)
             FileSystem.removeAbandonedPartials(in: target.deletingLastPathComponent())
             sidecar = try self.sidecar(of: job)
             // What an earlier delivery of the article at this very place carried, from its sidecar

@@ -77,7 +77,7 @@ enum FeedPublisher {
             // No feed, so nothing to take out: no lock file or folder is made for it either.
             return FeedUpdate(feed: PodcastFeed(channel: channel ?? .untitled), location: feedURL.path, attempts: 1, written: false)
         }
-        try FileSystem.createDirectory(feedURL.deletingLastPathComponent())
+        try FileSystem.createFolders(feedURL.deletingLastPathComponent(), below: folder)
         let lockURL = feedURL.deletingLastPathComponent().appendingPathComponent(".\(FeedSettings.fileName).lock")
         let lock: OpenFile
         do throws(SystemError) {

@@ -18,6 +18,33 @@ enum FileSystem {
         }
     }
 
+    /// Creates the folders from `root` (which must exist; it may be a link: someone chose it) down
+    /// to `url`, in a destination others may write in, refusing any of them that is a symbolic
+    /// link or not a folder: narrate's files go into folders it made or found as folders there,
+    /// never through a link into someone else's.
+    /// - Throws: `foreignFile` naming the link; `fileSystem` when one cannot be made.
+    static func createFolders(_ url: URL, below root: URL) throws(NarrationError) {
+        let rootPath = root.standardizedFileURL.path
+        let path = url.standardizedFileURL.path
+        precondition(path == rootPath || path.hasPrefix(rootPath + "/"), "a folder below the destination")
+        var current = rootPath
+        for component in path.dropFirst(rootPath.count).split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0 && errno != EEXIST { throw failed("Cannot create the folder \(current): ", errno) }
+            let found: FileStatus
+            do throws(SystemError) {
+                found = try linkStatus(of: current)
+            } catch {
+                throw failed("Cannot create the folder \(current): ", error.code)
+            }
+            switch found.kind {
+            case .folder: continue
+            case .symbolicLink: throw .foreignFile(current, .symbolicLink)
+            default: throw failed("Cannot create the folder \(current): ", ENOTDIR)
+            }
+        }
+    }
+
     /// `mkdir -p`: creates a folder and its missing parents.
     /// - Returns: nil on success, else the `errno` of the step that failed.
     static func makeDirectories(_ url: URL) -> CInt? {
