@@ -11,12 +11,9 @@ final class DescriptorFile {
     /// Creates `path`, which must not exist, and takes the writer's lock on it: held while the
     /// file is written and dropped by the kernel when the process ends, so that a file left by a
     /// killed writer can be told from one being written (narrate's temporary files).
+    /// See `NewFile.create`: a symbolic link at `path` is refused, never written through.
     init(creating path: String) throws(NarrationError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw NarrationError(.fileSystem, "Cannot create \(path): \(String(cString: strerror(errno))).")
-        }
-        _ = flock(descriptor, LOCK_EX | LOCK_NB)
+        let descriptor = try NewFile.create(path)
         self.path = path
         self.descriptor = descriptor
     }

@@ -1,19 +1,25 @@
 import Glibc
 import NarrationCore
 
-/// A new file for a writer that owns its descriptor (FLAC, Ogg Opus): created, never replacing
-/// one (`O_EXCL`), and locked while it is written.
+/// A new file for a writer that owns its descriptor (WAV, FLAC, Ogg, MP3): created, never
+/// replacing one and never through a symbolic link (`O_EXCL | O_NOFOLLOW`), and locked while it
+/// is written. libsndfile and libFLAC are handed this descriptor rather than the path, which they
+/// would open following links.
 enum NewFile {
     /// The descriptor of a new file at `path`, holding an exclusive `flock` that the kernel drops
     /// when this process ends, so that a file left by a killed writer can be told from one being
-    /// written (narrate's temporary files).
-    /// - Throws: `diskFull`, or `fileSystem` naming the path and the reason. The corresponding C
-    ///   functions are `open` and `flock`.
+    /// written (narrate's temporary files). Whatever is at `path` already, a symbolic link
+    /// included, makes it fail and is left as it is (a link's target is never opened).
+    /// - Throws: `diskFull`; `foreignFile` for a symbolic link at `path`; `fileSystem` naming the
+    ///   path and the reason. The corresponding C functions are `open` and `flock`.
     static func create(_ path: String) throws(NarrationError) -> CInt {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             let code = errno
-            throw diskFullError(path: path, errno: code) ?? NarrationError(.fileSystem, "Cannot create \(path): \(String(cString: strerror(code))).")
+            if let full = diskFullError(path: path, errno: code) { throw full }
+            var found = stat()
+            if code == EEXIST, lstat(path, &found) == 0, found.st_mode & S_IFMT == S_IFLNK { throw .foreignFile(path, .symbolicLink) }
+            throw NarrationError(.fileSystem, "Cannot create \(path): \(String(cString: strerror(code))).")
         }
         _ = flock(descriptor, LOCK_EX | LOCK_NB)
         return descriptor

@@ -36,7 +36,8 @@ public final class SoundFileWriter: @unchecked Sendable {
     /// per second to spare so that libsndfile's truncation to an integer does not make it 31999.
     static let opusCompressionLevel = 1 - 26_000.5 / 250_000
 
-    /// Creates a new WAV, FLAC, Ogg Vorbis or Ogg Opus file at `path`; fails if it exists.
+    /// Creates a new WAV, FLAC, Ogg Vorbis or Ogg Opus file at `path`; fails if anything is there
+    /// (a symbolic link included: `foreignFile`).
     /// `tags`, if given, are written as RIFF INFO (WAV) or Vorbis comments (the others).
     /// - Throws: `diskFull`, or `fileSystem` naming the path and the reason (an Opus file at a
     ///   rate Opus does not take is a bug of the caller and traps).
@@ -46,15 +47,9 @@ public final class SoundFileWriter: @unchecked Sendable {
         precondition(container != .opus || ExportFormat.opusSampleRates.contains(format.sampleRate), "Opus takes 8, 12, 16, 24 or 48 kHz only")
         self.path = path
         self.format = format
-        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw code == ENOSPC || code == EDQUOT ? soundFileError(nil, path: path, doing: "create", errno: code)
-                : NarrationError(.fileSystem, "Cannot create \(path): \(String(cString: strerror(code))).")
-        }
-        // Held while the file is written and dropped by the kernel when this process ends, so that a
-        // file left by a killed writer can be told from one being written (narrate's temporary files).
-        _ = flock(descriptor, LOCK_EX | LOCK_NB)
+        // Made by narrate, never through a symbolic link, and locked while it is written (see
+        // `NewFile`); libsndfile gets the descriptor, as `sf_open` by path would follow a link.
+        let descriptor = try NewFile.create(path)
         var info = SF_INFO()
         info.samplerate = CInt(format.sampleRate)
         info.channels = CInt(format.channels)

@@ -92,7 +92,8 @@ final class TemporaryFolder {
     func write(_ name: String, _ text: String) throws(NarrationError) -> String {
         let file = "\(path)/\(name)"
         names.append(name)
-        guard let handle = fopen(file, "w") else {
+        // "x": created new (O_EXCL), never through a link, in a folder only this user can write.
+        guard let handle = fopen(file, "wxe") else {
             throw NarrationError(.fileSystem, "Cannot write \(file).", subject: .file(file), cause: .system(errno: errno))
         }
         let bytes = Array(text.utf8)

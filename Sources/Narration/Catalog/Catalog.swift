@@ -15,6 +15,7 @@ public final class Catalog: Sendable {
     /// - Throws: `catalogCorrupt` when the file is not a usable catalog, naming it.
     public init(path: String) throws(NarrationError) {
         self.path = path
+        try Self.refuseLinks(at: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
@@ -39,6 +40,7 @@ public final class Catalog: Sendable {
                 .dataRootNotWritable,
                 "The data folder \(folder) is read-only and holds no catalog yet, so there is nothing to read; make it writable to start recording.")
         }
+        try Self.refuseLinks(at: path)
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
@@ -55,6 +57,19 @@ public final class Catalog: Sendable {
                 .dataRootNotWritable,
                 "The catalog \(path) was written by an older narrate and must be brought up to date before this one can read it, which needs writing: make \(folder) writable.",
                 subject: .file(path), remedy: .openLibraryOnce)
+        }
+    }
+
+    /// SQLite opens the catalog and its journal by name, following symbolic links (GRDB has no
+    /// way to pass `SQLITE_OPEN_NOFOLLOW`, which covers the database file alone): a link planted
+    /// as either would have SQLite write the catalog's pages or its journal into the link's
+    /// target. Both are refused before SQLite opens anything.
+    /// - Throws: `foreignFile` naming the link.
+    private static func refuseLinks(at path: String) throws(NarrationError) {
+        for name in [path, path + "-journal", path + "-wal", path + "-shm"] {
+            if let found = try? FileSystem.linkStatus(of: name), found.kind == .symbolicLink {
+                throw .foreignFile(name, .symbolicLink)
+            }
         }
     }
 

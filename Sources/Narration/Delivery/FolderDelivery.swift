@@ -43,21 +43,25 @@ extension NarrationLibrary {
         do throws(NarrationError) {
             try removeStrayCopies(inFolder: folder)
             guard try Checksum.sha256(of: job.file) == job.sha256 else { throw Self.changedSinceQueued(job.file) }
-            try FileSystem.createDirectory(target.deletingLastPathComponent())
+            try FileSystem.createFolders(target.deletingLastPathComponent(), below: folder)
             FileSystem.removeAbandonedPartials(in: target.deletingLastPathComponent())
             sidecar = try self.sidecar(of: job)
             // What an earlier delivery of the article at this very place carried, from its sidecar
             // before this one replaces it: what this one does not carry must not stay beside it.
             let earlier = Self.readSidecar(sidecarTarget)
+            // Every file is copied beside its place first, and renamed into place only once all
+            // are written: a full disk leaves none of them there (nor an earlier delivery's
+            // files replaced). A delivery of the same export there already (submitted again, or an
+            // attempt killed after its copy) is read back rather than copied again.
+            var staged: [StagedCopy] = []
             for file in sidecar.files ?? [] {
-                try copyVerified(
+                staged += try stageVerified(
                     job.file.deletingLastPathComponent().appendingPathComponent(file.name), sha256: file.sha256, bytes: file.bytes,
                     to: target.deletingLastPathComponent().appendingPathComponent(file.name))
             }
-            // A delivery of the same export there already (submitted again, or an attempt killed
-            // after its copy) is read back rather than copied again.
-            try copyVerified(job.file, sha256: job.sha256, bytes: job.bytes, to: target)
-            try FileSystem.copyAtomically(job.sidecarFile, to: sidecarTarget)
+            staged += try stageVerified(job.file, sha256: job.sha256, bytes: job.bytes, to: target)
+            staged.append(try StagedCopy(job.sidecarFile, to: sidecarTarget))
+            for copy in staged { try copy.commit() }
             job.state = .delivered
             job.deliveredAt = Date()
             let delivery = DeliveryRow(
@@ -126,22 +130,25 @@ extension NarrationLibrary {
         return job
     }
 
-    /// The sidecar at `url`, if there is one narrate can read.
+    /// The sidecar at `url`, if there is one narrate can read (a symbolic link there is not
+    /// followed: it is someone else's, not a sidecar narrate wrote).
     static func readSidecar(_ url: URL) -> Sidecar? {
-        guard FileSystem.exists(url), let bytes = try? FileSystem.contents(of: url) else { return nil }
+        guard let bytes = try? FileSystem.ownContents(of: url) else { return nil }
         return decodedSidecar(Data(bytes))
     }
 
-    /// Copies `source` to `target` atomically, its copy checked against `sha256` before it is
-    /// renamed into place; a file already there with that size and SHA-256 is not copied again.
-    /// - Throws: `fileCorrupt` when the copy does not match; `fileSystem`, `diskFull`.
-    private func copyVerified(_ source: URL, sha256: String, bytes: Int, to target: URL) throws(NarrationError) {
-        if FileSystem.size(target) == bytes, (try? Checksum.sha256(of: target)) == sha256 { return }
-        try FileSystem.copyAtomically(source, to: target) { (copy) throws(NarrationError) in
+    /// Copies `source` beside `target`, its copy checked against `sha256`, to be renamed into
+    /// place with the delivery's other files; none when a regular file already there has that
+    /// size and SHA-256 (a symbolic link there is never read: it is replaced).
+    /// - Throws: `fileCorrupt` when the copy does not match; `fileSystem`, `diskFull`, `foreignFile`.
+    private func stageVerified(_ source: URL, sha256: String, bytes: Int, to target: URL) throws(NarrationError) -> [StagedCopy] {
+        if FileSystem.foreignFile(at: target) == nil, FileSystem.size(target) == bytes, (try? Checksum.sha256(of: target)) == sha256 { return [] }
+        let copy = try StagedCopy(source, to: target) { (copy) throws(NarrationError) in
             guard try Checksum.sha256(of: copy) == sha256 else {
                 throw NarrationError(.fileCorrupt, "The copy at \(target.path) did not match the outbox file, so it was not put in place. Try again.")
             }
         }
+        return [copy]
     }
 
     /// Removes from `folder` the copies that attempts of retired jobs may have left there (a

@@ -47,6 +47,10 @@ public struct FeedUpdate: Sendable, Equatable {
 ///
 /// In a folder, the change holds an exclusive `flock` on `.feed.xml.lock` beside the feed while it
 /// reads and writes, and the feed is replaced atomically (a temporary file, fsynced, renamed).
+/// A destination folder may be shared: a symbolic link there (as the feed, its lock or its
+/// temporary file) is someone else's, never followed; the change is refused, naming it, and the
+/// link and its target are left as they are, so that no item is read from another file and no
+/// file is made or changed at a link's target.
 /// In object storage, the new feed is stored only if the feed is still the one read: a PUT with
 /// `If-Match` its ETag (or `If-None-Match: *` when there was none), read again and retried when
 /// the storage answers 412 (or 409) because another delivery wrote first.
@@ -62,21 +66,24 @@ enum FeedPublisher {
 
     /// Changes the feed at `feedPath` below `folder`.
     /// - Throws: `fileSystem`/`diskFull` for the folder; `feedUnreadable` for a feed.xml narrate
-    ///   cannot read (it is left as it is); `articleBusy` when the lock stays taken.
+    ///   cannot read (it is left as it is); `articleBusy` when the lock stays taken; `foreignFile`
+    ///   for a symbolic link as the feed, its lock file or its temporary file.
     /// - Parameter channel: the channel to write; nil keeps the feed's own (taking an item out).
     static func change(
         inFolder folder: URL, feedPath: String, channel: PodcastFeed.Channel?, _ change: FeedChange
     ) throws(NarrationError) -> FeedUpdate {
         let feedURL = folder.appendingPathComponent(feedPath)
-        if case .remove = change, !FileSystem.exists(feedURL) {
+        if case .remove = change, (try? FileSystem.linkStatus(of: feedURL.path)) == nil {
             // No feed, so nothing to take out: no lock file or folder is made for it either.
             return FeedUpdate(feed: PodcastFeed(channel: channel ?? .untitled), location: feedURL.path, attempts: 1, written: false)
         }
-        try FileSystem.createDirectory(feedURL.deletingLastPathComponent())
+        try FileSystem.createFolders(feedURL.deletingLastPathComponent(), below: folder)
         let lockURL = feedURL.deletingLastPathComponent().appendingPathComponent(".\(FeedSettings.fileName).lock")
         let lock: OpenFile
         do throws(SystemError) {
             lock = try OpenFile(lockURL.path, .readWriteCreating(permissions: 0o644))
+        } catch where error.isForeignFile {
+            throw FileSystem.foreignFile(at: lockURL) ?? .foreignFile(lockURL.path, .notRegularFile)
         } catch {
             throw NarrationError(.fileSystem, "Cannot open the feed's lock file \(lockURL.path): \(error.reason).", subject: .file(lockURL.path), cause: error.cause)
         }
@@ -100,9 +107,8 @@ enum FeedPublisher {
         }
         defer { withExtendedLifetime(lock) {} }  // the kernel drops the flock when the file closes
         var feed = PodcastFeed(channel: channel ?? .untitled)
-        if FileSystem.exists(feedURL) {
-            let data = Data(try FileSystem.contents(of: feedURL))
-            feed = try read(data, location: feedURL.path)
+        if let bytes = try FileSystem.ownContents(of: feedURL) {
+            feed = try read(Data(bytes), location: feedURL.path)
             if let channel { feed.channel = channel }
         }
         if change.changesNothing(in: feed) { return FeedUpdate(feed: feed, location: feedURL.path, attempts: 1, written: false) }
@@ -146,8 +152,8 @@ enum FeedPublisher {
     /// What a feed holds: the feed at `feedPath` below `folder`, or nil when there is none.
     static func read(inFolder folder: URL, feedPath: String) throws(NarrationError) -> PodcastFeed? {
         let feedURL = folder.appendingPathComponent(feedPath)
-        guard FileSystem.exists(feedURL) else { return nil }
-        return try read(Data(try FileSystem.contents(of: feedURL)), location: feedURL.path)
+        guard let bytes = try FileSystem.ownContents(of: feedURL) else { return nil }
+        return try read(Data(bytes), location: feedURL.path)
     }
 
     static func read(_ data: Data, location: String) throws(NarrationError) -> PodcastFeed {

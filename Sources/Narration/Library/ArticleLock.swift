@@ -40,7 +40,8 @@ final class ArticleLock: Sendable {
     /// - Throws: `fileSystem` when the lock file cannot be opened.
     static func tryAcquire(_ url: URL, purpose: Purpose) throws(NarrationError) -> ArticleLock? {
         func unopenable(_ error: SystemError) -> NarrationError {
-            NarrationError(.fileSystem, "Cannot open the lock file \(url.path): \(error.reason).", subject: .file(url.path), cause: error.cause)
+            if error.isForeignFile, let refusal = FileSystem.foreignFile(at: url) { return refusal }
+            return NarrationError(.fileSystem, "Cannot open the lock file \(url.path): \(error.reason).", subject: .file(url.path), cause: error.cause)
         }
         let file: OpenFile
         var writable = true

@@ -18,6 +18,33 @@ enum FileSystem {
         }
     }
 
+    /// Creates the folders from `root` (which must exist; it may be a link: someone chose it) down
+    /// to `url`, in a destination others may write in, refusing any of them that is a symbolic
+    /// link or not a folder: narrate's files go into folders it made or found as folders there,
+    /// never through a link into someone else's.
+    /// - Throws: `foreignFile` naming the link; `fileSystem` when one cannot be made.
+    static func createFolders(_ url: URL, below root: URL) throws(NarrationError) {
+        let rootPath = root.standardizedFileURL.path
+        let path = url.standardizedFileURL.path
+        precondition(path == rootPath || path.hasPrefix(rootPath + "/"), "a folder below the destination")
+        var current = rootPath
+        for component in path.dropFirst(rootPath.count).split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0 && errno != EEXIST { throw failed("Cannot create the folder \(current): ", errno) }
+            let found: FileStatus
+            do throws(SystemError) {
+                found = try linkStatus(of: current)
+            } catch {
+                throw failed("Cannot create the folder \(current): ", error.code)
+            }
+            switch found.kind {
+            case .folder: continue
+            case .symbolicLink: throw .foreignFile(current, .symbolicLink)
+            default: throw failed("Cannot create the folder \(current): ", ENOTDIR)
+            }
+        }
+    }
+
     /// `mkdir -p`: creates a folder and its missing parents.
     /// - Returns: nil on success, else the `errno` of the step that failed.
     static func makeDirectories(_ url: URL) -> CInt? {
@@ -86,10 +113,13 @@ enum FileSystem {
     }
 
     /// Removes the temporary file meant for `url` if a killed writer left it.
-    /// - Throws: `fileSystem` when a live process is writing it.
+    /// - Throws: `fileSystem` when a live process is writing it; `foreignFile` when what is there is
+    ///   not narrate's (a symbolic link, another user's file, not a regular file), which is left as
+    ///   it is.
     static func clearTemporary(beside url: URL) throws(NarrationError) {
         let temporary = temporaryURL(beside: url)
-        guard exists(temporary) else { return }
+        guard let found = try? linkStatus(of: temporary.path) else { return }
+        if let foreign = ForeignFile(found) { throw .foreignFile(temporary.path, foreign) }
         guard removeIfAbandoned(temporary) else {
             throw NarrationError(
                 .fileSystem, "Another narrate command is writing \(url.path) right now; wait for it to finish, then try again.")
@@ -158,8 +188,11 @@ enum FileSystem {
     /// Forces a file's contents to disk (`fsync`): a file written by a library that does not
     /// (ZIPFoundation), before it is renamed into place.
     static func syncFile(_ url: URL) throws(NarrationError) {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failed("Cannot open \(url.path): ", errno) }
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else {
+            if errno == ELOOP { throw .foreignFile(url.path, .symbolicLink) }
+            throw failed("Cannot open \(url.path): ", errno)
+        }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else {
             let code = errno
@@ -176,15 +209,42 @@ enum FileSystem {
     static func copyAtomically(
         _ source: URL, to target: URL, verify: (URL) throws(NarrationError) -> Void = { _ in }
     ) throws(NarrationError) {
-        try clearTemporary(beside: target)
-        let temporary = temporaryURL(beside: target)
+        try StagedCopy(source, to: target, verify: verify).commit()
+    }
+}
+
+/// A copy made in full beside its target under narrate's temporary name (`temporaryURL(beside:)`),
+/// forced to disk and verified, waiting to be renamed into place: several of them staged first
+/// and committed together put a delivery's files in place only once every one of them was
+/// written, so that a full disk leaves none of them behind. Its writer's lock is held until it is
+/// committed or discarded, so that nobody takes it for one a killed writer left.
+final class StagedCopy {
+    let target: URL
+    let temporary: URL
+    private var descriptor: CInt
+
+    /// Copies `source` beside `target`, block by block, and checks the copy with `verify`.
+    /// - Throws: `diskFull` when the disk holding `target` fills ("nothing was delivered there":
+    ///   the partial copy is removed); `fileSystem`; `foreignFile` when narrate's temporary name
+    ///   holds something not its own; whatever `verify` throws (the copy is removed).
+    init(_ source: URL, to target: URL, verify: (URL) throws(NarrationError) -> Void = { _ in }) throws(NarrationError) {
+        self.target = target
+        temporary = FileSystem.temporaryURL(beside: target)
+        try FileSystem.clearTemporary(beside: target)
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw failed("Cannot read \(source.path): ", errno) }
+        guard input >= 0 else { throw NarrationError(.fileSystem, "Cannot read \(source.path): \(FileSystem.describe(errno: errno)).", cause: .system(errno: errno)) }
         defer { close(input) }
-        let output = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard output >= 0 else { throw failed("Cannot write to \(target.deletingLastPathComponent().path): ", errno) }
-        _ = lockPartial(output)
-        defer { close(output) }
+        let output = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard output >= 0 else {
+            let code = errno
+            if code == EEXIST, let found = try? FileSystem.linkStatus(of: temporary.path), let foreign = ForeignFile(found) {
+                throw .foreignFile(temporary.path, foreign)
+            }
+            throw NarrationError(
+                .fileSystem, "Cannot write to \(target.deletingLastPathComponent().path): \(FileSystem.describe(errno: code)).", cause: .system(errno: code))
+        }
+        descriptor = output
+        _ = FileSystem.lockPartial(output)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var failure: CInt?
         while failure == nil {
@@ -194,29 +254,53 @@ enum FileSystem {
             var offset = 0
             while offset < count {
                 let written = buffer.withUnsafeBytes { write(output, $0.baseAddress! + offset, count - offset) }
-                guard written > 0 else { failure = errno; break }
+                guard written > 0 else { failure = written < 0 ? errno : ENOSPC; break }
                 offset += written
             }
         }
         if failure == nil, fsync(output) != 0 { failure = errno }
-        if failure == nil {
-            do throws(NarrationError) {
-                try verify(temporary)
-            } catch {
-                unlink(temporary.path)
-                throw error
-            }
-        }
-        if failure == nil, rename(temporary.path, target.path) != 0 { failure = errno }
         if let failure {
-            unlink(temporary.path)
-            if failure == ENOSPC || failure == EDQUOT {
-                throw NarrationError(.diskFull, "The disk holding \(target.deletingLastPathComponent().path) is full; nothing was delivered there.")
-            }
-            throw failed("Cannot copy to \(target.path): ", failure)
+            discard()
+            throw Self.failure(failure, target: target)
         }
-        syncDirectory(target.deletingLastPathComponent())
+        do throws(NarrationError) {
+            try verify(temporary)
+        } catch {
+            discard()
+            throw error
+        }
     }
+
+    private static func failure(_ code: CInt, target: URL) -> NarrationError {
+        if code == ENOSPC || code == EDQUOT {
+            return NarrationError(.diskFull, "The disk holding \(target.deletingLastPathComponent().path) is full; nothing was delivered there. Free some space there, then try again.")
+        }
+        return NarrationError(.fileSystem, "Cannot copy to \(target.path): \(FileSystem.describe(errno: code)).", cause: .system(errno: code))
+    }
+
+    /// Renames the copy into place at `target`, replacing what is there (a symbolic link there is
+    /// replaced, never followed), and forces the folder's entry to disk.
+    func commit() throws(NarrationError) {
+        precondition(descriptor >= 0, "a staged copy is committed or discarded once")
+        guard rename(temporary.path, target.path) == 0 else {
+            let code = errno
+            discard()
+            throw Self.failure(code, target: target)
+        }
+        close(descriptor)
+        descriptor = -1
+        FileSystem.syncDirectory(target.deletingLastPathComponent())
+    }
+
+    /// Removes the copy; `target` is left as it was.
+    func discard() {
+        guard descriptor >= 0 else { return }
+        unlink(temporary.path)
+        close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { discard() }
 }
 
 // MARK: - The system calls other engine files use
@@ -225,9 +309,16 @@ enum FileSystem {
 struct SystemError: Error, Sendable, Equatable {
     let code: CInt
 
+    /// What `OpenFile` refuses to write or read back as narrate's own, though the kernel opened
+    /// it: anything but a regular file with one name (a FIFO, a device, a hard link).
+    static let notRegularFile = SystemError(code: -1)
+
     /// "No such file or directory".
-    var reason: String { FileSystem.describe(errno: code) }
+    var reason: String { self == .notRegularFile ? "not a regular file narrate made" : FileSystem.describe(errno: code) }
     var isMissing: Bool { code == ENOENT }
+    /// What was found is not narrate's own file: a symbolic link (`O_NOFOLLOW`'s `ELOOP`), or
+    /// something `OpenFile` refused on its descriptor.
+    var isForeignFile: Bool { code == ELOOP || self == .notRegularFile }
     /// The file system or the file's permissions refuse writing.
     var isWriteRefused: Bool { code == EROFS || code == EACCES || code == EPERM }
     var isReadOnlyFileSystem: Bool { code == EROFS }
@@ -251,6 +342,8 @@ struct FileStatus: Sendable {
     let owner: UInt32
     /// The permission bits, with set-id and sticky bits (`mode & 0o7777`).
     let permissions: UInt32
+    /// How many names the file has (hard links).
+    let links: Int
 
     init(_ info: stat) {
         switch info.st_mode & S_IFMT {
@@ -266,6 +359,7 @@ struct FileStatus: Sendable {
         size = Int(info.st_size)
         owner = info.st_uid
         permissions = UInt32(info.st_mode & 0o7777)
+        links = Int(info.st_nlink)
     }
 
     var isSticky: Bool { permissions & UInt32(S_ISVTX) != 0 }
@@ -280,6 +374,42 @@ extension FileSystem {
         var info = stat()
         guard stat(path, &info) == 0 else { throw .last }
         return FileStatus(info)
+    }
+
+    /// `lstat` of a path: a symbolic link is described, not followed.
+    static func linkStatus(of path: String) throws(SystemError) -> FileStatus {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw .last }
+        return FileStatus(info)
+    }
+
+    /// The refusal for `url`, where narrate writes (or reads back, `verb` "read") a file of its
+    /// own and found something else (see `ForeignFile`), or nil when it holds narrate's own file
+    /// or nothing.
+    static func foreignFile(at url: URL, doing verb: String = "write") -> NarrationError? {
+        guard let found = try? linkStatus(of: url.path), let foreign = ForeignFile(found) else { return nil }
+        return .foreignFile(url.path, foreign, doing: verb)
+    }
+
+    /// The bytes of a file narrate wrote and reads back from a folder others may write in (a
+    /// destination's feed and sidecars), or nil when there is none: a symbolic link is not
+    /// followed, and anything but a regular file is refused.
+    /// - Throws: `foreignFile`; `fileSystem` when it cannot be read, or holds more than `limit` bytes.
+    static func ownContents(of url: URL, limit: Int = 64 << 20) throws(NarrationError) -> [UInt8]? {
+        let read: [UInt8]?
+        do throws(SystemError) {
+            read = try OpenFile(url.path, .readOwn).readAll(limit: limit)
+        } catch where error.isMissing {
+            return nil
+        } catch where error.isForeignFile {
+            throw foreignFile(at: url, doing: "read") ?? .foreignFile(url.path, .notRegularFile, doing: "read")
+        } catch {
+            throw NarrationError(.fileSystem, "Cannot read \(url.path): \(error.reason).", subject: .file(url.path), cause: error.cause)
+        }
+        guard let read else {
+            throw NarrationError(.fileSystem, "Cannot read \(url.path): it holds more than \(limit >> 20) MiB.", subject: .file(url.path))
+        }
+        return read
     }
 
     /// One `mkdir` (0755); a folder already there is fine.
@@ -382,28 +512,53 @@ extension FileSystem {
 /// An open file with one owner: every read, write and lock on it goes through here, and it is
 /// closed (its `flock` released with it) when the owner lets go of it.
 final class OpenFile: Sendable {
+    /// How a file is opened. Every access but `read` is for narrate's own files: it never follows
+    /// a symbolic link (`O_NOFOLLOW`: `ELOOP`), and refuses, on the opened descriptor, anything
+    /// but a regular file (`SystemError.notRegularFile`), and for writing one with other names
+    /// too (a hard link), before a byte is read or written.
     enum Access {
-        /// Reading; a FIFO does not block the open, and a terminal does not become ours.
+        /// Reading a file someone names (an import, a credentials file): links are followed; a
+        /// FIFO does not block the open, and a terminal does not become ours.
         case read
+        /// Reading a file of narrate's own.
+        case readOwn
         case readWrite
         /// Reading and writing, created with `permissions` if missing.
         case readWriteCreating(permissions: UInt32)
-        /// Writing a new, empty file (truncated if there), created with `permissions`.
-        case writeTruncating(permissions: UInt32)
+        /// Writing a new file, created with `permissions`; one there already (of any kind) fails
+        /// with `EEXIST` (`O_EXCL`).
+        case creatingNew(permissions: UInt32)
     }
 
     private let descriptor: CInt
 
-    /// Opens `path`; symbolic links are followed.
+    /// Opens `path` (see `Access` for what is refused).
     init(_ path: String, _ access: Access) throws(SystemError) {
+        let own = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY
         let opened: CInt
         switch access {
         case .read: opened = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        case .readWrite: opened = open(path, O_RDWR | O_CLOEXEC)
-        case .readWriteCreating(let permissions): opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode_t(permissions))
-        case .writeTruncating(let permissions): opened = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(permissions))
+        case .readOwn: opened = open(path, O_RDONLY | own)
+        case .readWrite: opened = open(path, O_RDWR | own)
+        case .readWriteCreating(let permissions): opened = open(path, O_RDWR | O_CREAT | own, mode_t(permissions))
+        case .creatingNew(let permissions): opened = open(path, O_WRONLY | O_CREAT | O_EXCL | own, mode_t(permissions))
         }
         guard opened >= 0 else { throw .last }
+        if case .read = access {
+        } else {
+            var info = stat()
+            guard fstat(opened, &info) == 0 else {
+                let failure = SystemError.last
+                close(opened)
+                throw failure
+            }
+            let found = FileStatus(info)
+            let writing = if case .readOwn = access { false } else { true }
+            guard found.kind == .file, !writing || found.links == 1 else {
+                close(opened)
+                throw .notRegularFile
+            }
+        }
         descriptor = opened
     }
 
@@ -490,5 +645,18 @@ final class OpenFile: Sendable {
         var resolved = String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if resolved.hasSuffix(" (deleted)") { resolved.removeLast(" (deleted)".count) }
         return resolved.hasPrefix("/") ? resolved : nil
+    }
+}
+
+extension ForeignFile {
+    /// What `status` (from `lstat`) shows at a name where narrate keeps a file of its own, or nil
+    /// when it is one: a regular file of this user's with that one name.
+    init?(_ status: FileStatus) {
+        switch status.kind {
+        case .symbolicLink: self = .symbolicLink
+        case .file where status.owner != FileSystem.userID: self = .otherUsersFile
+        case .file where status.links == 1: return nil
+        default: self = .notRegularFile
+        }
     }
 }

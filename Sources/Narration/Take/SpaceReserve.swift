@@ -10,16 +10,22 @@ final class SpaceReserve: Sendable {
     static let bytes = 256 * 1024
     let url: URL
 
-    /// Allocates the reserve. The corresponding C function is `posix_fallocate`.
-    /// - Throws: `diskFull` when the space is not there.
+    /// Allocates the reserve in a new file; one a killed recorder left is removed first. What is
+    /// at `url` and not narrate's own (a symbolic link, planted to have its target overwritten) is
+    /// refused and left as it is, its target untouched.
+    /// The corresponding C functions are `open` (`O_EXCL | O_NOFOLLOW`) and `posix_fallocate`.
+    /// - Throws: `diskFull` when the space is not there; `foreignFile`.
     init(at url: URL) throws(NarrationError) {
-        self.url = url
+        if let refusal = FileSystem.foreignFile(at: url) { throw refusal }
+        FileSystem.discard(url)
         let file: OpenFile
         do throws(SystemError) {
-            file = try OpenFile(url.path, .writeTruncating(permissions: 0o600))
+            file = try OpenFile(url.path, .creatingNew(permissions: 0o600))
         } catch {
-            throw NarrationError(.fileSystem, "Cannot create \(url.path): \(error.reason).", subject: .file(url.path), cause: error.cause)
+            throw FileSystem.foreignFile(at: url)
+                ?? NarrationError(.fileSystem, "Cannot create \(url.path): \(error.reason).", subject: .file(url.path), cause: error.cause)
         }
+        self.url = url  // from here on, the file is ours to remove
         do throws(SystemError) {
             try file.allocate(bytes: Self.bytes)
         } catch {

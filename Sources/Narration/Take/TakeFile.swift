@@ -18,10 +18,13 @@ enum TakeFile {
     /// A header whose fixed fields are not the recorder's (a torn write, a bad sector) is
     /// reported as rebuilt, and its bytes are first copied to `damagedHeaderCopy` when there is
     /// room, for whoever wants to look.
-    /// - Throws: `fileSystem` when the file cannot be read or written.
+    /// A symbolic link (or anything but a regular file with one name) at `url` is refused, its
+    /// target untouched.
+    /// - Throws: `fileSystem` when the file cannot be read or written; `foreignFile`.
     static func repair(_ url: URL, format: AudioFormat, damagedHeaderCopy: URL? = nil) throws(NarrationError) -> Repair {
         func failure(_ verb: String, _ error: SystemError) -> NarrationError {
-            NarrationError(.fileSystem, "Cannot \(verb) \(url.path): \(error.reason).", subject: .file(url.path), cause: error.cause)
+            if error.isForeignFile, let refusal = FileSystem.foreignFile(at: url) { return refusal }
+            return NarrationError(.fileSystem, "Cannot \(verb) \(url.path): \(error.reason).", subject: .file(url.path), cause: error.cause)
         }
         let file: OpenFile
         let found: [UInt8]
