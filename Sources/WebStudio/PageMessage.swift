@@ -48,7 +48,13 @@ enum PageMessage: Equatable {
         case "microphone":
             if let source = raw.source.flatMap(Studio.Microphone.init(rawValue:)) { return .microphone(source) }
         case "punch":
-            if let chunk = raw.chunk, let seconds = raw.seconds, seconds.isFinite, seconds >= 0 { return .punch(chunk: chunk, seconds: seconds) }
+            if let chunk = raw.chunk, let seconds = raw.seconds {
+                // A time from the page is checked before the engine turns it into frames.
+                guard let time = try? AudioTime(seconds: seconds) else {
+                    throw .usage("The page asked to correct chunk \(chunk) from \(seconds) s, which is not a time in a chunk (0 to 86400 s): reload the page.")
+                }
+                return .punch(chunk: chunk, seconds: time.seconds)
+            }
         case "newArticle":
             return .newArticle
         case "open":

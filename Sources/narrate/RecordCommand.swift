@@ -86,6 +86,7 @@ extension Narrate {
             if let paragraph, paragraph < 1 {
                 throw ValidationError("--paragraph \(paragraph) is not a paragraph: paragraphs are numbered from 1 (see \"narrate script\").")
             }
+            _ = try punch?.checked()
             if punch != nil, replace != nil || insert != nil || paragraph != nil || continuing {
                 throw ValidationError("--punch records over a chunk from a time on; use it without --replace, --insert, --paragraph or --continue.")
             }
@@ -124,7 +125,10 @@ extension Narrate {
                 let article = try library.article(target.article)
                 let recording = try library.prepareRecording(
                     into: article, placement: placement, reading: reading,
-                    punch: punch.map { PunchRequest(index: ChunkIndex($0.chunk), seconds: $0.seconds, preRollSeconds: preRoll) },
+                    punch: try punch.map { point throws(NarrationError) in
+                        let (chunk, time) = try point.checkedAsUsage()
+                        return PunchRequest(index: ChunkIndex(chunk), seconds: time.seconds, preRollSeconds: preRoll)
+                    },
                     device: device ?? settings.device, duration: duration)
                 if !output.json, let paragraph = recording.paragraph {
                     showParagraph(paragraph, upNext: recording.upNext, of: try library.catalog.paragraphs(of: article.id).count)

@@ -37,6 +37,8 @@ extension Narrate {
         @OptionGroup var output: JSONOption
 
         func validate() throws {
+            _ = try start?.checked("--start")
+            _ = try end?.checked("--end")
             if auto, start != nil || end != nil {
                 throw ValidationError("--auto finds both edges itself; give either --auto or --start/--end.")
             }
@@ -46,8 +48,8 @@ extension Narrate {
         }
 
         func run() throws {
-            let bounds: TrimBounds = auto ? .automatic : .seconds(start: start?.seconds, end: end?.seconds)
             let (article, result) = try CommandRunner.withLibrary { library throws(NarrationError) in
+                let bounds: TrimBounds = auto ? .automatic : .times(start: try start?.checkedAsUsage("--start"), end: try end?.checkedAsUsage("--end"))
                 let article = try library.article(target.article)
                 return (article, try library.trim(chunkAt: ChunkIndex(index), of: article, bounds))
             }

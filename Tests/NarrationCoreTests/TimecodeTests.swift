@@ -51,3 +51,24 @@ struct ImpossibleLevelTests {
         #expect(Decibels(-6.04).formatted == "-6.0")
     }
 }
+
+@Suite("Times from outside, checked before any arithmetic")
+struct AudioTimeTests {
+    @Test("NaN, infinities, negatives and times longer than a chunk can be are refused naming the value and the range", arguments: [
+        (Double.nan, "nan"), (Double.infinity, "inf"), (-Double.infinity, "-inf"), (-1, "-1"), (-0.5, "-0.5"), (1e300, "1e+300"),
+        (86_400.001, "86400.001"), (9_999_999_999_999_999, "1e+16"), (9_223_372_036_854_775_807, "9.223372036854776e+18"),
+    ])
+    func refused(seconds: Double, spelled: String) {
+        #expect(throws: NarrationError.usage("\(spelled) s is not a time in a recording: give 0 to 86400 seconds (24 hours).")) {
+            try AudioTime(seconds: seconds)
+        }
+    }
+
+    @Test("the longest time turns into frames at every rate without overflow; minus zero is zero")
+    func frames() throws {
+        let longest = try AudioTime(seconds: 86_400)
+        #expect(longest.frames(at: AudioFormat(sampleRate: 48_000, channels: 2, bitsPerSample: 24)) == 4_147_200_000)
+        #expect(try AudioTime(seconds: -0.0).seconds.sign == .plus)
+        #expect(try AudioTime(seconds: 2.345).frames(at: .speech) == 103_415)
+    }
+}

@@ -57,7 +57,7 @@ struct EditHistoryTests {
                     let length = article.format.seconds(current[target.position].frames)
                     guard length > 0.01 else { operation = "skip"; break }
                     let start = Double.random(in: 0..<(length / 2), using: &random)
-                    if try fixture.library.trim(chunkAt: target, of: article, .seconds(start: start, end: nil)) == nil { operation = "skip" }
+                    if try fixture.library.trim(chunkAt: target, of: article, .times(start: try AudioTime(seconds: start), end: nil)) == nil { operation = "skip" }
                 case "details":
                     _ = try fixture.library.changeDetails(of: article, DetailsChange(title: "Fuzz \(step)"))
                 default:

@@ -13,6 +13,18 @@ struct ByteRangeTests {
         ("bytes=9-3", .whole),
         ("items=0-3", .whole),
         ("bytes=x-3", .whole),
+        ("bytes=0-9223372036854775807", .part(0..<1_000)),
+        ("bytes=0-18446744073709551616", .part(0..<1_000)),
+        ("bytes=9223372036854775807-", .unsatisfiable),
+        ("bytes=-9223372036854775807", .part(0..<1_000)),
+        ("bytes=-18446744073709551616", .part(0..<1_000)),
+        ("bytes=+5-9", .whole),
+        ("bytes=-0", .whole),
+        ("bytes=--5", .whole),
+        ("bytes=5--9", .whole),
+        ("bytes=1e3-", .whole),
+        ("bytes=-", .whole),
+        ("bytes=", .whole),
     ])
     func parse(header: String, expected: ByteRange.Parsed) {
         #expect(ByteRange.parse(header, size: 1_000) == expected)

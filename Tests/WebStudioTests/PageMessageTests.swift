@@ -22,7 +22,9 @@ struct PageMessageTests {
         (#"{"type":"key","key":"ctrl-alt-del"}"#, "The page sent an unknown key \"ctrl-alt-del\": reload the page."),
         (#"{"type":"select"}"#, "The page sent an incomplete \"select\" message: reload the page."),
         (#"{"type":"microphone","source":"radio"}"#, "The page sent an incomplete \"microphone\" message: reload the page."),
-        (#"{"type":"punch","chunk":1,"seconds":-1}"#, "The page sent an incomplete \"punch\" message: reload the page."),
+        (#"{"type":"punch","chunk":1,"seconds":-1}"#, "The page asked to correct chunk 1 from -1.0 s, which is not a time in a chunk (0 to 86400 s): reload the page."),
+        (#"{"type":"punch","chunk":1,"seconds":1e300}"#, "The page asked to correct chunk 1 from 1e+300 s, which is not a time in a chunk (0 to 86400 s): reload the page."),
+        (#"{"type":"punch","chunk":1,"seconds":86400.5}"#, "The page asked to correct chunk 1 from 86400.5 s, which is not a time in a chunk (0 to 86400 s): reload the page."),
     ])
     func refused(text: String, sentence: String) {
         #expect(throws: NarrationError.usage(sentence)) { try PageMessage.decode(text) }

@@ -17,8 +17,8 @@ public struct TrimResult: Sendable {
 
 /// How `trim` chooses what to keep.
 public enum TrimBounds: Sendable {
-    /// Keep from `start` to `end` seconds into the chunk (nil: its own start or end).
-    case seconds(start: Double?, end: Double?)
+    /// Keep from `start` to `end` into the chunk (nil: its own start or end).
+    case times(start: AudioTime?, end: AudioTime?)
     /// Cut the silence at the edges, keeping `EdgeTrim.margin`, against the article's noise floor.
     case automatic
 }
@@ -51,9 +51,9 @@ extension NarrationLibrary {
         var floor: Decibels?
         let kept: Range<FrameCount>
         switch bounds {
-        case .seconds(let start, let end):
-            let first = start.map(format.frames(forSeconds:)) ?? 0
-            let last = end.map(format.frames(forSeconds:)) ?? chunk.frames
+        case .times(let start, let end):
+            let first = start?.frames(at: format) ?? 0
+            let last = end?.frames(at: format) ?? chunk.frames
             let length = Timecode.precise(chunk.duration)
             guard first <= chunk.frames, last <= chunk.frames else {
                 throw .usage("Chunk \(index.number) is \(length) long; give --start and --end within it.")

@@ -183,6 +183,7 @@ public final class NarrationLibrary: Sendable {
         into article: Article, placement: ChunkPlacement, reading: ReadingPlan.Choice? = nil, punch: PunchRequest? = nil,
         input: CaptureInput, duration: Double?
     ) throws(NarrationError) -> Recording {
+        let durationFrames = try duration.map { (seconds) throws(NarrationError) in try AudioTime(seconds: seconds).frames(at: article.format) }
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .recording)
         let order = try catalog.order(of: article.id)
         let plan = try catalog.readingPlan(of: article)
@@ -193,14 +194,16 @@ public final class NarrationLibrary: Sendable {
             try order.validate(punch.index)
             let entry = try chunkEntries(of: article)[punch.index.position]
             if let problem = entry.problem { throw Self.unusable(entry, problem: problem) }
-            let frame = article.format.frames(forSeconds: punch.seconds)
+            // The request's numbers may come from a page or a typed line: checked before any arithmetic.
+            let frame = try AudioTime(seconds: punch.seconds).frames(at: article.format)
+            let preRollFrames = try AudioTime(seconds: punch.preRollSeconds).frames(at: article.format)
             guard frame < entry.chunk.frames else {
                 throw .usage(
                     "Chunk \(punch.index.number) is \(Timecode.precise(entry.chunk.duration)) long, so \(Timecode.precise(punch.seconds)) is not in it: punch in at a time within it, or add a chunk with narrate record --insert.")
             }
             target = .punch(entry.chunk.id, frame: frame)
             paragraph = plan.paragraphs.first { $0.id == entry.chunk.paragraphID }
-            let start = max(0, frame - article.format.frames(forSeconds: punch.preRollSeconds))
+            let start = max(0, frame - preRollFrames)
             preRoll = PreRoll(file: entry.file, frames: start..<frame, format: article.format)
         } else if let reading {
             let take = try plan.take(reading, title: article.title)
@@ -235,7 +238,7 @@ public final class NarrationLibrary: Sendable {
             try use(article)
             return Recording(
                 article: article, chunkID: chunkID, paragraph: paragraph, upNext: paragraph.flatMap(plan.paragraph(after:)), device: device,
-                durationFrames: duration.map { article.format.frames(forSeconds: $0) }, root: root,
+                durationFrames: durationFrames, root: root,
                 catalog: catalog, target: target, writer: writer, lock: lock, reserve: reserve, preRoll: preRoll)
         } catch {
             try? device.close()

@@ -44,8 +44,12 @@ public struct AudioFormat: Hashable, Sendable, Codable, CustomStringConvertible 
     public var bytesPerFrame: Int { channels * bitsPerSample / 8 }
 
     /// The exact number of frames in `seconds` of audio: `round(seconds × rate)`.
+    ///
+    /// `seconds` is the engine's own (a constant, a measured length) or an `AudioTime`'s, checked
+    /// where it came in: a number from outside that was not checked is a bug, and traps here.
     public func frames(forSeconds seconds: Double) -> FrameCount {
-        FrameCount((seconds * Double(sampleRate)).rounded())
+        precondition(seconds.isFinite && abs(seconds) <= 1e9, "frames(forSeconds:) was given \(seconds) s: check times from outside with AudioTime")
+        return FrameCount((seconds * Double(sampleRate)).rounded())
     }
 
     /// The duration of `frames` frames, in seconds.
