@@ -1,5 +1,3 @@
-import ArgumentParser
-
 /// The subcommand a mistyped one most likely meant: `narrate recrod` → `record`.
 ///
 /// argument-parser says only "Unexpected argument 'recrod'"; this looks at the first argument
@@ -36,29 +34,5 @@ enum CommandSuggestion {
             }
         }
         return table[a.count][b.count]
-    }
-}
-
-extension Narrate {
-    /// Runs the command line, first catching a mistyped subcommand (see `CommandSuggestion`).
-    static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        if let first = arguments.first {
-            let names = configuration.subcommands.map { $0._commandName } + ["help"]
-            if let sentence = CommandSuggestion.sentence(for: first, among: names) {
-                Console.error("Error: \(sentence)")
-                Self.exit(withError: ExitCode(64))
-            }
-        }
-        do {
-            var command = try parseAsRoot(arguments)
-            if var command = command as? any AsyncParsableCommand {
-                try await command.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            exit(withError: error)
-        }
     }
 }

@@ -6,11 +6,19 @@ extension Narrate {
     /// that a line it refuses (a value out of range, a missing argument) is one line on stderr,
     /// "Error: " and the sentence, without the usage and help text after it: a screen reader
     /// reads the sentence and nothing more, and scripts see one line. Help, version and the
-    /// commands' own failures are as ArgumentParser prints them.
+    /// commands' own failures are as ArgumentParser prints them. A mistyped subcommand is
+    /// answered with the one it most likely meant (`CommandSuggestion`).
     static func main() async {
+        if let first = CommandLine.arguments.dropFirst().first {
+            let names = configuration.subcommands.map { $0._commandName } + ["help"]
+            if let sentence = CommandSuggestion.sentence(for: first, among: names) {
+                Console.error("Error: \(sentence)")
+                Foundation.exit(64)
+            }
+        }
         do {
             var command = try parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand {
+            if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
