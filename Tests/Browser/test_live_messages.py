@@ -86,7 +86,20 @@ class LiveMessageTests(StudioTestCase):
         self.assertEqual(len(kept), len(sent), "the chunk holds every byte sent, the 1 MiB block included")
         self.assertEqual(kept, sent, "the chunk is the sent audio byte for byte")
 
+    def recordings(self):
+        """Every chunk file of the data root, with its bytes."""
+        import os
+        found = {}
+        for folder, _, files in os.walk(os.path.join(self.studio.home, "articles")):
+            for name in files:
+                if os.path.basename(folder) != "chunks" or not name.endswith(".wav"):
+                    continue
+                with open(os.path.join(folder, name), "rb") as f:
+                    found[os.path.join(folder, name)] = f.read()
+        return found
+
     def test_a_message_over_the_limit_closes_the_connection_with_a_sentence_and_the_server_goes_on(self):
+        before = self.recordings()
         connection = self.live()
         try:
             self.next_state(connection, lambda s: True, "the first state")
@@ -115,6 +128,7 @@ class LiveMessageTests(StudioTestCase):
         finally:
             connection.close()
         self.assertIsNone(self.studio.process.poll(), self.studio.liveness())
+        self.assertEqual(self.recordings(), before, "a refused message changed a recording")
 
 
 if __name__ == "__main__":

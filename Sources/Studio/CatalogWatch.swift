@@ -1,18 +1,19 @@
-import Narration
+public import Narration
 import NarrationCore
 
-/// Notices what another narrate command changed in the catalog (a chunk deleted from a terminal
-/// while the page is open), from SQLite's `PRAGMA data_version`: one number, read a few times a
-/// second and before every page message, never a table.
-struct CatalogWatch {
-    let library: NarrationLibrary
+/// Notices what another narrate command changed in the catalog (a chunk deleted from another
+/// terminal while a studio is open), from SQLite's `PRAGMA data_version`: one number, read a few
+/// times a second and before every key or page message, never a table. A studio then calls
+/// `Studio.reloadAfterOutsideChange()`.
+public struct CatalogWatch {
+    private let library: NarrationLibrary
     /// How often the number is read when no message comes.
-    let interval: Double
+    private let interval: Double
     private var seen: Int?
     private var pending = false
     private var lastLook: Double
 
-    init(library: NarrationLibrary, interval: Double = 0.25) {
+    public init(library: NarrationLibrary, interval: Double = 0.25) {
         self.library = library
         self.interval = interval
         seen = try? library.catalog.dataVersion()
@@ -21,7 +22,7 @@ struct CatalogWatch {
 
     /// Whether the catalog changed elsewhere and the studio has not caught up with it yet. Reads
     /// the number when `checkingNow` or when `interval` has passed since the last look.
-    mutating func changed(checkingNow: Bool) -> Bool {
+    public mutating func changed(checkingNow: Bool) -> Bool {
         let now = MonotonicClock.now()
         if checkingNow || now - lastLook >= interval {
             lastLook = now
@@ -34,5 +35,5 @@ struct CatalogWatch {
     }
 
     /// The studio has read the catalog again.
-    mutating func caughtUp() { pending = false }
+    public mutating func caughtUp() { pending = false }
 }
