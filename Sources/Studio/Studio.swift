@@ -500,6 +500,32 @@ public final class Studio {
         select(position)
     }
 
+    /// Reads the article again after another command changed the catalog (a chunk deleted from a
+    /// terminal): the selection stays on the chunk it was on, and a delete waiting for its
+    /// confirmation is called off, since the chunk it named may be another now. Nothing is read
+    /// while a take or queue/submit runs; call again after it.
+    /// - Returns: whether it was read (false: busy, call again later).
+    @discardableResult
+    public func reloadAfterOutsideChange() -> Bool {
+        guard article != nil else { return true }
+        guard recording == nil, work == nil else { return false }
+        let before = entries.map(\.chunk.id)
+        let selected = entries.indices.contains(state.selection) ? entries[state.selection].chunk.id : nil
+        reload()
+        let after = entries.map(\.chunk.id)
+        guard after != before else { return true }
+        stopPlaying()
+        if let selected, let position = after.firstIndex(of: selected) { state.selection = position }
+        if case .confirmDelete = state.panel {
+            state.panel = .chunks
+            state.notice = .init("Another narrate command changed the chunks, so nothing was deleted: look at the list again.", isProblem: true)
+        } else {
+            state.notice = .init("Another narrate command changed the chunks: the list shows them as they are now.")
+        }
+        afterChange(checking: false)
+        return true
+    }
+
     /// Punch-and-roll from a front end that played the seconds before the point itself (the web
     /// studio plays them in the browser): the take records over chunk `index` from `seconds` at once.
     public func punch(_ index: ChunkIndex, at seconds: Double) {
@@ -663,13 +689,16 @@ public final class Studio {
         guard let article, case .confirmDelete(let index) = state.panel else { return }
         state.panel = .chunks
         do throws(NarrationError) {
-            let (chunk, withdrawn) = try library.deleteChunk(at: index, of: article)
+            // The chunk this screen showed, by its id: another command may have changed the list.
+            let shown = entries.indices.contains(index.position) ? entries[index.position].chunk.id : nil
+            let (chunk, withdrawn) = try library.deleteChunk(at: index, of: article, expected: shown)
             levels[chunk.id] = nil
             reload()
             afterChange(checking: false)
             let note = withdrawn.map { " " + WithdrawnExport.sentence($0, title: article.title) } ?? ""
             state.notice = .init("Chunk \(index) deleted (\(Timecode.tenths(chunk.format.seconds(chunk.frames)))); its file is in the article's trash.\(note)")
         } catch {
+            reload()  // the list as it is now, when another command changed it
             state.notice = .init(error)
         }
     }

@@ -1,34 +1,54 @@
 import Foundation
+import Synchronization
 
-/// Who may use the web studio: whoever opened the printed link (its token, exchanged once for a
-/// session cookie), from the studio's own page (its Origin), addressed by a name the studio
-/// answers to (its Host, against DNS rebinding on a loopback listener).
+/// Who may use the web studio: whoever opened a printed link (its token, exchanged once for a
+/// session cookie: each exchange makes a new session and a new token, so a link lets one browser
+/// in), from the studio's own page (its Origin), addressed by a name the studio answers to (its
+/// Host, against DNS rebinding).
 ///
-/// Pure: the middleware hands it a request's parts and does what the verdict says.
-struct AccessGuard: Sendable {
+/// The decision is made here from a request's parts; the middleware does what the verdict says.
+/// The only state is the current token and the sessions, behind one lock.
+final class AccessGuard: Sendable {
     /// What to do with a request.
     enum Verdict: Equatable {
         case allow
-        /// The link's token: set the cookie and send the browser to `/` without the token.
-        case exchangeToken(cookie: String)
+        /// The link's token: set the cookie and send the browser to `/` without the token; the
+        /// next link carries `nextToken`.
+        case exchangeToken(cookie: String, nextToken: String)
+        /// A link used already, by a browser that has its session: on to `/`.
+        case goHome
         /// Refuse with this status and one sentence.
         case refuse(status: Int, sentence: String)
     }
 
-    static let cookieName = "narrate_session"
-
-    /// The secret in the printed link.
-    let token: String
-    /// The secret in the cookie.
-    let session: String
-    /// Whether the server listens on a loopback address only: then a Host must be a loopback name.
-    let loopbackOnly: Bool
-
-    init(token: String = AccessGuard.randomSecret(), session: String = AccessGuard.randomSecret(), loopbackOnly: Bool) {
-        self.token = token
-        self.session = session
-        self.loopbackOnly = loopbackOnly
+    /// Which names a `Host` header may carry.
+    enum Hosts: Equatable, Sendable {
+        /// A loopback listener: localhost, 127.x.x.x and [::1] only.
+        case loopback
+        /// Plain http off loopback: the loopback names and these (the machine's addresses and
+        /// names, lower case).
+        case these(Set<String>)
+        /// https off loopback: the certificate names the server, so a rebound name gets no page.
+        case any
     }
+
+    static let cookieName = "narrate_session"
+    /// The most sessions kept: a link exchanged more often than this ends the oldest session.
+    static let sessionLimit = 16
+
+    let hosts: Hosts
+    private let secrets: Mutex<(token: String, sessions: [String])>
+    private let makeSecret: @Sendable () -> String
+
+    /// - Parameter makeSecret: where tokens and sessions come from (tests give known ones).
+    init(hosts: Hosts, makeSecret: @escaping @Sendable () -> String = AccessGuard.randomSecret) {
+        self.hosts = hosts
+        self.makeSecret = makeSecret
+        secrets = Mutex((makeSecret(), []))
+    }
+
+    /// The token of the link to print now.
+    var token: String { secrets.withLock { $0.token } }
 
     /// 32 random bytes as hex.
     static func randomSecret() -> String {
@@ -43,9 +63,14 @@ struct AccessGuard: Sendable {
     ///   - host: the `Host` header.
     ///   - scheme: "http" or "https", as the server serves.
     func verdict(queryToken: String?, cookies: String?, origin: String?, host: String?, scheme: String, isWebSocket: Bool) -> Verdict {
-        guard let host, !host.isEmpty else { return .refuse(status: 400, sentence: "The request named no host.") }
-        if loopbackOnly, !Self.isLoopback(host: host) {
+        guard let host, let name = HostName(host) else { return .refuse(status: 400, sentence: "The request named no host.") }
+        switch hosts {
+        case .loopback where !name.isLoopback:
             return .refuse(status: 403, sentence: "This studio answers only to 127.0.0.1 and localhost.")
+        case .these(let names) where !name.isLoopback && !names.contains(name.name):
+            return .refuse(status: 403, sentence: "This studio answers only to this computer's own names and addresses.")
+        default:
+            break
         }
         if let origin {
             guard origin == "\(scheme)://\(host)" else {
@@ -54,16 +79,26 @@ struct AccessGuard: Sendable {
         } else if isWebSocket {
             return .refuse(status: 403, sentence: "A live connection must come from the studio's page.")
         }
-        if let queryToken {
-            guard Self.same(queryToken, token) else {
-                return .refuse(status: 401, sentence: "That link is not this studio's: use the link narrate serve printed.")
+        let session = cookies.flatMap { Self.cookie(Self.cookieName, in: $0) }
+        return secrets.withLock { secrets in
+            let hasSession = session.map { value in secrets.sessions.reduce(false) { $0 || Self.same(value, $1) } } ?? false
+            if let queryToken {
+                guard Self.same(queryToken, secrets.token) else {
+                    if hasSession { return .goHome }
+                    return .refuse(status: 401, sentence: "That link was used already or is not this studio's: each link lets one browser in, so open the newest link narrate serve gave.")
+                }
+                let session = makeSecret()
+                secrets.token = makeSecret()
+                secrets.sessions = Array((secrets.sessions + [session]).suffix(Self.sessionLimit))
+                return .exchangeToken(
+                    cookie: "\(Self.cookieName)=\(session); HttpOnly; SameSite=Strict; Path=/\(scheme == "https" ? "; Secure" : "")",
+                    nextToken: secrets.token)
             }
-            return .exchangeToken(cookie: "\(Self.cookieName)=\(session); HttpOnly; SameSite=Strict; Path=/\(scheme == "https" ? "; Secure" : "")")
+            guard hasSession else {
+                return .refuse(status: 401, sentence: "Open the studio with the link narrate serve printed (it carries a token).")
+            }
+            return .allow
         }
-        guard let cookies, let value = Self.cookie(Self.cookieName, in: cookies), Self.same(value, session) else {
-            return .refuse(status: 401, sentence: "Open the studio with the link narrate serve printed (it carries a token).")
-        }
-        return .allow
     }
 
     /// The value of cookie `name` in a `Cookie` header.
@@ -75,17 +110,6 @@ struct AccessGuard: Sendable {
             }
         }
         return nil
-    }
-
-    /// Whether a Host header names this machine's loopback: localhost, 127.x.x.x or [::1], with any port.
-    static func isLoopback(host: String) -> Bool {
-        var name = host
-        if name.hasPrefix("[") {
-            name = String(name.dropFirst().prefix { $0 != "]" })
-        } else if let colon = name.lastIndex(of: ":") {
-            name = String(name[..<colon])
-        }
-        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
     }
 
     /// Compares secrets in time that does not depend on where they differ.

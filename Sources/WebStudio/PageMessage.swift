@@ -5,13 +5,18 @@ import Studio
 /// A text message from the page, decoded; see the web studio's section of the README for the
 /// protocol. Anything else is refused with a sentence.
 enum PageMessage: Equatable {
-    /// A key as the terminal studio would get it: the same rules decide what it means.
-    case key(KeyPress)
+    /// A key as the terminal studio would get it: the same rules decide what it means. `chunk`
+    /// is the id of the chunk the page showed selected (or asked to delete) when the key was
+    /// pressed: a key that acts on a chunk acts on that one, or on none when it is gone.
+    case key(KeyPress, chunk: ChunkID? = nil)
     /// Select the chunk at this 0-based position.
     case select(Int)
+    /// Select the chunk with this id.
+    case selectChunk(ChunkID)
     case microphone(Studio.Microphone)
-    /// Punch-and-roll over chunk `chunk` from `seconds` into it.
-    case punch(chunk: Int, seconds: Double)
+    /// Punch-and-roll over chunk `chunk` from `seconds` into it; `id` is that chunk's id as the
+    /// page knew it (the punch is refused when chunk `chunk` is another one now).
+    case punch(chunk: Int, seconds: Double, id: ChunkID? = nil)
     /// Show the new-article form.
     case newArticle
     /// Open this article (the one the form was opened from).
@@ -25,6 +30,7 @@ enum PageMessage: Equatable {
         var chunk: Int?
         var seconds: Double?
         var article: String?
+        var id: String?
     }
 
     static let namedKeys: [String: KeyPress] = [
@@ -37,13 +43,18 @@ enum PageMessage: Equatable {
         guard let raw = try? JSONDecoder().decode(Raw.self, from: Data(text.utf8)) else {
             throw .usage("The page sent a message narrate cannot read: reload the page.")
         }
+        guard raw.id.map({ !$0.isEmpty && $0.count <= 64 }) ?? true else {
+            throw .usage("The page sent a chunk id narrate cannot read: reload the page.")
+        }
+        let chunkID = raw.id.map(ChunkID.init)
         switch raw.type {
         case "key":
             guard let name = raw.key else { break }
-            if let key = namedKeys[name] { return .key(key) }
-            if name.count == 1, let character = name.first { return .key(.character(character)) }
+            if let key = namedKeys[name] { return .key(key, chunk: chunkID) }
+            if name.count == 1, let character = name.first { return .key(.character(character), chunk: chunkID) }
             throw .usage("The page sent an unknown key \"\(name.prefix(20))\": reload the page.")
         case "select":
+            if let chunkID { return .selectChunk(chunkID) }
             if let position = raw.position { return .select(position) }
         case "microphone":
             if let source = raw.source.flatMap(Studio.Microphone.init(rawValue:)) { return .microphone(source) }
@@ -53,7 +64,7 @@ enum PageMessage: Equatable {
                 guard let time = try? AudioTime(seconds: seconds) else {
                     throw .usage("The page asked to correct chunk \(chunk) from \(seconds) s, which is not a time in a chunk (0 to 86400 s): reload the page.")
                 }
-                return .punch(chunk: chunk, seconds: time.seconds)
+                return .punch(chunk: chunk, seconds: time.seconds, id: chunkID)
             }
         case "newArticle":
             return .newArticle

@@ -37,6 +37,8 @@ struct PageState: Encodable, Equatable {
 
     struct Chunk: Encodable, Equatable {
         var number: Int
+        /// The chunk's id: what the page names it by in the messages that act on it.
+        var id: String?
         var duration: Double
         var peak: Double
         var levels: [Double]
@@ -78,10 +80,12 @@ struct PageState: Encodable, Equatable {
     var format: Format
     var audioVersion: String
 
-    /// - Parameter canSend: whether a destination is set, which changes what the outbox's advice says.
+    /// - Parameters:
+    ///   - chunkIDs: the ids of `state.chunks`, in their order (`Studio.chunkIDs`).
+    ///   - canSend: whether a destination is set, which changes what the outbox's advice says.
     init(
-        _ state: StudioState, article: ArticleID?, microphone: Studio.Microphone, deviceName: String, format: AudioFormat, audioVersion: String,
-        canSend: Bool
+        _ state: StudioState, article: ArticleID?, chunkIDs: [ChunkID] = [], microphone: Studio.Microphone, deviceName: String, format: AudioFormat,
+        audioVersion: String, canSend: Bool
     ) {
         header = state.header.map {
             Header(
@@ -104,11 +108,11 @@ struct PageState: Encodable, Equatable {
                 number: $0.number, count: $0.count, kind: Self.words($0.kind), text: $0.text, isRead: $0.isRead,
                 standing: Self.words($0.standing), next: $0.next)
         }
-        chunks = state.chunks.map {
+        chunks = state.chunks.enumerated().map { position, row in
             Chunk(
-                number: $0.index.number, duration: Self.exact($0.duration), peak: Self.rounded($0.peak.value),
-                levels: $0.levels.map { Self.rounded(max(-90, $0.value)) }, recovered: $0.recovered, missing: $0.missing,
-                paragraph: $0.paragraph, paragraphText: $0.paragraphText)
+                number: row.index.number, id: chunkIDs.indices.contains(position) ? chunkIDs[position].rawValue : nil,
+                duration: Self.exact(row.duration), peak: Self.rounded(row.peak.value), levels: row.levels.map { Self.rounded(max(-90, $0.value)) },
+                recovered: row.recovered, missing: row.missing, paragraph: row.paragraph, paragraphText: row.paragraphText)
         }
         selection = state.selection
         switch state.panel {

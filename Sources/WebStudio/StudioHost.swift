@@ -130,12 +130,20 @@ final class StudioHost: Sendable {
         var browserTakeOwner: PageID?
         var nextTick = MonotonicClock.now()
         var wasWorking = false
+        var catalog = CatalogWatch(library: library)
         publishOutbox()
         while !studio.isFinished {
             _ = wake.wait(timeout: .now() + max(0, nextTick - MonotonicClock.now()))
             let inputs = inbox.withLock { inbox in
                 defer { inbox = [] }
                 return inbox
+            }
+            // What another command changed is read before a page's message acts on the chunks,
+            // and a few times a second besides, so the page shows it.
+            let messages = inputs.contains { if case .message = $0 { true } else { false } }
+            if catalog.changed(checkingNow: messages) {
+                if studio.reloadAfterOutsideChange() { catalog.caughtUp() }
+                publishOutbox()
             }
             for input in inputs {
                 switch input {
@@ -168,7 +176,15 @@ final class StudioHost: Sendable {
 
     private func perform(_ message: PageMessage, on studio: Studio) {
         switch message {
-        case .key(let key):
+        case .key(let key, let chunk):
+            if let chunk, Self.actsOnChunk(key, studio.state.panel) {
+                guard let position = studio.chunkIDs.firstIndex(of: chunk) else { return Self.refuseGone(studio) }
+                if case .confirmDelete(let index) = studio.state.panel {
+                    guard index.position == position else { return Self.refuseGone(studio) }
+                } else if position != studio.state.selection {
+                    studio.select(position: position)  // the chunk the page showed selected
+                }
+            }
             guard let action = studio.state.action(for: key) else { return }
             switch action {
             case .playOrPause, .playSelected, .seek, .changeVolume, .changeSpeed, .punchIn:
@@ -181,6 +197,9 @@ final class StudioHost: Sendable {
             }
         case .select(let position):
             studio.select(position: position)
+        case .selectChunk(let chunk):
+            guard let position = studio.chunkIDs.firstIndex(of: chunk) else { return Self.refuseGone(studio) }
+            studio.select(position: position)
         case .microphone(let source):
             guard !studio.state.isRecording else {
                 studio.perform(.explain("Stop the take first, then choose the microphone."))
@@ -188,11 +207,12 @@ final class StudioHost: Sendable {
             }
             studio.microphone = source
             studio.perform(.explain(source == .browser ? "Takes now come from this computer's microphone." : "Takes now come from the booth microphone (\(options.captureDevice))."))
-        case .punch(let chunk, let seconds):
+        case .punch(let chunk, let seconds, let id):
             guard chunk >= 1, chunk <= studio.state.chunks.count else {
                 studio.perform(.explain("There is no chunk \(chunk) to correct."))
                 return
             }
+            if let id, studio.chunkIDs[chunk - 1] != id { return Self.refuseGone(studio) }
             studio.punch(ChunkIndex(position: chunk - 1), at: seconds)
         case .newArticle:
             guard !Self.isBusy(studio) else { return studio.perform(.explain(Self.busy)) }
@@ -210,6 +230,21 @@ final class StudioHost: Sendable {
                 studio.perform(.explain(PageState.sentence(error, canSend: options.destination != nil)))
             }
         }
+    }
+
+    /// Whether `key` acts on the selected chunk (delete, re-record, insert before) or confirms a
+    /// delete: then the chunk the page named must still be there.
+    private static func actsOnChunk(_ key: KeyPress, _ panel: StudioState.Panel) -> Bool {
+        if case .confirmDelete = panel { return key == .character("y") || key == .character("Y") }
+        return [.character("x"), .character("X"), .delete, .character("e"), .character("E"), .character("i"), .character("I")].contains(key)
+    }
+
+    /// A message named a chunk that another command removed (or that is elsewhere now): nothing
+    /// is done, a delete waiting for its confirmation is called off, and the page is told.
+    private static func refuseGone(_ studio: Studio) {
+        if case .confirmDelete = studio.state.panel { studio.perform(.cancel) }
+        studio.perform(
+            .explain("That chunk is no longer where the page showed it (another narrate command changed the article), so nothing was done: the list shows the chunks as they are now."))
     }
 
     /// Whether a take or queue/submit runs: then the open article is not changed under it.
@@ -245,7 +280,7 @@ final class StudioHost: Sendable {
         var hasher = Hasher()
         hasher.combine(studio.chunkIDs.map(\.rawValue))
         let page = PageState(
-            studio.state, article: studio.openArticle?.id, microphone: studio.microphone, deviceName: options.captureDevice,
+            studio.state, article: studio.openArticle?.id, chunkIDs: studio.chunkIDs, microphone: studio.microphone, deviceName: options.captureDevice,
             format: studio.openArticle?.format ?? options.format, audioVersion: String(UInt64(bitPattern: Int64(hasher.finalize())), radix: 36),
             canSend: options.destination != nil)
         let message = page.message()

@@ -11,6 +11,7 @@ import NIOPosix
 import NIOSSL
 import ServiceLifecycle
 public import Studio
+import Synchronization
 
 /// `narrate serve`: the studio as a page in a browser. One local HTTP server (Hummingbird)
 /// serves the page compiled into the binary, the article's audio as one seekable WAV, a form's
@@ -39,8 +40,16 @@ public struct WebStudioServer: Sendable {
     /// escaping may double it.
     static let articleRequestLimit = 5 << 20
     static let textLimit = 2 << 20
-    /// The most one WebSocket message may carry: a browser's 100 ms of 48 kHz stereo is 19 KB.
+    /// The most one WebSocket message may carry (1 MiB): a browser's 100 ms of 48 kHz stereo is
+    /// 19,200 bytes. A message over it closes the connection with a sentence.
     static let messageLimit = 1 << 20
+    /// The most one WebSocket frame or message is read up to: twice the message limit, so that a
+    /// message just over the limit is read and refused with a sentence; a frame over this is
+    /// closed unread (close code 1009, "message too big").
+    static let frameLimit = 2 << 20
+    static let messageTooBig = "The page sent a message over the 1 MiB limit: reload the page."
+    /// How long a keep-alive connection may wait for its next request.
+    static let idleTimeout = TimeAmount.seconds(30)
     static let tooBig = "The text file is too big: the studio takes texts of at most 2 MB."
 
     let library: NarrationLibrary
@@ -57,16 +66,24 @@ public struct WebStudioServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM; then a take being recorded is stopped and kept, work under
     /// way finishes, and the call returns.
-    /// - Parameter ready: called once the server listens, with the link to open (token included).
-    public func run(ready: @escaping @Sendable (URL) -> Void) async throws(NarrationError) {
-        let loopback = AccessGuard.isLoopback(host: configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host)
-        let access = AccessGuard(loopbackOnly: loopback)
+    /// - Parameters:
+    ///   - ready: called once the server listens, with the link to open (token included).
+    ///   - linkChanged: called when the link's token was exchanged, with the next link (a link
+    ///     lets one browser in).
+    public func run(ready: @escaping @Sendable (URL) -> Void, linkChanged: @escaping @Sendable (URL) -> Void = { _ in }) async throws(NarrationError) {
+        OpenFileLimit.raiseToHardLimit()  // connections are descriptors: the usual 1,024 is soon spent
+        let loopback = Self.isLoopback(listening: configuration.host)
+        let hosts: AccessGuard.Hosts = loopback ? .loopback : configuration.tls != nil ? .any : .these(Self.machineNames(listening: configuration.host))
+        let access = AccessGuard(hosts: hosts)
         let scheme = configuration.tls == nil ? "http" : "https"
+        let displayHost = Self.reachableHost(listening: configuration.host)
+        let port = Mutex(configuration.port)
+        let link = { @Sendable (token: String) in URL(string: "\(scheme)://\(displayHost):\(port.withLock { $0 })/?token=\(token)") }
         let host = StudioHost(library: library, options: options, article: article, settings: configuration.settings)
         defer { host.shutDown() }
 
         let router = Router(context: BasicWebSocketRequestContext.self)
-        router.middlewares.add(AccessMiddleware(access: access, scheme: scheme))
+        router.middlewares.add(AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
         addPage(to: router)
         addAPI(to: router, host: host)
         router.ws("/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
@@ -75,38 +92,85 @@ public struct WebStudioServer: Sendable {
 
         let server: HTTPServerBuilder
         do {
-            if let tls = configuration.tls {
+            let tls = try configuration.tls.map { tls in
                 let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
                 let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
-                server = try .tls(.http1WebSocketUpgrade(webSocketRouter: router), tlsConfiguration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
-            } else {
-                server = .http1WebSocketUpgrade(webSocketRouter: router)
+                return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
             }
+            server = try Self.serverBuilder(webSocketRouter: router, tls: tls, connectionGuard: ConnectionGuard())
         } catch {
             throw NarrationError(.usage, "The TLS certificate or key could not be read (\(error)): give PEM files to --tls-cert and --tls-key.")
         }
-        let displayHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        let token = access.token
+        let bindHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         var logger = Logger(label: "narrate-serve")
         logger.logLevel = .critical  // the terminal shows narrate's own lines, not a request log
         let app = Application(
             router: router, server: server,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "narrate"),
             onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? 0
-                if let url = URL(string: "\(scheme)://\(displayHost):\(port)/?token=\(token)") { ready(url) }
+                port.withLock { $0 = channel.localAddress?.port ?? 0 }
+                if let url = link(access.token) { ready(url) }
             },
             logger: logger)
         do {
             try await app.runService()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw NarrationError(
-                .usage, "Another program already listens on \(displayHost):\(configuration.port): choose another port with --listen (port 0 picks a free one).")
+                .usage, "Another program already listens on \(bindHost):\(configuration.port): choose another port with --listen (port 0 picks a free one).")
         } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
-            throw NarrationError(.usage, "This computer has no address \(displayHost): give one of its own addresses to --listen, or 127.0.0.1.")
+            throw NarrationError(.usage, "This computer has no address \(bindHost): give one of its own addresses to --listen, or 127.0.0.1.")
         } catch {
-            throw NarrationError(.usage, "Cannot listen on \(displayHost):\(configuration.port): \(error). Choose another port with --listen.")
+            throw NarrationError(.usage, "Cannot listen on \(bindHost):\(configuration.port): \(error). Choose another port with --listen.")
         }
+    }
+
+    /// HTTP/1.1 with the WebSocket upgrade (over TLS when given), every connection watched by
+    /// `connectionGuard` from its first byte, keep-alive connections closed after `idleTimeout`
+    /// without a request, and WebSocket frames read up to `frameLimit`.
+    static func serverBuilder(
+        webSocketRouter: Router<BasicWebSocketRequestContext>, tls: TLSConfiguration?, connectionGuard: ConnectionGuard
+    ) throws -> HTTPServerBuilder {
+        let webSocketResponder = webSocketRouter.buildResponder()
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(idleTimeout: idleTimeout), ws: .init(maxFrameSize: frameLimit))
+        if let tls { _ = try NIOSSLContext(configuration: tls) }  // a certificate and key that do not match fail here, not per connection
+        return HTTPServerBuilder { responder in
+            let http = HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration)
+            if let tls { return GuardedChannel(base: try TLSChannel(http, tlsConfiguration: tls), connectionGuard: connectionGuard) }
+            return GuardedChannel(base: http, connectionGuard: connectionGuard)
+        }
+    }
+
+    /// Whether `host` (as given to listen on: a name or an address, IPv6 without brackets) is
+    /// this machine's loopback, which no other computer reaches.
+    public static func isLoopback(listening host: String) -> Bool {
+        HostName(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host)?.isLoopback ?? false
+    }
+
+    /// Whether `host` (as given to listen on) is every address of the machine.
+    static func isWildcard(_ host: String) -> Bool { host == "0.0.0.0" || host == "::" || host == "[::]" }
+
+    /// The address to print in the link: the one listened on, or for a wildcard one of the
+    /// machine's own network addresses that another computer can reach (IPv4 first), else its name.
+    static func reachableHost(listening host: String) -> String {
+        guard isWildcard(host) else { return host.contains(":") ? "[\(host)]" : host }
+        let addresses = Foundation.Host.current().addresses.filter { address in
+            guard let name = HostName(address.contains(":") ? "[\(address)]" : address), !name.isLoopback else { return false }
+            return !address.hasPrefix("169.254.") && !address.lowercased().hasPrefix("fe80:")
+        }
+        if let v4 = addresses.first(where: { !$0.contains(":") }) { return v4 }
+        if let v6 = addresses.first { return "[\(v6)]" }
+        return Foundation.Host.current().name ?? "localhost"
+    }
+
+    /// The names a plain-http studio off loopback answers to: the address listened on, or for a
+    /// wildcard every address and name of the machine.
+    static func machineNames(listening host: String) -> Set<String> {
+        guard isWildcard(host) else { return [host.lowercased()] }
+        let current = Foundation.Host.current()
+        var names = Set((current.addresses + current.names).map { $0.lowercased() })
+        for name in current.names where !name.contains(".") { names.insert(name.lowercased() + ".local") }
+        return names
     }
 
     // MARK: Routes
@@ -248,7 +312,11 @@ public struct WebStudioServer: Sendable {
                 for await message in messages { try await outbound.write(.text(message)) }
             }
             group.addTask {
-                for try await message in inbound.messages(maxSize: messageLimit) {
+                for try await message in inbound.messages(maxSize: frameLimit) {
+                    guard Self.size(of: message) <= messageLimit else {
+                        try await outbound.close(.messageTooLarge, reason: messageTooBig)
+                        return
+                    }
                     switch message {
                     case .binary(let buffer):
                         host.receiveAudio(Array(buffer.readableBytesView), from: id)
@@ -263,6 +331,14 @@ public struct WebStudioServer: Sendable {
             }
             try await group.next()  // the page left (or the studio stopped): end both
             group.cancelAll()
+        }
+    }
+
+    /// The bytes a WebSocket message carries.
+    static func size(of message: WebSocketMessage) -> Int {
+        switch message {
+        case .text(let text): text.utf8.count
+        case .binary(let buffer): buffer.readableBytes
         }
     }
 
@@ -283,6 +359,8 @@ public struct WebStudioServer: Sendable {
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let access: AccessGuard
     let scheme: String
+    /// Told the next link's token after one was exchanged.
+    let linkChanged: @Sendable (String) -> Void
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let verdict = access.verdict(
@@ -292,8 +370,11 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         switch verdict {
         case .allow:
             return try await next(request, context)
-        case .exchangeToken(let cookie):
+        case .exchangeToken(let cookie, let nextToken):
+            linkChanged(nextToken)
             return Response(status: .seeOther, headers: [.location: "/", .setCookie: cookie, .cacheControl: "no-store"])
+        case .goHome:
+            return Response(status: .seeOther, headers: [.location: "/", .cacheControl: "no-store"])
         case .refuse(let status, let sentence):
             if request.uri.path.hasPrefix("/api/") || request.uri.path == "/audio" {
                 return WebStudioServer.refusal(status, sentence)

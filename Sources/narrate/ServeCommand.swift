@@ -24,10 +24,16 @@ extension Narrate {
 
                 By default only this computer can connect (127.0.0.1). To narrate from another \
                 device, listen on its network address and give a certificate: browsers allow \
-                the microphone only on https pages or on localhost.
+                the microphone only on https pages or on localhost. Off this computer, plain \
+                http (the token and the recordings readable by anyone on the network) needs \
+                --allow-plain-http.
+
+                Each link lets one browser in: once opened, the server prints the next link \
+                for another browser (and --open opens the newest).
 
                   narrate serve --open                    # opens the page in the default browser
                   narrate serve --listen 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem
+                  narrate serve --listen 0.0.0.0:8765 --allow-plain-http   # a trusted network only
 
                 Ctrl-C stops the server; a take being recorded is kept.
 
@@ -53,6 +59,9 @@ extension Narrate {
         @Option(name: .customLong("tls-key"), help: ArgumentHelp("The certificate's PEM private key.", valueName: "FILE"))
         var tlsKey: String?
 
+        @Flag(help: "Serve plain http on an address other computers can reach (the token and the recordings travel unencrypted).")
+        var allowPlainHttp = false
+
         @OptionGroup var profile: ProfileOption
         @OptionGroup var destination: DestinationOptions
 
@@ -62,6 +71,10 @@ extension Narrate {
             }
             guard (tlsCertificate == nil) == (tlsKey == nil) else {
                 throw ValidationError("--tls-cert and --tls-key go together: give both, or neither for plain http.")
+            }
+            if let (host, _) = Self.address(listen), tlsCertificate == nil, !allowPlainHttp, !WebStudioServer.isLoopback(listening: host) {
+                throw ValidationError(
+                    "--listen \(listen) lets other computers in over plain http, where the link's token and the recordings travel unencrypted: give --tls-cert and --tls-key to serve https, or add --allow-plain-http to serve plain http all the same.")
             }
         }
 
@@ -84,7 +97,7 @@ extension Narrate {
                 Console.print("The web studio is already running (process \(running.processID)): opening \(running.url.absoluteString)")
                 let kept = [
                     ("--listen", listen != "127.0.0.1:8765"), ("--device", device != nil), ("--article", target.article != nil),
-                    ("--tls-cert", tlsCertificate != nil), ("--profile", profile.profile != nil), ("--to", destination.to != nil),
+                    ("--tls-cert", tlsCertificate != nil), ("--allow-plain-http", allowPlainHttp), ("--profile", profile.profile != nil), ("--to", destination.to != nil),
                 ].filter(\.1).map(\.0)
                 if !kept.isEmpty {
                     Console.print("It keeps its own settings: \(kept.joined(separator: ", ")) apply to a studio started anew (stop it first).")
@@ -111,10 +124,16 @@ extension Narrate {
                         host: host, port: port, tls: tlsCertificate.map { ($0, tlsKey ?? "") }, settings: shown))
                 let root = library.root
                 defer { RunningStudio.forgetOwnRecord(in: root) }
+                if tlsCertificate == nil, !WebStudioServer.isLoopback(listening: host) {
+                    Console.error("Serving plain http on \(listen): anyone on the network can read the link's token and the recordings.")
+                }
                 try await server.run { url in
                     RunningStudio(url: url).record(in: root)
                     Console.print("Open \(url.absoluteString) in a browser (the token in the link lets only you in). Ctrl-C stops.")
                     if open { Self.openInBrowser(url) }
+                } linkChanged: { url in
+                    RunningStudio(url: url).record(in: root)
+                    Console.print("The link let a browser in and works no more; for another browser, open \(url.absoluteString)")
                 }
             }
             Console.print("Stopped the web studio.")

@@ -55,20 +55,24 @@ extension Narrate {
                 let screen = try TerminalScreens.open(environment: environment, colour: TerminalCapabilities.colourAllowed)
                 defer { screen.close() }
                 let studio = StudioSession(library: library, options: options, article: article)
-                Self.runLoop(studio, on: screen)
+                Self.runLoop(studio, on: screen, catalog: CatalogWatch(library: library))
                 return Self.goodbye(studio.state)
             }
             Console.print(summary)
         }
 
         /// Keys in, 20 screens a second out, until the volunteer leaves. SIGTERM and SIGHUP (the
-        /// terminal closed) leave as Esc does: a take being recorded is kept.
-        private static func runLoop(_ studio: StudioSession, on screen: any TerminalScreen) {
+        /// terminal closed) leave as Esc does: a take being recorded is kept. What another command
+        /// changed in the catalog is read again before a key acts and a few times a second.
+        private static func runLoop(_ studio: StudioSession, on screen: any TerminalScreen, catalog: CatalogWatch) {
             let signalled = Atomic<Bool>(false)
             let signals = SignalTrap { _ in signalled.store(true, ordering: .relaxed) }
             defer { withExtendedLifetime(signals) {} }
+            var catalog = catalog
             while !studio.isFinished {
-                if let key = screen.nextKey(waiting: 50), let action = studio.state.action(for: key) {
+                let key = screen.nextKey(waiting: 50)
+                if catalog.changed(checkingNow: key != nil), studio.reloadAfterOutsideChange() { catalog.caughtUp() }
+                if let key, let action = studio.state.action(for: key) {
                     studio.perform(action)
                 }
                 if signalled.load(ordering: .relaxed) { studio.perform(.leave) }

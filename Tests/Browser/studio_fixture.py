@@ -121,17 +121,24 @@ class Studio:
             "ALSA_CONFIG_PATH": f"/usr/share/alsa/alsa.conf:{self.asound_conf}",
         })
         self.process = None
-        self.url = None
+        self.first_url = None
         self.stdout_lines = []
         self.stderr_path = os.path.join(self.folder, "serve.stderr")
 
-    def start(self, timeout=30, extra=()):
-        """Starts `narrate serve` (with `extra` arguments) and reads the link it prints."""
+    def start(self, timeout=30, extra=(), listen="127.0.0.1:0", open_files=None):
+        """Starts `narrate serve` (with `extra` arguments) and reads the link it prints.
+        `open_files`: the soft limit of open files it starts with (as a login's 1024)."""
         binary = wait_for_binary()
         self._stderr = open(self.stderr_path, "w")
+
+        def limits():
+            if open_files is not None:
+                import resource
+                resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
         self.process = subprocess.Popen(
-            [binary, "serve", "--listen", "127.0.0.1:0", "--device", "usbmic", *extra],
-            env=self.env, stdout=subprocess.PIPE, stderr=self._stderr, stdin=subprocess.DEVNULL, text=True)
+            [binary, "serve", "--listen", listen, "--device", "usbmic", *extra],
+            env=self.env, stdout=subprocess.PIPE, stderr=self._stderr, stdin=subprocess.DEVNULL, text=True,
+            preexec_fn=limits)
         first = threading.Event()
 
         def drain():
@@ -149,12 +156,29 @@ class Studio:
         if not line.startswith("Open ") or not words or "?token=" not in words[0]:
             raise AssertionError(f"narrate serve's first line is not 'Open http://…/?token=… in a browser': {line!r}")
         _running.append(self)
-        self.url = words[0]
-        self.base, self.token = self.url.split("/?token=", 1)
+        self.first_url = words[0]
+        self.base = self.first_url.split("/?token=", 1)[0]
         self.hostport = self.base.split("://", 1)[1]
         self.host, port = self.hostport.rsplit(":", 1)
         self.port = int(port)
         return self
+
+    @property
+    def url(self):
+        """The newest link: each link lets one browser in, and narrate serve records the next one
+        in web-studio.link (as it prints it) once a link is used."""
+        try:
+            with open(os.path.join(self.env["NARRATE_HOME"], "web-studio.link")) as f:
+                record = json.load(f)
+            if self.process is not None and record["processID"] == self.process.pid:
+                return record["url"]
+        except (OSError, ValueError, KeyError):
+            pass
+        return self.first_url
+
+    @property
+    def token(self):
+        return self.url.split("/?token=", 1)[1]
 
     def liveness(self):
         """"running", or how it ended and what it printed: for failure messages."""

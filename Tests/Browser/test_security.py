@@ -91,6 +91,43 @@ class SecurityTests(StudioTestCase):
         self.assertEqual(status, 200)
         self.assertIn(b"<html", body)
 
+    def test_a_link_lets_one_browser_in_and_the_next_link_another(self):
+        """The token is single-use: each exchange is a new session and a new link, which narrate
+        serve prints and records for serve --open; the used link lets nobody else in."""
+        used = self.studio.token
+        status, headers, _ = self.studio.request("GET", "/?token=" + used)
+        self.assertEqual(status, 303)
+        first = headers["set-cookie"].split(";", 1)[0]
+        status, headers, body = self.studio.request("GET", "/?token=" + used)
+        self.assertEqual(status, 401, "a used link let a second browser in")
+        self.assertNotIn("set-cookie", headers)
+        self.assertEqual(body.decode().strip(),
+                         "That link was used already or is not this studio's: each link lets one browser in, "
+                         "so open the newest link narrate serve gave.")
+        # The browser that used it, reloading the link, goes on to the page.
+        status, headers, _ = self.studio.request("GET", "/?token=" + used, {"Cookie": first})
+        self.assertEqual((status, headers.get("location")), (303, "/"))
+        self.assertNotIn("set-cookie", headers)
+        fresh = self.studio.token
+        self.assertNotEqual(fresh, used)
+        self.assertIn(f"The link let a browser in and works no more; for another browser, open {self.studio.url}",
+                      self.studio.stdout_lines)
+        status, headers, _ = self.studio.request("GET", "/?token=" + fresh)
+        self.assertEqual(status, 303)
+        second = headers["set-cookie"].split(";", 1)[0]
+        self.assertNotEqual(second, first, "a second exchange gave the same session")
+        for cookie in (first, second):
+            self.assertEqual(self.studio.request("GET", "/", {"Cookie": cookie})[0], 200)
+
+    def test_host_names_that_only_begin_like_loopback_are_403(self):
+        port = self.studio.port
+        for host in (f"127.evil.example:{port}", f"127.0.0.1.nip.io:{port}", f"localhost.evil.example:{port}", "127.0.0.256"):
+            status, _, body = self.studio.request("GET", "/", {"Cookie": self.cookie, "Host": host})
+            self.assertEqual(status, 403, f"Host: {host}")
+            self.assertEqual(body.decode().strip(), "This studio answers only to 127.0.0.1 and localhost.")
+        for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"127.8.9.10:{port}"):
+            self.assertEqual(self.studio.request("GET", "/", {"Cookie": self.cookie, "Host": host})[0], 200, f"Host: {host}")
+
     def test_foreign_origin_post_is_403(self):
         status, _, body = self.article_request(json.dumps({"title": "From elsewhere"}).encode(), {"Origin": EVIL})
         self.assertEqual(status, 403)

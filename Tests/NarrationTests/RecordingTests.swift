@@ -155,3 +155,20 @@ struct ArticleLockTests {
         #expect(held == nil && deleted.chunk.frames == 8_820)
     }
 }
+
+@Suite("What a refused command reads in the lock file")
+struct ArticleLockHolderTests {
+    private let article = Article(id: ArticleID("k3v9"), title: "Held", publication: "", narrator: "", format: .speech, createdAt: Date())
+
+    @Test("a lock file read before its holder wrote its line (two undos racing) says only that another command uses it", arguments: [
+        ("", "another narrate command is using it. Wait for it to finish, then try again."),
+        ("\n", "another narrate command is using it. Wait for it to finish, then try again."),
+        ("77 edit\n", "another narrate command (process 77) is changing its chunks. Wait for it to finish, then try again."),
+        ("77 edit\nording\n", "another narrate command (process 77) is changing its chunks. Wait for it to finish, then try again."),
+        // An older narrate wrote its process id alone, and only when recording.
+        ("77\n", "another narrate command (process 77) is recording into it. Stop that recording first."),
+    ])
+    func holderWords(text: String, ending: String) {
+        #expect(ArticleLock.busy(article, holder: text).message == "Article \"Held\" (k3v9) is busy: \(ending)")
+    }
+}

@@ -292,6 +292,12 @@ class PackageTests(unittest.TestCase):
             with browser.open(link, timeout=10) as page:
                 self.assertEqual(page.status, 200)
                 self.assertIn(b"<html", page.read().lower())
+            # A link lets one browser in: the server prints (and records) the next one.
+            ready, _, _ = select.select([server.stdout], [], [], 10)
+            self.assertTrue(ready, "narrate serve printed no next link after the first was used")
+            following = server.stdout.readline()
+            self.assertIn("for another browser, open http://", following)
+            link = re.search(r"(http://\S+)", following).group(1)
             opened = self.root.chroot(*entry_command, user=VOLUNTEER, environment={"PATH": "/usr/local/bin:/usr/bin:/bin"})
             self.assertIn("already running", opened.stdout)
             log = self.root.path / "tmp/opened"

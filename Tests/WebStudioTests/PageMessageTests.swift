@@ -16,6 +16,16 @@ struct PageMessageTests {
         #expect(try PageMessage.decode(#"{"type":"open","article":"k3v9"}"#) == .open("k3v9"))
     }
 
+    @Test("messages that act on a chunk carry its id")
+    func chunkIDs() throws {
+        #expect(try PageMessage.decode(#"{"type":"key","key":"x","id":"c1"}"#) == .key(.character("x"), chunk: ChunkID("c1")))
+        #expect(try PageMessage.decode(#"{"type":"select","id":"c2"}"#) == .selectChunk(ChunkID("c2")))
+        #expect(try PageMessage.decode(#"{"type":"punch","chunk":2,"id":"c2","seconds":1.5}"#) == .punch(chunk: 2, seconds: 1.5, id: ChunkID("c2")))
+        #expect(throws: NarrationError.usage("The page sent a chunk id narrate cannot read: reload the page.")) {
+            try PageMessage.decode(#"{"type":"key","key":"x","id":""}"#)
+        }
+    }
+
     @Test("what the page cannot have meant is refused with a sentence", arguments: [
         (#"not json"#, "The page sent a message narrate cannot read: reload the page."),
         (#"{"type":"dance"}"#, "The page sent an unknown message \"dance\": reload the page."),

@@ -8,11 +8,25 @@ import Testing
 /// remedy in the page's words.
 @Suite("The page's state")
 struct PageStateTests {
-    private func decoded(_ state: StudioState, microphone: Studio.Microphone = .device) throws -> [String: Any] {
-        let page = PageState(state, article: ArticleID("abc123"), microphone: microphone, deviceName: "usbmic", format: .speech, audioVersion: "v1", canSend: false)
+    private func decoded(_ state: StudioState, microphone: Studio.Microphone = .device, chunkIDs: [ChunkID] = []) throws -> [String: Any] {
+        let page = PageState(
+            state, article: ArticleID("abc123"), chunkIDs: chunkIDs, microphone: microphone, deviceName: "usbmic", format: .speech, audioVersion: "v1",
+            canSend: false)
         let message = try #require(try JSONSerialization.jsonObject(with: Data(page.message().utf8)) as? [String: Any])
         #expect(message["type"] as? String == "state")
         return try #require(message["state"] as? [String: Any])
+    }
+
+    @Test("each chunk carries its id, what the page names it by")
+    func chunkIDs() throws {
+        let state = StudioState(
+            header: .init(title: "Budget", publication: "Gazette", narrator: "Ann", state: .open, duration: 2, chunkCount: 2),
+            chunks: [
+                .init(index: ChunkIndex(position: 0), duration: 1, peak: Decibels(-3)),
+                .init(index: ChunkIndex(position: 1), duration: 1, peak: Decibels(-3)),
+            ])
+        let chunks = try #require(try decoded(state, chunkIDs: [ChunkID("c1"), ChunkID("c2")])["chunks"] as? [[String: Any]])
+        #expect(chunks.map { $0["id"] as? String } == ["c1", "c2"])
     }
 
     @Test("a take over chunk 2 being recorded, with its meter, chunks and reading pane")

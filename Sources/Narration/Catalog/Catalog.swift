@@ -311,13 +311,19 @@ public final class Catalog: Sendable {
     /// Removes the chunk at `index` from the order in one transaction whose last step is
     /// `moveFile(id)` (moving its file to the trash). The article's export, if it had one, is
     /// withdrawn in the same transaction.
+    /// - Parameter expected: the chunk the caller showed at `index`; when another is there now
+    ///   (another command changed the article meanwhile), nothing is deleted.
     /// - Returns: the removed chunk and the export withdrawn.
+    /// - Throws: `chunkIndexOutOfRange`; `usage` when the chunk at `index` is not `expected`.
     func deleteChunk(
-        at index: ChunkIndex, of article: Article, moveFile: @escaping @Sendable (ChunkID) throws -> Void
+        at index: ChunkIndex, of article: Article, expected: ChunkID? = nil, moveFile: @escaping @Sendable (ChunkID) throws -> Void
     ) throws(NarrationError) -> (chunk: Chunk, withdrawn: WithdrawnExport?) {
         let (row, withdrawn) = try write { db -> (ChunkRow, WithdrawnExport?) in
             let before = try self.chunkRows(of: article.id, db)
             var order = try self.order(of: article.id, db)
+            if let expected, order.index(of: expected) != index {
+                throw NarrationError(.usage, "Chunk \(index) changed since the list was shown (another narrate command changed the article), so nothing was deleted: look at the list again.")
+            }
             let removed = try order.remove(at: index)
             guard let row = try ChunkRow.fetchOne(db, key: removed.rawValue) else {
                 preconditionFailure("chunk \(removed) is in the order but has no row")
@@ -345,6 +351,13 @@ public final class Catalog: Sendable {
             let others = replaced > 1 ? " in place of its \(replaced) chunks" : ""
             return (.reread, "Read a paragraph again as chunk \(index.number)\(others) (\(length)).")
         }
+    }
+
+    /// A number that changes whenever another connection (another narrate command) has changed
+    /// the catalog since this one last looked; this process's own changes leave it alone. Cheap:
+    /// SQLite's `PRAGMA data_version`, no table is read.
+    public func dataVersion() throws(NarrationError) -> Int {
+        try read { try Int.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }
     }
 
     // MARK: Access

@@ -62,8 +62,11 @@ final class ArticleLock: Sendable {
         }
         guard file.tryLock() else { return nil }
         if writable {
-            try? file.truncate(to: 0)
-            try? file.write(Array("\(FileSystem.processID) \(purpose.rawValue)\n".utf8), at: 0)
+            // The line first, then the end cut after it: a command refused meanwhile reads this
+            // holder's words (or the last holder's), never an empty file.
+            let line = Array("\(FileSystem.processID) \(purpose.rawValue)\n".utf8)
+            try? file.write(line, at: 0)
+            try? file.truncate(to: line.count)
         }
         return ArticleLock(file: file, url: url)
     }
@@ -76,15 +79,18 @@ final class ArticleLock: Sendable {
     }
 
     /// "Article … is busy: another narrate command (process N) is exporting it. …", from the lock
-    /// file's text ("PID PURPOSE"); an older narrate wrote the process id alone, meaning a recording.
+    /// file's text ("PID PURPOSE"); an older narrate wrote the process id alone, meaning a
+    /// recording. A file with no words yet (its holder had just created it) says only that
+    /// another command is using the article, not what it does.
     static func busy(_ article: Article, holder text: String?) -> NarrationError {
         let words = (text ?? "").split(whereSeparator: \.isWhitespace)
-        let process = words.first.flatMap { Int32($0) }.map { " (process \($0))" } ?? ""
-        let purpose = words.dropFirst().first.flatMap { Purpose(rawValue: String($0)) } ?? .recording
+        let processID = words.first.flatMap { Int32($0) }
+        let process = processID.map { " (process \($0))" } ?? ""
+        let purpose = words.dropFirst().first.flatMap { Purpose(rawValue: String($0)) } ?? (processID != nil && words.count == 1 ? .recording : nil)
         let remedy = purpose == .recording ? "Stop that recording first." : "Wait for it to finish, then try again."
         return NarrationError(
             .articleBusy,
-            "Article \"\(article.title)\" (\(article.id)) is busy: another narrate command\(process) \(purpose.phrase). \(remedy)")
+            "Article \"\(article.title)\" (\(article.id)) is busy: another narrate command\(process) \(purpose?.phrase ?? "is using it"). \(remedy)")
     }
 
     private init(file: OpenFile?, url: URL) {

@@ -502,6 +502,21 @@ extension FileSystem {
         return posix_spawn(&pid, path, &actions, &attributes, argv, environ) == 0
     }
 
+    /// Raises this process's soft limit of open descriptors to its hard limit (a server holding
+    /// many connections needs more than the usual 1,024).
+    /// - Returns: the soft limit now, or nil when the limits cannot be read.
+    /// The corresponding C functions are `getrlimit` and `setrlimit`.
+    static func raiseOpenFileLimit() -> UInt64? {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return UInt64(limit.rlim_cur)
+    }
+
     static func monotonicSeconds() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)

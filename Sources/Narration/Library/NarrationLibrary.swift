@@ -131,14 +131,19 @@ public final class NarrationLibrary: Sendable {
 
     /// Removes the chunk at `index` from the article; its file goes to the article's trash. The
     /// article's export, if it had one, is withdrawn (see `WithdrawnExport`).
+    /// - Parameter expected: the chunk a screen showed at `index`: when another is there now,
+    ///   nothing is deleted (a list shown before another command changed the article).
     /// - Returns: the removed chunk and the export withdrawn.
-    /// - Throws: `chunkIndexOutOfRange`, `articleBusy` while the article is being recorded.
+    /// - Throws: `chunkIndexOutOfRange`, `articleBusy` while the article is being recorded, `usage`
+    ///   when the chunk at `index` is not `expected`.
     @discardableResult
-    public func deleteChunk(at index: ChunkIndex, of article: Article) throws(NarrationError) -> (chunk: Chunk, withdrawn: WithdrawnExport?) {
+    public func deleteChunk(at index: ChunkIndex, of article: Article, expected: ChunkID? = nil) throws(NarrationError) -> (
+        chunk: Chunk, withdrawn: WithdrawnExport?
+    ) {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .edit)
         defer { withExtendedLifetime(lock) {} }
         let root = self.root
-        let deleted = try catalog.deleteChunk(at: index, of: article) { id in
+        let deleted = try catalog.deleteChunk(at: index, of: article, expected: expected) { id in
             let file = root.chunkURL(id, of: article.id)
             if FileSystem.exists(file) { try FileSystem.move(file, to: root.trashedChunkURL(id, of: article.id)) }
         }

@@ -17,6 +17,7 @@ const $ = (id) => document.getElementById(id);
 const MAX_TEXT_BYTES = 2 * 1024 * 1024;
 const PRE_ROLL_SECONDS = 3;     // punch-and-roll plays this much before the point
 const TAKE_KEYS = new Set(["r", "e", "i", "a"]); // keys that may start a take
+const CHUNK_KEYS = new Set(["x", "e", "i", "y", "delete"]); // keys that act on one chunk: sent with its id
 
 /** The state before the server's first message. */
 const EMPTY_STATE = {
@@ -94,7 +95,7 @@ function chunkAt(s, from, seconds) {
   let offset = 0;
   for (const chunk of s.chunks.slice(start)) {
     if (chunk.missing) continue; // a missing chunk has no audio in the article's WAV
-    if (seconds < offset + chunk.duration) return { number: chunk.number, seconds: seconds - offset };
+    if (seconds < offset + chunk.duration) return { number: chunk.number, id: chunk.id, seconds: seconds - offset };
     offset += chunk.duration;
   }
   return null;
@@ -644,13 +645,25 @@ function pressKey(key) {
   page.problem = null;
   const taking = isRecording(state) || page.streaming;
   if (key === "r" && taking) return stopTake();
-  if (TAKE_KEYS.has(key) && !taking && state.microphone === "browser") return startBrowserTake({ type: "key", key });
+  const message = { type: "key", key, id: chunkIdFor(key) }; // an undefined id is left out
+  if (TAKE_KEYS.has(key) && !taking && state.microphone === "browser") return startBrowserTake(message);
   if (TAKE_KEYS.has(key) && !taking) stopAudio();
-  send({ type: "key", key });
+  send(message);
+}
+
+/** The id of the chunk a key acts on, as this page shows it: the one the delete confirmation
+ *  names, else the selected one. The server acts on that chunk or, when another command has
+ *  removed it meanwhile, on none. */
+function chunkIdFor(key) {
+  if (!CHUNK_KEYS.has(key)) return undefined;
+  const panel = state.panel || {};
+  const chunk = panel.kind === "confirmDelete" ? state.chunks.find((c) => c.number === panel.chunk) : state.chunks[state.selection];
+  return chunk && chunk.id ? chunk.id : undefined;
 }
 
 function selectChunk(position) {
-  if (position !== state.selection) send({ type: "select", position });
+  const chunk = state.chunks[position];
+  if (position !== state.selection && chunk) send(chunk.id ? { type: "select", id: chunk.id } : { type: "select", position });
 }
 
 function stopAudio() {
@@ -709,7 +722,7 @@ function punch() {
   const point = audio.currentTime;
   const at = chunkAt(state, page.audioFrom, point);
   if (!at) return;
-  const message = { type: "punch", chunk: at.number, seconds: Math.round(at.seconds * 1000) / 1000 };
+  const message = { type: "punch", chunk: at.number, id: at.id, seconds: Math.round(at.seconds * 1000) / 1000 };
   const start = Math.max(0, point - PRE_ROLL_SECONDS);
   page.punching = true;
   page.notice = `Listen, then read on from ${clock(at.seconds)} into chunk ${at.number}.`;
