@@ -33,7 +33,7 @@ extension Narrate {
 
                   narrate serve --open                    # opens the page in the default browser
                   narrate serve --listen 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem
-                  narrate serve --listen 0.0.0.0:8765 --allow-plain-http   # a trusted network only
+                  narrate serve --listen 0.0.0.0:8765 --allow-plain-http   # a trusted LAN only
 
                 Ctrl-C stops the server; a take being recorded is kept.
 
