@@ -237,7 +237,10 @@ final class StagedCopy {
         temporary = FileSystem.temporaryURL(beside: target)
         try FileSystem.clearTemporary(beside: target)
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw NarrationError(.fileSystem, "Cannot read \(source.path): \(FileSystem.describe(errno: errno)).", cause: .system(errno: errno)) }
+        guard input >= 0 else {
+            let code = errno
+            throw NarrationError(.fileSystem, "Cannot read \(source.path): \(FileSystem.describe(errno: code)).", cause: .system(errno: code))
+        }
         defer { close(input) }
         let output = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard output >= 0 else {
