@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import NarrationTestSupport
 import Testing
 
@@ -26,6 +27,23 @@ struct DestinationLinkTests {
         #expect(try Data(contentsOf: destination.outside) == destination.outsideBytes)
         #expect(destination.delivered() == [link.lastPathComponent])
         #expect(try destination.jobState() == "queued")
+        #expect(try destination.fixture.recordings() == destination.recordings)
+    }
+
+    @Test("another user's file at the audio's temporary name is left to its owner: submit refuses naming it", .enabled(if: getuid() == 0, "giving a file to another user needs root"))
+    func othersPartial() throws {
+        let share = TemporaryFolder("narrate-share")
+        let destination = try SharedDestination(share: share.url)
+        let partial = destination.deliveryFolder.appendingPathComponent(".\(destination.audioName).narrate-partial")
+        try FileManager.default.createDirectory(at: destination.deliveryFolder, withIntermediateDirectories: true)
+        try destination.outsideBytes.write(to: partial)
+        #expect(chown(partial.path, 65534, 65534) == 0)
+
+        let submitted = try destination.submit()
+        #expect(submitted.status == 1)
+        #expect(submitted.stderr == "Cannot write \(partial.path): it is another user's file, not one narrate made; remove it, then try again.\n")
+        #expect(try Data(contentsOf: partial) == destination.outsideBytes)
+        #expect(destination.delivered() == [partial.lastPathComponent])
         #expect(try destination.fixture.recordings() == destination.recordings)
     }
 

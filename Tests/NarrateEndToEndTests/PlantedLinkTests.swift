@@ -95,6 +95,25 @@ struct PlantedLinkTests {
         }
     }
 
+    @Test("space.reserve as a hard link to a chunk, or a FIFO: record refuses, and the chunk keeps its bytes")
+    func spaceReserveHardLinkAndFIFO() throws {
+        let planted = try Planted()
+        let reserve = planted.articleFolder.appendingPathComponent("space.reserve")
+        try FileManager.default.linkItem(at: try planted.chunk, to: reserve)
+        let hardLinked = try planted.fixture.record(0.2)
+        #expect(hardLinked.status == 1)
+        #expect(hardLinked.stderr == "Cannot write \(reserve.path): it is not a regular file narrate made; remove it, then try again.\n")
+        try planted.expectUntouched()
+        try FileManager.default.removeItem(at: reserve)
+
+        #expect(mkfifo(reserve.path, 0o600) == 0)
+        let fifo = try planted.fixture.record(0.2)
+        #expect(fifo.status == 1)
+        #expect(fifo.stderr == "Cannot write \(reserve.path): it is not a regular file narrate made; remove it, then try again.\n")
+        try planted.expectUntouched()
+        #expect(try planted.fixture.chunks().count == 2)
+    }
+
     @Test("recording.lock and delivery.lock as links: record and submit refuse, naming them, and write nothing through them")
     func lockFiles() throws {
         let planted = try Planted()

@@ -127,7 +127,8 @@ enum FileSystem {
     }
 
     /// Removes every temporary file of ours in `folder` whose writer is gone (nobody holds its
-    /// lock); leaves those being written. - Returns: how many were removed.
+    /// lock); leaves those being written, and what is not ours (see `removeIfAbandoned`).
+    /// - Returns: how many were removed.
     @discardableResult
     static func removeAbandonedPartials(in folder: URL) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
@@ -135,11 +136,15 @@ enum FileSystem {
             .filter { removeIfAbandoned(folder.appendingPathComponent($0)) }.count
     }
 
-    /// Unlinks `url` while holding its lock, if nobody else holds it. - Returns: whether it is gone.
+    /// Unlinks `url` while holding its lock, if nobody else holds it and it is narrate's own (a
+    /// regular file of this user's: a link or another user's file at that name is left to its
+    /// owner). - Returns: whether it is gone.
     private static func removeIfAbandoned(_ url: URL) -> Bool {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { return errno == ENOENT }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, ForeignFile(FileStatus(info)) == nil else { return false }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
         return unlink(url.path) == 0 || errno == ENOENT
     }
@@ -232,7 +237,10 @@ final class StagedCopy {
         temporary = FileSystem.temporaryURL(beside: target)
         try FileSystem.clearTemporary(beside: target)
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw NarrationError(.fileSystem, "Cannot read \(source.path): \(FileSystem.describe(errno: errno)).", cause: .system(errno: errno)) }
+        guard input >= 0 else {
+            let code = errno
+            throw NarrationError(.fileSystem, "Cannot read \(source.path): \(FileSystem.describe(errno: code)).", cause: .system(errno: code))
+        }
         defer { close(input) }
         let output = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard output >= 0 else {
