@@ -38,10 +38,10 @@ enum TextBytes {
         }
     }
 
-    /// Refuses bytes that are not text: a file whose first bytes name its kind (an image, a
-    /// document, an archive, a recording: `BinaryKind`), UTF-16 or UTF-32 (by their byte order
-    /// mark), any NUL byte, or more than one byte in ten a control character other than tab, line
-    /// feed, form feed, carriage return and escape.
+    /// Refuses bytes that are not text: UTF-16 or UTF-32 (by their byte order mark), a file whose
+    /// first bytes name its kind (an image, a document, an archive, a recording: `BinaryKind`),
+    /// any NUL byte, or more than one byte in ten a control character other than tab, line feed,
+    /// form feed, carriage return and escape.
     static func requireText(_ bytes: [UInt8], _ source: Source) throws(NarrationError) {
         if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) || bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { throw source.utf16("UTF-32") }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { throw source.utf16("UTF-16") }
