@@ -20,7 +20,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
-        .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
         // The web studio's server; without its default traits, which would bring swift-configuration.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
@@ -53,12 +52,12 @@ let package = Package(
         // Pure Swift: formats, articles, chunks, metering maths, timecodes, errors. No C, no I/O.
         .target(name: "NarrationCore", swiftSettings: strictness),
 
-        // An article's text read into paragraphs: plain text, Markdown (through Ink) and HTML
+        // An article's text read into paragraphs: plain text, Markdown (a linear reader of its own) and HTML
         // (through libxml2's HTML parser, the only code that imports CLibXML2); and XMLReader,
         // libxml2's strict XML parser for files others write (a destination's podcast feed).
         .target(
             name: "NarrationText",
-            dependencies: ["NarrationCore", "CLibXML2", .product(name: "Ink", package: "Ink")],
+            dependencies: ["NarrationCore", "CLibXML2"],
             swiftSettings: strictness
         ),
 

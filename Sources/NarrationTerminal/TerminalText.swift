@@ -1,17 +1,22 @@
-/// Text from a volunteer or a file made safe to show on a terminal: every control character is
-/// written out as a visible escape instead of reaching the terminal.
+import NarrationCore
+
+/// Text from a volunteer or a file made safe to show on a terminal: every control character and
+/// bidirectional control is written out as a visible escape instead of reaching the terminal.
 ///
 /// An article's title, a file name or a server's answer may hold ESC, BEL, NUL, a carriage
 /// return or a C1 control, and a terminal acts on them: `ESC]0;…BEL` renames the window,
-/// `ESC[2J` clears the screen, `\r` overwrites what was printed. Each such character becomes
-/// `\u{XX}`, its code point in two upper-case hex digits as Swift writes it: ESC is `\u{1B}`,
-/// BEL `\u{07}`, CSI (U+009B) `\u{9B}`. The escapes are printable ASCII, so the text reads the
-/// same on any terminal and shows what was there.
+/// `ESC[2J` clears the screen, `\r` overwrites what was printed. A bidirectional override or
+/// isolate (U+202A–U+202E, U+2066–U+2069) reorders the rest of the line, so that a title can
+/// show other words than it holds. Each such character becomes `\u{XX}`, its code point in
+/// upper-case hex (at least two digits) as Swift writes it: ESC is `\u{1B}`, BEL `\u{07}`, CSI
+/// (U+009B) `\u{9B}`, RIGHT-TO-LEFT OVERRIDE `\u{202E}`. The escapes are printable ASCII, so
+/// the text reads the same on any terminal and shows what was there.
 public enum TerminalText {
-    /// Whether `scalar` is a control character a terminal may act on: C0 (U+0000–U+001F),
-    /// DEL (U+007F) or C1 (U+0080–U+009F).
+    /// Whether `scalar` is a character a terminal may act on or reorder the line by: C0
+    /// (U+0000–U+001F), DEL (U+007F), C1 (U+0080–U+009F), or a bidirectional control
+    /// (`ControlCharacters.isHazard`).
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        ControlCharacters.isHazard(scalar)
     }
 
     /// How `scalar` is shown: `\u{1B}` for ESC.

@@ -5,6 +5,9 @@ import NarrationCore
 enum TextBytes {
     static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
+    /// What narrate reads as an article's text, as the refusals say it.
+    static let readableFormats = "plain text, Markdown or HTML in UTF-8"
+
     /// The name and path a refusal speaks of: the file's name in the sentence, its path as the subject.
     struct Source {
         let name: String
@@ -15,7 +18,12 @@ enum TextBytes {
         }
 
         var notText: NarrationError {
-            refusal("\"\(name)\" is not a text file: narrate reads plain text, Markdown or HTML in UTF-8.")
+            refusal("\"\(name)\" is not a text file: narrate reads \(TextBytes.readableFormats).")
+        }
+
+        /// A file whose first bytes say what it is (`BinaryKind`): "a PNG image".
+        func binary(_ kind: String) -> NarrationError {
+            refusal("\"\(name)\" is \(kind), not a text: narrate reads \(TextBytes.readableFormats).")
         }
 
         var nothingToRead: NarrationError { refusal("\"\(name)\" has no text to read.") }
@@ -30,12 +38,14 @@ enum TextBytes {
         }
     }
 
-    /// Refuses bytes that are not text: UTF-16 or UTF-32 (by their byte order mark), any NUL byte,
-    /// or more than one byte in ten a control character other than tab, line feed, form feed,
-    /// carriage return and escape.
+    /// Refuses bytes that are not text: UTF-16 or UTF-32 (by their byte order mark), a file whose
+    /// first bytes name its kind (an image, a document, an archive, a recording: `BinaryKind`),
+    /// any NUL byte, or more than one byte in ten a control character other than tab, line feed,
+    /// form feed, carriage return and escape.
     static func requireText(_ bytes: [UInt8], _ source: Source) throws(NarrationError) {
         if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) || bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { throw source.utf16("UTF-32") }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { throw source.utf16("UTF-16") }
+        if let kind = BinaryKind.name(of: bytes) { throw source.binary(kind) }
         let (hasNUL, controls) = bytes.withUnsafeBufferPointer { buffer in
             var controls = 0
             var index = 0

@@ -2,6 +2,7 @@ import Foundation
 import Narration
 import NarrationCore
 import NarrationText
+import NIOPosix
 import Studio
 import Synchronization
 
@@ -23,11 +24,17 @@ final class StudioHost: Sendable {
         var text: String?
     }
 
+    /// A new article whose text has been read (off the session's thread), ready to be made.
+    private struct ReadArticle: Sendable {
+        var request: NewArticle
+        var paragraphs: [ScriptParagraph]?
+    }
+
     private enum Input: Sendable {
         case message(PageMessage, from: PageID)
         case audio([UInt8], from: PageID)
         case left(PageID)
-        case create(NewArticle, reply: @Sendable (Result<ArticleID, NarrationError>) -> Void)
+        case create(ReadArticle, reply: @Sendable (Result<ArticleID, NarrationError>) -> Void)
         case outboxChanged
         case shutDown
     }
@@ -98,10 +105,27 @@ final class StudioHost: Sendable {
         }
     }
 
-    /// Makes the article and opens it in the session.
+    /// Reads the text (if any) on NIO's blocking pool, never on the session's thread (a text
+    /// that is slow to read must not stop the studio, nor a stop by SIGINT), then makes the
+    /// article and opens it in the session. A text that cannot be read makes no article.
     func create(_ request: NewArticle) async -> Result<ArticleID, NarrationError> {
-        await withCheckedContinuation { continuation in
-            post(.create(request, reply: { continuation.resume(returning: $0) }))
+        var paragraphs: [ScriptParagraph]?
+        if let text = request.text {
+            let name = request.textName ?? "text"
+            do {
+                paragraphs = try await NIOThreadPool.singleton.runIfActive {
+                    let bytes = Array(text.utf8)
+                    return try ScriptReader.read(bytes, format: ScriptFormat.from(fileName: name) ?? .from(content: bytes), name: name)
+                }
+            } catch let error as NarrationError {
+                return .failure(error)
+            } catch {
+                return .failure(.usage("The server is stopping, so the text was not read."))
+            }
+        }
+        let read = ReadArticle(request: request, paragraphs: paragraphs)
+        return await withCheckedContinuation { continuation in
+            post(.create(read, reply: { continuation.resume(returning: $0) }))
         }
     }
 
@@ -251,19 +275,15 @@ final class StudioHost: Sendable {
     private static func isBusy(_ studio: Studio) -> Bool { studio.state.isRecording || studio.state.isWorking }
     private static let busy = "Stop the take or wait for the work to finish first."
 
-    /// Reads the text (if any) first, so that a text that cannot be read makes no article.
-    private func create(_ request: NewArticle, in studio: Studio) -> Result<ArticleID, NarrationError> {
+    /// Makes the article of a request whose text was read already, and attaches the text.
+    private func create(_ read: ReadArticle, in studio: Studio) -> Result<ArticleID, NarrationError> {
         guard !Self.isBusy(studio) else { return .failure(.usage(Self.busy)) }
+        let request = read.request
+        let paragraphs = read.paragraphs
         if let problem = NewArticleForm.problem(publication: request.publication, narrator: request.narrator) {
             return .failure(.usage(problem))
         }
         do throws(NarrationError) {
-            var paragraphs: [ScriptParagraph]?
-            if let text = request.text {
-                let name = request.textName ?? "text"
-                let bytes = Array(text.utf8)
-                paragraphs = try ScriptReader.read(bytes, format: ScriptFormat.from(fileName: name) ?? .from(content: bytes), name: name)
-            }
             let article = try library.newArticle(
                 title: request.title, publication: request.publication, narrator: request.narrator, format: options.format)
             if let paragraphs { _ = try library.attachText(paragraphs, to: article, file: request.textName ?? "text") }

@@ -44,8 +44,8 @@ struct MarkdownTests {
         ])
     }
 
-    @Test("what Ink gets wrong is prepared away: setext headings, autolinks, underscores inside words, a lone asterisk")
-    func inkWorkarounds() throws {
+    @Test("setext headings, autolinks, underscores inside words and a lone asterisk, with CRLF lines")
+    func ordinaryPitfalls() throws {
         let folder = try TextFolder()
         let markdown = "Title of the day\r\n================\r\n\r\nA sub title\r\n-----------\r\n\r\n"
             + "Write to <news@example.com> or see <https://example.com/a_b>.\r\n\r\n"
@@ -86,6 +86,42 @@ struct MarkdownTests {
             paragraph("Inner item"),
             paragraph("Last item"),
             paragraph("a = b_c * d"),
+        ])
+    }
+
+    @Test("reference links, escapes, code spans, tables, HTML comments and tags, character references, lazy quote lines")
+    func inlineAndTables() throws {
+        let folder = try TextFolder()
+        let markdown = """
+            A [link][ref], a [shortcut], [no link] and ![an image][ref]; \\*not emphasis\\*, 2*3 = 6, ``a ` b``.
+            Tags <span class="x">go</span>, <!-- a comment --> <br>and &mdash; &#233; &#x263A; &bogus; stay &#x1B; as text.
+
+            [ref]: https://example.com
+            [shortcut]: https://example.com "A title"
+
+            > A quote *in* two
+            lines.
+
+            | Name | Votes |
+            |------|------:|
+            | Ann  | 12 \\| 13 |
+
+            <!--
+            Not read.
+            -->
+            <script>
+            alert("not read")
+            </script>
+            The end.
+            """
+        #expect(try folder.read("inline.md", markdown) == [
+            paragraph("A link, a shortcut, [no link] and ; *not emphasis*, 2*3 = 6, a ` b. Tags go, and — é ☺ &bogus; stay &#x1B; as text."),
+            paragraph("A quote in two lines."),
+            paragraph("Name"),
+            paragraph("Votes"),
+            paragraph("Ann"),
+            paragraph("12 | 13"),
+            paragraph("The end."),
         ])
     }
 

@@ -5,14 +5,14 @@ import Testing
 
 @Suite("Files that cannot be read")
 struct RefusalTests {
-    @Test("a binary file (a PNG) is not a text file")
+    @Test("a binary file (a PNG) is named for what it is, whatever its name")
     func binary() throws {
         let folder = try TextFolder()
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
                             0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x10, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0xF3, 0xFF, 0x61]
         let path = try folder.write("notes.pdf", bytes: png)
         let error = thrown { () throws(NarrationError) in try ScriptReader.read(fileAt: path) }
-        #expect(error == NarrationError(.textUnreadable, "\"notes.pdf\" is not a text file: narrate reads plain text, Markdown or HTML in UTF-8."))
+        #expect(error == NarrationError(.textUnreadable, "\"notes.pdf\" is a PNG image, not a text: narrate reads plain text, Markdown or HTML in UTF-8."))
         #expect(error?.subject == .file(path))
     }
 

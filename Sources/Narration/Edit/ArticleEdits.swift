@@ -4,11 +4,15 @@ public import NarrationCore
 extension NarrationLibrary {
     /// Changes the article's title, publication, narrator or listener date, as one edit in its
     /// history; its export is withdrawn when anything changed.
-    /// - Throws: a usage error for an empty title or a date that is not `YYYY-MM-DD`; `articleBusy`.
+    /// - Throws: a usage error for an empty title, a detail holding NUL or a date that is not
+    ///   `YYYY-MM-DD`; `articleBusy`.
     public func changeDetails(of article: Article, _ change: DetailsChange) throws(NarrationError)
         -> (article: Article, changed: [String], withdrawn: WithdrawnExport?)
     {
         var change = change
+        for (detail, value) in [("title", change.title), ("publication", change.publication), ("narrator", change.narrator)] {
+            if let value { try ControlCharacters.requireNoNUL(value, in: detail) }
+        }
         if let title = change.title {
             let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { throw NarrationError(.usage, "The title is empty.", remedy: .giveTitle) }

@@ -44,9 +44,14 @@ public final class NarrationLibrary: Sendable {
     // MARK: Articles
 
     /// Creates an article, its folders, and makes it the current one.
+    /// - Throws: a usage error for an empty title, or a title, publication or narrator holding
+    ///   NUL (`ControlCharacters.requireNoNUL`).
     public func newArticle(title: String, publication: String, narrator: String, format: AudioFormat) throws(NarrationError) -> Article {
         let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw NarrationError(.usage, "The title is empty.", remedy: .giveTitle) }
+        try ControlCharacters.requireNoNUL(title, in: "title")
+        try ControlCharacters.requireNoNUL(publication, in: "publication")
+        try ControlCharacters.requireNoNUL(narrator, in: "narrator")
         try format.validate()
         let article = Article(
             id: ArticleID.random(), title: trimmed, publication: publication, narrator: narrator,

@@ -82,23 +82,27 @@ public struct Transcript: Sendable, Equatable {
     }
 
     /// WebVTT: a header, then numbered cues with `HH:MM:SS.mmm` times. "&", "<" and ">" are
-    /// escaped as the format requires, so a cue's words never read as markup or an arrow.
+    /// escaped as the format requires, so a cue's words never read as markup or an arrow; control
+    /// characters and bidirectional controls are left out (`ControlCharacters.removed(from:)`).
     public var webVTT: String {
         var text = "WEBVTT\n"
         for (number, cue) in cues.enumerated() {
-            let words = cue.text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
+            let words = ControlCharacters.removed(from: cue.text)
+                .replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
             text += "\n\(number + 1)\n\(Self.time(cue.startFrame, sampleRate, ".")) --> \(Self.time(cue.endFrame, sampleRate, "."))\n\(words)\n"
         }
         return text
     }
 
     /// SubRip: numbered cues with `HH:MM:SS,mmm` times. A line of its own that would read as a
-    /// cue number or time cannot occur: each cue's words are one line.
+    /// cue number or time cannot occur: each cue's words are one line, without control
+    /// characters or bidirectional controls (`ControlCharacters.removed(from:)`).
     public var subRip: String {
         var text = ""
         for (number, cue) in cues.enumerated() {
             if number > 0 { text += "\n" }
-            text += "\(number + 1)\n\(Self.time(cue.startFrame, sampleRate, ",")) --> \(Self.time(cue.endFrame, sampleRate, ","))\n\(cue.text)\n"
+            let words = ControlCharacters.removed(from: cue.text)
+            text += "\(number + 1)\n\(Self.time(cue.startFrame, sampleRate, ",")) --> \(Self.time(cue.endFrame, sampleRate, ","))\n\(words)\n"
         }
         return text
     }

@@ -1,0 +1,43 @@
+import Narration
+import NarrationCore
+import NarrationTestSupport
+import Studio
+import Testing
+
+/// The new-article form with characters that would cut a title short or reorder it on screen.
+@Suite("The new-article form and hostile characters")
+struct NewArticleFormTests {
+    @Test("NUL, ESC, BEL and bidirectional overrides typed into a field are left out; the rest is typed")
+    func typing() {
+        var form = NewArticleForm(publication: "Daily Post", narrator: "Ann Reader")
+        for character in "Bud\u{0}g\u{1B}e\u{07}t\u{202E} \u{2066}vote" { form.edit(.character(character)) }
+        #expect(form.title == "Budget vote")
+        form.edit(.tab)
+        form.edit(.character("\u{0}"))
+        #expect(form.publication == "Daily Post")
+    }
+
+    @Test("a title, publication or narrator holding NUL (as a web form can send) is refused with a sentence; no article is made",
+          arguments: [
+            ("Budget\u{0} vote", "Daily Post", "Ann Reader", "title"),
+            ("Budget vote", "Daily\u{0}Post", "Ann Reader", "publication"),
+            ("Budget vote", "Daily Post", "\u{0}Ann", "narrator"),
+          ])
+    func nulRefused(title: String, publication: String, narrator: String, detail: String) throws {
+        let fixture = try LibraryFixture()
+        #expect(throws: NarrationError(.usage, "The \(detail) holds a NUL character (U+0000), which would cut it short: remove it and try again.")) {
+            try fixture.library.newArticle(title: title, publication: publication, narrator: narrator, format: .speech)
+        }
+        #expect(try fixture.library.catalog.articles().isEmpty)
+    }
+
+    @Test("an edit of the details holding NUL is refused too, and the title stays whole")
+    func nulInEdit() throws {
+        let fixture = try LibraryFixture()
+        let article = try fixture.library.newArticle(title: "Budget vote", publication: "Daily Post", narrator: "Ann Reader", format: .speech)
+        #expect(throws: NarrationError(.usage, "The title holds a NUL character (U+0000), which would cut it short: remove it and try again.")) {
+            try fixture.library.changeDetails(of: article, DetailsChange(title: "Budget\u{0}"))
+        }
+        #expect(try fixture.library.article(article.id.rawValue).title == "Budget vote")
+    }
+}
