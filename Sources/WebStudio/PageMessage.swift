@@ -12,6 +12,9 @@ enum PageMessage: Equatable {
     case microphone(Studio.Microphone)
     /// Punch-and-roll over chunk `chunk` from `seconds` into it.
     case punch(chunk: Int, seconds: Double)
+    /// Punch-and-roll's pre-roll begins on the page: `lead` seconds before `seconds` into chunk
+    /// `chunk` play in the browser; the `punch` that follows is the only take that can start.
+    case preRoll(chunk: Int, seconds: Double, lead: Double)
     /// Show the new-article form.
     case newArticle
     /// Open this article (the one the form was opened from).
@@ -25,6 +28,7 @@ enum PageMessage: Equatable {
         var chunk: Int?
         var seconds: Double?
         var article: String?
+        var lead: Double?
     }
 
     static let namedKeys: [String: KeyPress] = [
@@ -49,6 +53,10 @@ enum PageMessage: Equatable {
             if let source = raw.source.flatMap(Studio.Microphone.init(rawValue:)) { return .microphone(source) }
         case "punch":
             if let chunk = raw.chunk, let seconds = raw.seconds, seconds.isFinite, seconds >= 0 { return .punch(chunk: chunk, seconds: seconds) }
+        case "preRoll":
+            if let chunk = raw.chunk, let seconds = raw.seconds, seconds.isFinite, seconds >= 0, let lead = raw.lead, lead.isFinite, (0...10).contains(lead) {
+                return .preRoll(chunk: chunk, seconds: seconds, lead: lead)
+            }
         case "newArticle":
             return .newArticle
         case "open":

@@ -128,6 +128,7 @@ final class StudioHost: Sendable {
 
     private func run(_ studio: Studio) {
         var browserTakeOwner: PageID?
+        var preRollOwner: PageID?
         var nextTick = MonotonicClock.now()
         var wasWorking = false
         publishOutbox()
@@ -141,12 +142,16 @@ final class StudioHost: Sendable {
                 switch input {
                 case .message(let message, let page):
                     let before = studio.streamedInput
+                    let wasPreRolling = studio.state.isPreRolling
                     perform(message, on: studio)
                     if studio.streamedInput != nil, studio.streamedInput !== before { browserTakeOwner = page }
+                    if !wasPreRolling, studio.state.isPreRolling { preRollOwner = page }
                 case .audio(let bytes, let page):
                     if page == browserTakeOwner { studio.streamedInput?.append(bytes) }
                 case .left(let page):
                     if page == browserTakeOwner, studio.streamedInput != nil { studio.streamedInputWentAway() }
+                    // The page playing a pre-roll went away: its take will never start.
+                    if page == preRollOwner, studio.state.isPreRolling { studio.perform(.cancelFix) }
                 case .create(let request, let reply):
                     reply(create(request, in: studio))
                 case .outboxChanged:
@@ -156,6 +161,7 @@ final class StudioHost: Sendable {
                 }
             }
             if studio.streamedInput == nil { browserTakeOwner = nil }
+            if !studio.state.isPreRolling { preRollOwner = nil }
             if MonotonicClock.now() >= nextTick {
                 studio.tick()
                 nextTick = max(nextTick + 0.05, MonotonicClock.now() - 0.05)
@@ -180,8 +186,11 @@ final class StudioHost: Sendable {
                 studio.perform(action)
             }
         case .select(let position):
+            guard !studio.state.isPreRolling else { return studio.perform(.explain(Self.preRolling)) }
+            if case .articles = studio.state.panel { return }  // the list has its own buttons
             studio.select(position: position)
         case .microphone(let source):
+            guard !studio.state.isPreRolling else { return studio.perform(.explain(Self.preRolling)) }
             guard !studio.state.isRecording else {
                 studio.perform(.explain("Stop the take first, then choose the microphone."))
                 return
@@ -194,6 +203,12 @@ final class StudioHost: Sendable {
                 return
             }
             studio.punch(ChunkIndex(position: chunk - 1), at: seconds)
+        case .preRoll(let chunk, let seconds, let lead):
+            guard chunk >= 1, chunk <= studio.state.chunks.count else {
+                studio.perform(.explain("There is no chunk \(chunk) to correct."))
+                return
+            }
+            studio.beginPreRoll(ChunkIndex(position: chunk - 1), at: seconds, lead: lead)
         case .newArticle:
             guard !Self.isBusy(studio) else { return studio.perform(.explain(Self.busy)) }
             studio.perform(.dismissResult)
@@ -201,11 +216,11 @@ final class StudioHost: Sendable {
             guard !Self.isBusy(studio) else { return studio.perform(.explain(Self.busy)) }
             do throws(NarrationError) {
                 let article = try library.article(id)
-                guard article.state == .open else {
-                    studio.perform(.explain("\"\(article.title)\" is \(article.state.rawValue): it cannot be recorded into any more."))
+                guard article.state != .pruned else {
+                    studio.perform(.explain("“\(article.title)” is pruned: its recordings were removed, so it cannot be opened."))
                     return
                 }
-                studio.openArticle(article)
+                studio.perform(.openListedArticle(article.id))
             } catch {
                 studio.perform(.explain(PageState.sentence(error, canSend: options.destination != nil)))
             }
@@ -213,8 +228,9 @@ final class StudioHost: Sendable {
     }
 
     /// Whether a take or queue/submit runs: then the open article is not changed under it.
-    private static func isBusy(_ studio: Studio) -> Bool { studio.state.isRecording || studio.state.isWorking }
+    private static func isBusy(_ studio: Studio) -> Bool { studio.state.isRecording || studio.state.isWorking || studio.state.isPreRolling }
     private static let busy = "Stop the take or wait for the work to finish first."
+    private static let preRolling = "A slip is being fixed: its take starts by itself after the seconds before it. Cancel the fix first."
 
     /// Reads the text (if any) first, so that a text that cannot be read makes no article.
     private func create(_ request: NewArticle, in studio: Studio) -> Result<ArticleID, NarrationError> {

@@ -14,6 +14,7 @@ struct PageMessageTests {
         #expect(try PageMessage.decode(#"{"type":"microphone","source":"browser"}"#) == .microphone(.browser))
         #expect(try PageMessage.decode(#"{"type":"punch","chunk":2,"seconds":1.5}"#) == .punch(chunk: 2, seconds: 1.5))
         #expect(try PageMessage.decode(#"{"type":"open","article":"k3v9"}"#) == .open("k3v9"))
+        #expect(try PageMessage.decode(#"{"type":"preRoll","chunk":2,"seconds":1.5,"lead":1.5}"#) == .preRoll(chunk: 2, seconds: 1.5, lead: 1.5))
     }
 
     @Test("what the page cannot have meant is refused with a sentence", arguments: [
@@ -23,6 +24,8 @@ struct PageMessageTests {
         (#"{"type":"select"}"#, "The page sent an incomplete \"select\" message: reload the page."),
         (#"{"type":"microphone","source":"radio"}"#, "The page sent an incomplete \"microphone\" message: reload the page."),
         (#"{"type":"punch","chunk":1,"seconds":-1}"#, "The page sent an incomplete \"punch\" message: reload the page."),
+        (#"{"type":"preRoll","chunk":1,"seconds":1,"lead":1e300}"#, "The page sent an incomplete \"preRoll\" message: reload the page."),
+        (#"{"type":"preRoll","chunk":1,"seconds":1}"#, "The page sent an incomplete \"preRoll\" message: reload the page."),
     ])
     func refused(text: String, sentence: String) {
         #expect(throws: NarrationError.usage(sentence)) { try PageMessage.decode(text) }
