@@ -33,7 +33,7 @@ public enum ArticleListRenderer {
             let publication = row.publication.isEmpty ? "no publication" : TerminalText.escaped(row.publication)
             let detail = [publication, row.state.rawValue, row.progress, Timecode.clock(row.seconds), changed(row.lastChange, in: timeZone)]
                 .joined(separator: " · ")
-            lines.append([StyledText("    " + detail.clipped(to: max(1, width - 5)), row.canOpen ? .plain : .dim)])
+            lines.append([StyledText("    " + detail.clipped(to: max(1, width - 4)), row.canOpen ? .plain : .dim)])
         }
         if shown.count < list.rows.count {
             lines.append([StyledText("   \(top + 1)–\(top + shown.count) of \(list.rows.count) articles; ↑ ↓ show more", .dim)])
