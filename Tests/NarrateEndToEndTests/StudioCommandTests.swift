@@ -266,6 +266,13 @@ struct StudioCommandTests {
         let current = try fixture.narrate.run(["list", "--json"])
         let articles = try #require(try current.json() as? [[String: Any]])
         #expect(articles.first { $0["current"] as? Bool == true }?["title"] as? String == "Ferry timetable")
+
+        // --article opens any article, whichever is current.
+        let again = try openStudio("--article \(id)")
+        try expectScreen(again, " Paragraph 2 of 3 · r reads it")
+        #expect(try again.screen().hasPrefix(" Budget vote"))
+        try again.send("Escape")
+        try expectScreen(again, "EXIT=0")
     }
 
     @Test("an article with a text: the reading pane shows paragraph 1, and after a take paragraph 2")
