@@ -1139,8 +1139,8 @@ document.addEventListener("keydown", (event) => {
     pressKey(key === "ArrowUp" ? "up" : "down");
   } else if (key === " ") {
     togglePlay();  // even on a button: space is the player's key here
-  } else if (key === "Enter" && event.target.closest && event.target.closest("#chunks li")) {
-    const row = event.target.closest("#chunks li");  // Enter on a row: select it and play from it
+  } else if (key === "Enter" && event.target.closest && event.target.closest("#chunks .chunk-button")) {
+    const row = event.target.closest("#chunks li");  // Enter on a row: select it and play from it (not on its dismiss button)
     const position = [...row.parentNode.children].indexOf(row);
     selectChunk(position);
     playFrom(position);
