@@ -31,27 +31,35 @@ public enum StudioRenderer {
     /// it (rule, notice, two footer lines).
     static let rowsAbove = 7
     static let rowsBelow = 4
+    /// Screens shorter than this leave out empty meter and warning lines and a footer line.
+    static let compactHeight = 20
 
     public static func render(_ state: StudioState, width: Int, height: Int) -> StudioFrame {
         guard width >= minimumWidth, height >= minimumHeight else {
             let message = "Make the terminal at least \(minimumWidth)×\(minimumHeight) (it is \(width)×\(height))."
             return StudioFrame(width: max(width, 0), height: max(height, 0), lines: message.wrapped(to: max(1, width)).map { [StyledText($0, .problem)] })
         }
+        // On a short screen the header keeps its title, the meter and warning lines are left out
+        // while empty and the footer keeps one line: the rows go to the paragraph to read.
+        let compact = height < compactHeight
         var lines: [[StyledText]] = []
-        lines += header(state)
+        lines += compact && state.header != nil ? Array(header(state).prefix(1)) : header(state)
         lines.append([StyledText(rule(width), .dim)])
         lines.append(status(state))
-        lines.append(meter(state))
-        lines.append(state.warning.map { [StyledText(" ⚠ \(shown($0))", .problem)] } ?? [])
+        let meter = meter(state)
+        if !compact || !meter.isEmpty { lines.append(meter) }
+        let warning = state.warning.map { [StyledText(" ⚠ \(shown($0))", .problem)] } ?? []
+        if !compact || !warning.isEmpty { lines.append(warning) }
         let notice = notice(state, width: width)
+        let footer = compact ? Array(footer(state).prefix(1)) : footer(state)
         // A notice longer than a line (an error and its fix) takes rows from the list above it.
-        let listRows = height - rowsAbove - rowsBelow - (notice.count - 1)
+        let listRows = height - (lines.count + 1) - (2 + footer.count) - (notice.count - 1)
         var middle = middle(state, width: width, height: height, rows: listRows + 1).prefix(listRows + 1)
         while middle.count < listRows + 1 { middle.append([]) }
         lines += middle
         lines.append([StyledText(rule(width), .dim)])
         lines += notice
-        lines += footer(state)
+        lines += footer
         // Text is escaped where it enters (below); this pass makes sure no control character
         // reaches the terminal through a part that forgot.
         let safe = lines.map { line in line.map { StyledText(shown($0.text), $0.style) } }
@@ -69,7 +77,12 @@ public enum StudioRenderer {
 
     private static func header(_ state: StudioState) -> [[StyledText]] {
         guard let header = state.header else {
-            let hint = if case .result = state.panel { " Done. Any key starts the next article." } else { " No article yet: fill in the form to start one." }
+            let hint = switch state.panel {
+            case .result: " Done. Any key starts the next article."
+            case .articles: " Choose an article to go back to, or start a new one."
+            case _ where state.canListArticles: " No article open: fill in the form, or Esc for your articles."
+            default: " No article yet: fill in the form to start one."
+            }
             return [[StyledText(" narrate studio", .heading)], [StyledText(hint, .dim)]]
         }
         let chunks = header.chunkCount == 1 ? "1 chunk" : "\(header.chunkCount) chunks"
@@ -94,8 +107,16 @@ public enum StudioRenderer {
             case .replace(let index): "re-recording chunk \(index)"
             }
             return [StyledText(" ● REC \(Timecode.clock(seconds))", .recording), StyledText("   \(target)")]
-        case .playing(let chunk, let count, let position, let total, let paused):
-            return [StyledText(" \(paused ? "⏸" : "▶") chunk \(chunk)/\(count) \(Timecode.clock(position)) / \(Timecode.clock(total))", .playing)]
+        case .playing(let chunk, let count, let position, let total, let paused, let inChunk):
+            if paused {
+                return [StyledText(" ⏸ Paused at chunk \(chunk), \(Timecode.tenths(inChunk)): c fixes a slip from here", .playing)]
+            }
+            return [
+                StyledText(" ▶ chunk \(chunk)/\(count) \(Timecode.tenths(inChunk))", .playing),
+                StyledText(" · article \(Timecode.clock(position)) / \(Timecode.clock(total))", .dim),
+            ]
+        case .preRoll(let preRoll):
+            return [StyledText(" ▶ Pre-roll: fixing chunk \(preRoll.chunk) from \(Timecode.tenths(preRoll.at))", .recording), StyledText(" · Esc cancels")]
         case .working(let stage, let fraction):
             let clamped = min(1, max(0, fraction))
             let filled = Int((clamped * 30).rounded(.down))
@@ -108,7 +129,7 @@ public enum StudioRenderer {
     }
 
     private static func meter(_ state: StudioState) -> [StyledText] {
-        guard let meter = state.meter, state.isRecording || state.isPlaying else { return [] }
+        guard let meter = state.meter, state.isRecording || state.isPlaying || state.isPreRolling else { return [] }
         var spans = [StyledText("   level ")]
         for (index, glyph) in meter.render(colour: false).enumerated() {
             let style: StudioStyle = switch MeterDisplay.band(ofSegment: index) {
@@ -133,13 +154,15 @@ public enum StudioRenderer {
             let lines = lines + (remedy.map { [$0.commandLine.text] } ?? [])
             return [[StyledText(" \(shown(heading))", .heading)], []] + lines.flatMap { shown($0).wrapped(to: width - 4).map { [StyledText("   \($0)")] } }
         case .newArticle(let form):
-            return newArticle(form)
+            return newArticle(form, canListArticles: state.canListArticles)
+        case .articles(let list):
+            return ArticleListRenderer.lines(list, width: width, rows: rows)
         }
     }
 
     /// The most lines of a paragraph's text the pane shows on a screen `height` rows tall: 6 on
     /// 24 rows, 9 on 30, more on taller screens.
-    static func readingLines(height: Int) -> Int { max(1, (height - 12) / 2) }
+    static func readingLines(height: Int) -> Int { max(3, (height - 12) / 2) }
 
     /// The reading pane over the chunk list, in `rows` shared with the list: "Paragraph 3 of 9"
     /// and what r does with it, its text wrapped to the width (cut with "…" when longer than the
@@ -147,12 +170,20 @@ public enum StudioRenderer {
     /// heads and three rows (one on the smallest screens); the pane gives up its text first.
     private static func readingPane(_ state: StudioState, width: Int, height: Int, rows: Int) -> [[StyledText]] {
         guard let reading = state.reading else { return [] }
-        let room = rows - (rows >= 10 ? 4 : 2)
+        // The list keeps its heads and three rows, one on short screens, where the paragraph
+        // keeps its heading and three lines first.
+        let room = rows >= 10 ? rows - 4 : rows >= 6 ? rows - 2 : rows >= 5 ? rows - 1 : rows
         guard room > 0 else { return [] }
         let name = reading.kind == .heading ? "Heading" : "Paragraph"
         var lines: [[StyledText]] = [[StyledText(" \(name) \(reading.number) of \(reading.count)", .heading)] + remark(reading, state)]
         let columns = width - 4
-        let limit = min(readingLines(height: height), room >= 3 ? room - 2 : room - 1)
+        // Flagged takes of the paragraph, with the hint's words and time, while room is left
+        // for three lines of its text.
+        for flag in reading.flags.prefix(max(0, room - 4)) {
+            lines.append([StyledText(Self.firstWords("   ⚑ chunk \(flag.chunk): \(shown(flag.hint))", fitting: width - 1), .problem)])
+        }
+        let textRoom = room - lines.count
+        let limit = min(readingLines(height: height), textRoom >= 4 ? textRoom - 1 : textRoom)
         if limit > 0 {
             var text = shown(reading.text).wrapped(to: columns)
             if text.count > limit {
@@ -193,11 +224,17 @@ public enum StudioRenderer {
             return [StyledText(reading.isRead ? " · read already; r or a reads it again" : " · not read yet; r reads it")]
         case .allRead:
             return [StyledText(" · every paragraph is read; p n move, a reads one again")]
+        case .fixing:
+            return [StyledText(" · fixing a slip in it", .recording)]
         }
     }
 
     /// The column heads and the rows that fit, scrolled so that the selection is in view.
     private static func chunkList(_ state: StudioState, width: Int, rows: Int) -> [[StyledText]] {
+        guard rows >= 1 else { return [] }  // a short screen gives the paragraph the rows
+        if rows == 1, state.chunks.indices.contains(state.selection) {  // the selected chunk alone, without the heads
+            return [chunkRow(state.chunks[state.selection], selected: true, width: width)]
+        }
         let visible = rows - 1
         guard !state.chunks.isEmpty else {
             return [[], [StyledText("   No chunks yet. Press r to record the first one.", .dim)]]
@@ -218,8 +255,14 @@ public enum StudioRenderer {
         let lead = "\(selected ? "▸" : " ") \(String(repeating: " ", count: max(0, 4 - number.count)))\(number)  \(Timecode.tenths(row.duration))  \(String(repeating: " ", count: max(0, 8 - peak.count)))\(peak)  "
         let mark = row.missing ? " ✗ missing" : row.recovered ? " ↺ recovered" : ""
         let sparkWidth = max(0, width - lead.terminalColumns - 12)
-        let spark = row.missing ? String(repeating: " ", count: sparkWidth) : Sparkline.render(row.levels, width: sparkWidth)
         let style: StudioStyle = selected ? .selected : .plain
+        if let hint = row.hints.first, !row.missing {
+            // A flagged take shows its hint, with its words and time, where its levels were.
+            let more = row.hints.count > 1 ? " (+\(row.hints.count - 1))" : ""
+            let flag = Self.firstWords("⚑ \(shown(hint))\(more)", fitting: max(2, width - lead.terminalColumns - 1))
+            return [StyledText(lead, style), StyledText(flag, selected ? .selected : .problem)]
+        }
+        let spark = row.missing ? String(repeating: " ", count: sparkWidth) : Sparkline.render(row.levels, width: sparkWidth)
         return [StyledText(lead, style), StyledText(spark, selected ? .selected : .meterGreen), StyledText(mark, selected ? .selected : .problem)]
     }
 
@@ -229,9 +272,9 @@ public enum StudioRenderer {
         [StyledText("   i      ", .key), StyledText("record a new chunk before the selected one")],
         [StyledText("   space  ", .key), StyledText("play from the selected chunk; pause and resume; + - volume, [ ] speed")],
         [StyledText("   Enter  ", .key), StyledText("play the selected chunk from its start, then on")],
-        [StyledText("   ↑ ↓    ", .key), StyledText("select a chunk (PgUp PgDn Home End jump); ← → seek 5 s")],
-        [StyledText("   x      ", .key), StyledText("delete the selected chunk (asks first; it goes to the trash)")],
-        [StyledText("   c u    ", .key), StyledText("paused: correct from there (hear 3 s, read on) / undo an edit")],
+        [StyledText("   ↑ ↓    ", .key), StyledText("select a chunk (PgUp PgDn Home End jump); playing: ← → ±1 s, PgUp PgDn ±5 s")],
+        [StyledText("   x d    ", .key), StyledText("delete the selected chunk (asks first) / dismiss its ⚑ hint")],
+        [StyledText("   c u    ", .key), StyledText("paused: fix a slip from there (hear 3 s, read on) / undo an edit")],
     ]
 
     private static let leaveKey: [StyledText] = [StyledText("   Esc    ", .key), StyledText("leave (Ctrl-C too); a take being recorded is kept")]
@@ -240,7 +283,7 @@ public enum StudioRenderer {
     private static let help: [[StyledText]] =
         [[StyledText(" Keys", .heading)], [StyledText("   r      ", .key), StyledText("record a new chunk at the end; r again stops and keeps it")]]
         + chunkKeys + [
-            [StyledText("   q s    ", .key), StyledText("queue into the outbox / submit to the destination; next article")],
+            [StyledText("   q s o  ", .key), StyledText("queue / submit (then the next article) / your articles, to open one")],
             leaveKey, [], closesHelp,
         ]
 
@@ -252,11 +295,11 @@ public enum StudioRenderer {
         [StyledText("   p n    ", .key), StyledText("move to the previous / next paragraph of the text")],
         [StyledText("   a      ", .key), StyledText("read the shown paragraph again (its old takes go to the trash)")],
     ] + chunkKeys + [
-        [StyledText("   q s    ", .key), StyledText("queue into the outbox / submit to the destination; next article")],
+        [StyledText("   q s o  ", .key), StyledText("queue / submit (then the next article) / your articles, to open one")],
         leaveKey, closesHelp,
     ]
 
-    private static func newArticle(_ form: NewArticleForm) -> [[StyledText]] {
+    private static func newArticle(_ form: NewArticleForm, canListArticles: Bool) -> [[StyledText]] {
         var lines: [[StyledText]] = [[StyledText(" New article", .heading)], []]
         for field in NewArticleForm.Field.allCases {
             let focused = form.focus == field
@@ -266,7 +309,7 @@ public enum StudioRenderer {
             ])
         }
         lines.append([])
-        lines.append([StyledText("   Tab or ↓ next field · Enter on Narrator starts the article · Esc leave", .dim)])
+        lines.append([StyledText("   Tab or ↓ next field · Enter on Narrator starts the article · Esc \(canListArticles ? "your articles" : "leave")", .dim)])
         if let problem = form.problem { lines.append([StyledText("   \(shown(problem))", .problem)]) }
         return lines
     }
@@ -276,7 +319,7 @@ public enum StudioRenderer {
 
     /// What just happened, wrapped to at most `noticeLines` lines (an error names its fix at the
     /// end, so it must not be cut), or the delete question.
-    private static func notice(_ state: StudioState, width: Int) -> [[StyledText]] {
+    private static func notice(_ state: StudioState, width: Int, limit noticeLines: Int = noticeLines) -> [[StyledText]] {
         if case .confirmDelete(let index) = state.panel {
             let length = state.chunks.first { $0.index == index }.map { " (\(Timecode.tenths($0.duration)))" } ?? ""
             return [[StyledText(" Delete chunk \(index)\(length)? It goes to the trash. ", .problem),
@@ -297,25 +340,32 @@ public enum StudioRenderer {
         }
         switch state.panel {
         case .newArticle:
-            return [keys([("Enter", "next field / start"), ("Tab", "next field"), ("Esc", "leave")]), []]
+            return [keys([("Enter", "next field / start"), ("Tab", "next field"), ("Esc", state.canListArticles ? "articles" : "leave")]), []]
+        case .articles(let list):
+            return [
+                keys([("↑↓", "choose"), ("Enter", "open"), ("n", "new article"), ("Esc", list.openArticle == nil ? "leave" : "back")]),
+                [],
+            ]
+        case .chunks where state.isPreRolling:
+            return [keys([("Esc", "cancel the fix"), ("?", "all keys")]), keys([("Ctrl-C", "leave")])]
         case .result:
             return [keys([("any key", "next article"), ("Esc", "leave")]), []]
         case .help:
             return [keys([("any key", "back")]), []]
         case .chunks where state.isPlaying:
             return [
-                keys([("space", "pause/resume"), ("← →", "5 s"), ("c", "correct from here"), ("u", "undo"), ("?", "all keys")]),
-                keys([("+ -", "volume"), ("[ ]", "speed"), ("Enter", "play selected"), ("↑↓", "select"), ("Esc", "leave")]),
+                keys([("space", "pause/resume"), ("← →", "1 s"), ("PgUp PgDn", "5 s"), ("c", "correct from here"), ("?", "all keys")]),
+                keys([("+ -", "volume"), ("[ ]", "speed"), ("Enter", "play selected"), ("u", "undo"), ("Esc", "leave")]),
             ]
         case .chunks where state.reading != nil, .confirmDelete where state.reading != nil:
             return [
                 keys([("r", "record/stop"), ("p n", "paragraph"), ("a", "read again"), ("space", "play/pause"), ("?", "all keys")]),
-                keys([("↑↓", "select"), ("x", "delete"), ("e", "re-record"), ("i", "insert"), ("q", "queue"), ("s", "submit"), ("Esc", "leave")]),
+                keys([("↑↓", "select"), ("x", "delete"), ("e", "re-record"), ("q", "queue"), ("s", "submit"), ("o", "articles"), ("Esc", "leave")]),
             ]
         case .chunks, .confirmDelete:
             return [
                 keys([("r", "record/stop"), ("space", "play/pause"), ("Enter", "play selected"), ("↑↓", "select"), ("?", "all keys")]),
-                keys([("x", "delete"), ("e", "re-record"), ("i", "insert before"), ("q", "queue"), ("s", "submit"), ("Esc", "leave")]),
+                keys([("x", "delete"), ("e", "re-record"), ("i", "insert"), ("q", "queue"), ("s", "submit"), ("o", "articles"), ("Esc", "leave")]),
             ]
         }
     }

@@ -95,6 +95,15 @@ public final class Studio {
     private var readyFor: [ChunkID]?
     private var preparingFor: [ChunkID] = []
     private var leaveWhenDone = false
+    /// The take check's hints not dismissed yet, by chunk, as of the last reload.
+    private var hints: [ChunkID: [String]] = [:]
+    /// The reports of the article's checked takes, for the words a punch-and-roll reads on from.
+    private var reports: [ChunkID: TakeCheckReport] = [:]
+    /// A pre-roll a front end plays itself (the web studio's page), and when it began: the
+    /// punch that follows it is the only take that can start meanwhile.
+    private var frontEndPreRoll: (preRoll: StudioState.PreRoll, since: Double)?
+    /// Whether the player was paused at the last tick: pausing and resuming change the notice.
+    private var wasPaused = false
     private var watch = InputWatch()
     private let clock: () -> Double
 
@@ -107,6 +116,7 @@ public final class Studio {
             open(article)
         } else {
             showNewArticleForm()
+            if state.canListArticles { showArticles() }
         }
         if !library.notices.isEmpty { state.notice = .init(library.notices.joined(separator: " ")) }
     }
@@ -173,10 +183,13 @@ public final class Studio {
             player?.setSpeed(speed)
             state.notice = .init("Speed \(Self.speedText(speed)), the pitch kept.")
         case .select(let delta):
+            if case .articles(let list) = state.panel { return state.panel = .articles(list.moved(by: delta)) }
             select(state.selection + delta)
         case .selectFirst:
+            if case .articles(let list) = state.panel { return state.panel = .articles(list.moved(by: -list.rows.count)) }
             select(0)
         case .selectLast:
+            if case .articles(let list) = state.panel { return state.panel = .articles(list.moved(by: list.rows.count)) }
             select(state.chunks.count - 1)
         case .askDelete:
             if let index = state.selectedIndex {
@@ -205,6 +218,25 @@ public final class Studio {
             createArticle()
         case .dismissResult:
             showNewArticleForm()
+        case .showArticles:
+            showArticles()
+        case .openListedArticle(let id):
+            openListed(id)
+        case .showNewArticleForm:
+            guard recording == nil, work == nil else { return }
+            stopPlaying()
+            showNewArticleForm()
+        case .closeArticles:
+            if article != nil {
+                state.panel = .chunks
+                state.notice = nil
+            } else {
+                leave()
+            }
+        case .cancelFix:
+            cancelFix()
+        case .dismissHints:
+            dismissSelectedHints()
         case .explain(let sentence):
             state.notice = .init(sentence)
         }
@@ -222,9 +254,15 @@ public final class Studio {
                 watch.update(peak: peak, at: now)
             }
             state.warning = status.firstFrameTime == nil ? nil : watch.warning(at: now)
-            state.activity = .recording(seconds: take.article.format.seconds(status.frames), placement: placement)
+            if let punch, punch.isListening, case .preRoll = state.activity {
+                // the pre-roll still plays: the status says so, not "REC 00:00:00"
+            } else {
+                let wasPreRolling = state.isPreRolling
+                state.activity = .recording(seconds: take.article.format.seconds(status.frames), placement: placement)
+                if wasPreRolling { showReading() }
+            }
             if status.stopReason != nil || punch?.error != nil { stopRecording() }  // the device failed or the disk filled
-            else if let punch, !punch.isListening, state.notice?.text.hasPrefix("Correcting") == true {
+            else if let punch, !punch.isListening, state.notice?.text.hasPrefix("Playing the") == true {
                 state.notice = .init("Recording from there. Press r to stop; the take is kept whatever happens.")
             }
         }
@@ -241,10 +279,19 @@ public final class Studio {
                 // Times are the article's, as chunk numbers are: where this chunk starts in the
                 // article plus how far into it, out of the whole article.
                 let before = entries.prefix { $0.index < status.chunk }.reduce(0) { $0 + $1.chunk.frames }
+                let paused = status.state == .paused
+                let inChunk = player.format.seconds(status.positionInChunk)
                 state.activity = .playing(
                     chunk: status.chunk, of: entries.count, position: player.format.seconds(before + status.positionInChunk),
-                    total: player.format.seconds(entries.reduce(0) { $0 + $1.chunk.frames }), paused: status.state == .paused)
+                    total: player.format.seconds(entries.reduce(0) { $0 + $1.chunk.frames }), paused: paused, inChunk: inChunk)
                 if let position = entries.firstIndex(where: { $0.index == status.chunk }) { state.selection = position }
+                if paused != wasPaused {
+                    state.notice = .init(
+                        paused
+                            ? "Paused. ← → move 1 s, PgUp PgDn 5 s; c fixes a slip from there; space plays on."
+                            : "Playing. Space pauses, Enter plays the selected chunk.")
+                    wasPaused = paused
+                }
             }
         }
         if let work {
@@ -257,9 +304,19 @@ public final class Studio {
         if state.header != nil { state.header?.exportReady = recording == nil && readyFor == entries.map(\.chunk.id) }
         if let checks = takeCheck?.checks {
             takeCheck = nil
+            if !checks.isEmpty, recording == nil { reload() }  // the new hints mark their chunks
             showHints(checks)
         }
+        if let (preRoll, since) = frontEndPreRoll, now - since > preRoll.lead + Self.preRollGrace {
+            frontEndPreRoll = nil
+            state.activity = .ready
+            showReading()
+            state.notice = .init("The fix of chunk \(preRoll.chunk) was cancelled: its take did not start. The chunk is as it was.", isProblem: true)
+        }
     }
+
+    /// How long after its seconds have played a front end's pre-roll may wait for its take.
+    static let preRollGrace = 10.0
 
     /// Says what the take check found, when it found something: the chunk, the first hint, and
     /// what the volunteer can do. Hints never interrupt a take: while recording they wait.
@@ -268,7 +325,7 @@ public final class Studio {
         let chunk = entries.first { $0.chunk.id == flagged.chunk }
         let paragraph = chunk?.chunk.paragraphID.flatMap { id in plan.paragraphs.first { $0.id == id } }
         let which = [chunk.map { "Chunk \($0.index)" }, paragraph.map { "paragraph \($0.number)" }].compactMap { $0 }.joined(separator: ", ")
-        state.notice = .init("\(which.isEmpty ? "A take" : which) may need a listen: \(hint.description). To read it again, move to it with p or n and press a.")
+        state.notice = .init("\(which.isEmpty ? "A take" : which) may need a listen: \(hint.description). It stays marked ⚑ until you dismiss it (d); to read it again, move to it with p or n and press a.")
     }
 
     // MARK: Article
@@ -304,11 +361,77 @@ public final class Studio {
         entries = []
         plan = ReadingPlan(paragraphs: [], chunks: [])
         chosenParagraph = nil
+        hints = [:]
+        reports = [:]
         // config.toml's publication and narrator, else the last article's: an empty field is rarely meant.
         let recent = library.recentCredits()
         state = StudioState(panel: .newArticle(NewArticleForm(
             publication: options.publication.isEmpty ? recent.publication : options.publication,
             narrator: options.narrator.isEmpty ? recent.narrator : options.narrator)))
+        state.canListArticles = !((try? library.catalog.articles()) ?? []).isEmpty
+    }
+
+    // MARK: Article list
+
+    /// Shows the articles, the open one selected (else the first), to go back to one.
+    private func showArticles() {
+        guard recording == nil, work == nil else {
+            state.notice = .init("Stop the take or wait for the work to finish first, then press o for the articles.")
+            return
+        }
+        do throws(NarrationError) {
+            let rows = try library.catalog.articleSummaries().map { summary in
+                ArticleList.Row(
+                    id: summary.article.id, title: summary.article.title, publication: summary.article.publication, state: summary.article.state,
+                    paragraphs: summary.paragraphs, paragraphsRead: summary.paragraphsRead, chunkCount: summary.chunkCount,
+                    seconds: summary.seconds, lastChange: summary.lastChange)
+            }
+            stopPlaying()
+            let selection = article.flatMap { open in rows.firstIndex { $0.id == open.id } } ?? 0
+            state.panel = .articles(ArticleList(rows: rows, selection: selection, openArticle: article?.id))
+            state.notice = rows.isEmpty ? .init("No articles yet: press n to start one.") : nil
+        } catch {
+            state.notice = .init(error)
+        }
+    }
+
+    /// Opens the article chosen in the list (the open one: back to it as it was).
+    private func openListed(_ id: ArticleID) {
+        guard recording == nil, work == nil else { return }
+        if let article, article.id == id {
+            state.panel = .chunks
+            state.notice = nil
+            return
+        }
+        do throws(NarrationError) {
+            let chosen = try library.catalog.article(matching: id.rawValue)
+            guard chosen.state != .pruned else {
+                state.notice = .init("“\(chosen.title)” is pruned: its recordings were removed, so it cannot be opened.", isProblem: true)
+                return
+            }
+            try? library.catalog.setCurrentArticle(chosen.id)  // later commands default to it, as after narrate use
+            open(chosen)
+            let more = chosen.state == .open ? "" : " It is \(chosen.state.rawValue): a change to its chunks makes it open again."
+            state.notice = .init("Opened “\(chosen.title)”.\(more)")
+        } catch {
+            state.notice = .init(error)
+        }
+    }
+
+    // MARK: Take check hints
+
+    /// Dismisses the selected take's hints in the catalog: the chunk is no longer flagged, here
+    /// or in any studio.
+    private func dismissSelectedHints() {
+        guard article != nil, entries.indices.contains(state.selection) else { return }
+        let entry = entries[state.selection]
+        do throws(NarrationError) {
+            try library.dismissHints(ofChunk: entry.chunk.id)
+            reload()
+            state.notice = .init("Chunk \(entry.index)'s hint is dismissed: it is no longer marked.")
+        } catch {
+            state.notice = .init(error)
+        }
     }
 
     private func createArticle() {
@@ -335,6 +458,9 @@ public final class Studio {
         do {
             entries = try library.chunkEntries(of: article)
             plan = try library.catalog.readingPlan(of: article)
+            let checks = plan.paragraphs.isEmpty ? [:] : try library.catalog.takeChecks(of: article.id)
+            hints = checks.compactMapValues { $0.openHints.isEmpty ? nil : $0.openHints.map(\.description) }
+            reports = checks.mapValues(\.report)
         } catch {
             state.notice = .init(error)
             showReading()
@@ -348,6 +474,7 @@ public final class Studio {
             var row = StudioState.ChunkRow(
                 index: entry.index, duration: article.format.seconds(entry.chunk.frames), peak: entry.chunk.peak,
                 levels: levels[entry.chunk.id] ?? [], recovered: entry.chunk.recovered, missing: entry.fileMissing)
+            row.hints = hints[entry.chunk.id] ?? []
             if let read = entry.chunk.paragraphID.flatMap({ id in plan.paragraphs.first { $0.id == id } }) {
                 (row.paragraph, row.paragraphText) = (read.number, read.text)
             }
@@ -374,7 +501,9 @@ public final class Studio {
         let shown: Paragraph
         let standing: StudioState.Reading.Standing
         var next: Paragraph?
-        if let (take, _) = recording, let paragraph = take.paragraph {
+        if case .preRoll(let preRoll) = state.activity, let paragraph = paragraph(of: preRoll.chunk) {
+            (shown, standing) = (paragraph, .fixing)
+        } else if let (take, _) = recording, let paragraph = take.paragraph {
             (shown, standing, next) = (paragraph, .reading, take.upNext)
         } else if let number = chosenParagraph {
             (shown, standing) = (plan.paragraphs[number - 1], .chosen)
@@ -387,6 +516,36 @@ public final class Studio {
         state.reading = .init(
             number: shown.number, count: plan.paragraphs.count, kind: shown.kind, text: shown.text, isRead: read.contains(shown.id),
             standing: standing, next: next?.text)
+        state.reading?.flags = entries.filter { $0.chunk.paragraphID == shown.id }.flatMap { entry in
+            (hints[entry.chunk.id] ?? []).map { StudioState.Flag(chunk: entry.index, hint: $0) }
+        }
+    }
+
+    /// The paragraph chunk `index` reads, if the article has a text and the chunk one.
+    private func paragraph(of index: ChunkIndex) -> Paragraph? {
+        guard entries.indices.contains(index.position), let id = entries[index.position].chunk.paragraphID else { return nil }
+        return plan.paragraphs.first { $0.id == id }
+    }
+
+    /// The words a punch-and-roll at `seconds` into chunk `index` reads on from: the sentence
+    /// the take check heard there, from about the word at that point; nil without a check.
+    private func wordsToReadOn(_ index: ChunkIndex, at seconds: Double) -> String? {
+        guard entries.indices.contains(index.position), let report = reports[entries[index.position].chunk.id],
+              let paragraph = paragraph(of: index)
+        else { return nil }
+        return Self.words(at: seconds, cues: report.sentenceCues, sentences: paragraph.content.sentences.map(\.text))
+    }
+
+    /// Up to six words of the sentence heard at `seconds`, from the word its cue places there
+    /// (the sentence's words spread evenly over the cue); the next sentence's start between two.
+    static func words(at seconds: Double, cues: [SentenceCue], sentences: [String]) -> String? {
+        guard let cue = cues.first(where: { seconds < $0.end }), sentences.indices.contains(cue.sentence) else { return nil }
+        let words = sentences[cue.sentence].split(separator: " ")
+        guard !words.isEmpty else { return nil }
+        let share = cue.end > cue.start ? min(max(0, (seconds - cue.start) / (cue.end - cue.start)), 1) : 0
+        let first = min(words.count - 1, Int((share * Double(words.count)).rounded(.down)))
+        let taken = words[first...].prefix(6)
+        return taken.joined(separator: " ") + (first + taken.count < words.count ? "…" : "")
     }
 
     /// Moves the pane by `delta` paragraphs; moving onto the paragraph the next take reads
@@ -437,6 +596,10 @@ public final class Studio {
     /// the next one for a new chunk, the chunk's own for a re-recorded or inserted one).
     private func startRecording(_ placement: ChunkPlacement, reading: ReadingPlan.Choice? = nil) {
         guard let article, work == nil, recording == nil else { return }
+        guard frontEndPreRoll == nil else {
+            state.notice = .init("A slip is being fixed: its take starts by itself after the seconds before it. Esc cancels the fix.", isProblem: true)
+            return
+        }
         stopPlaying()
         ready?.stop()  // the take gets the cores; the export is made ready again after it
         do throws(NarrationError) {
@@ -530,6 +693,12 @@ public final class Studio {
     /// studio plays them in the browser): the take records over chunk `index` from `seconds` at once.
     public func punch(_ index: ChunkIndex, at seconds: Double) {
         guard let article, recording == nil, work == nil else { return }
+        if let (preRoll, _) = frontEndPreRoll, preRoll.chunk != index {
+            state.notice = .init("A fix of chunk \(preRoll.chunk) is under way: finish or cancel it first.", isProblem: true)
+            return
+        }
+        frontEndPreRoll = nil
+        state.activity = .ready
         stopPlaying()
         ready?.stop()
         do throws(NarrationError) {
@@ -540,6 +709,41 @@ public final class Studio {
         } catch {
             state.notice = .init(error)
         }
+    }
+
+    /// A front end that plays a punch-and-roll's pre-roll itself (the web studio's page) starts
+    /// it here: until `punch(_:at:)` or `cancelFix`, the studio shows the pre-roll and the
+    /// paragraph being fixed, and no other take can start. One that never follows is cancelled
+    /// `preRollGrace` seconds after its lead.
+    public func beginPreRoll(_ index: ChunkIndex, at seconds: Double, lead: Double) {
+        guard article != nil, recording == nil, work == nil, frontEndPreRoll == nil else {
+            state.notice = .init(recording != nil ? "Stop the take first, then fix the slip." : "Wait for what runs to finish, then fix the slip.")
+            return
+        }
+        guard entries.indices.contains(index.position) else {
+            state.notice = .init("There is no chunk \(index) to correct.", isProblem: true)
+            return
+        }
+        stopPlaying()
+        let preRoll = StudioState.PreRoll(chunk: index, at: seconds, lead: min(max(0, lead), 60), words: wordsToReadOn(index, at: seconds))
+        frontEndPreRoll = (preRoll, clock())
+        state.activity = .preRoll(preRoll)
+        state.selection = index.position
+        showReading()
+        state.notice = .init(preRoll.sentence)
+    }
+
+    /// Cancels a punch-and-roll during its pre-roll: no take starts, the chunk stays as it was.
+    private func cancelFix() {
+        guard case .preRoll(let preRoll) = state.activity else { return }
+        if frontEndPreRoll != nil {
+            frontEndPreRoll = nil
+            state.activity = .ready
+            showReading()
+        } else {
+            stopRecording()  // the take has not started: nothing is kept
+        }
+        state.notice = .init("The fix is cancelled: chunk \(preRoll.chunk) is as it was.")
     }
 
     /// Where a new take reading `choice` goes among the chunks, as the status line says it: in an
@@ -575,14 +779,14 @@ public final class Studio {
             punch = StudioPunch(take: take, device: options.playbackDevice, definitions: options.definitions)
             recording = (take, .replace(status.chunk))
             state.selection = status.chunk.position
-            showReading()
             watch = InputWatch()
             state.meter = MeterDisplay()
             state.peak = nil
-            state.activity = .recording(seconds: 0, placement: .replace(status.chunk))
-            let preRoll = take.preRoll.map { article.format.seconds($0.frames.count) } ?? 0
-            state.notice = .init(
-                "Correcting chunk \(status.chunk) from \(Timecode.tenths(seconds)): listen to the \(Timecode.tenths(preRoll).dropFirst(3)) before it, then read on. Press r to stop.")
+            let lead = take.preRoll.map { article.format.seconds($0.frames.count) } ?? 0
+            let preRoll = StudioState.PreRoll(chunk: status.chunk, at: seconds, lead: lead, words: wordsToReadOn(status.chunk, at: seconds))
+            state.activity = .preRoll(preRoll)
+            showReading()
+            state.notice = .init(preRoll.sentence + " Esc cancels the fix.")
         } catch {
             state.notice = .init(error)
         }
@@ -667,6 +871,7 @@ public final class Studio {
     }
 
     private func stopPlaying() {
+        wasPaused = false
         guard let player else { return }
         player.stop()
         finishPlaying(player.wait())
@@ -674,6 +879,7 @@ public final class Studio {
 
     private func finishPlaying(_ status: QueuePlayer.Status) {
         player = nil
+        wasPaused = false
         state.activity = .ready
         state.meter = nil
         switch status.state {

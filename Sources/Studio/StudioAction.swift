@@ -19,7 +19,7 @@ public enum StudioAction: Sendable, Equatable {
     case playOrPause
     /// Enter: play from the selected chunk, from its start.
     case playSelected
-    /// ← →: move the playing position by seconds.
+    /// While playing or paused, ← → move the playing position by 1 s, PgUp PgDn by 5 s.
     case seek(seconds: Double)
     /// ↑ ↓ PgUp PgDn: move the selection by this many chunks.
     case select(by: Int)
@@ -50,6 +50,18 @@ public enum StudioAction: Sendable, Equatable {
     case createArticle
     /// Any key after a queue or submit result: on to the next article.
     case dismissResult
+    /// `o`: the list of articles, to go back to one (Esc in the new-article form too).
+    case showArticles
+    /// Enter on a row of the article list: open that article.
+    case openListedArticle(ArticleID)
+    /// `n` in the article list: the new-article form.
+    case showNewArticleForm
+    /// Esc in the article list: back to the article that was open, or leave when none was.
+    case closeArticles
+    /// Esc during a punch-and-roll's pre-roll: no take starts, the chunk stays as it was.
+    case cancelFix
+    /// `d`: the selected take's check hints are heard and fine: they are dismissed for good.
+    case dismissHints
     /// A key that does nothing now; the sentence says why.
     case explain(String)
 }
@@ -62,7 +74,7 @@ extension StudioState {
         switch panel {
         case .newArticle(let form):
             switch key {
-            case .escape: return .leave
+            case .escape: return canListArticles ? .showArticles : .leave
             case .enter where form.onLastField: return .createArticle
             default: return .edit(key)
             }
@@ -72,8 +84,39 @@ extension StudioState {
             return .cancel
         case .result:
             return key == .escape ? .leave : .dismissResult
+        case .articles(let list):
+            return articleListAction(for: key, list)
         case .chunks:
+            if isPreRolling { return preRollAction(for: key) }
             return chunkListAction(for: key)
+        }
+    }
+
+    /// The keys of the article list.
+    private func articleListAction(for key: KeyPress, _ list: ArticleList) -> StudioAction? {
+        switch key {
+        case .escape: return .closeArticles
+        case .up: return .select(by: -1)
+        case .down: return .select(by: 1)
+        case .pageUp: return .select(by: -10)
+        case .pageDown: return .select(by: 10)
+        case .home: return .selectFirst
+        case .end: return .selectLast
+        case .character("n"), .character("N"): return .showNewArticleForm
+        case .enter:
+            guard let row = list.selected else { return .showNewArticleForm }
+            guard row.canOpen else { return .explain("“\(row.title)” is pruned: its recordings were removed, so it cannot be opened.") }
+            return .openListedArticle(row.id)
+        default: return .explain("↑ ↓ choose an article, Enter opens it, n starts a new one, Esc goes back.")
+        }
+    }
+
+    /// During a pre-roll only Esc (cancel the fix) does something: the take starts by itself.
+    private func preRollAction(for key: KeyPress) -> StudioAction? {
+        switch key {
+        case .escape: return .cancelFix
+        case .character("?"): return .toggleHelp
+        default: return .explain("Listen: the take starts by itself after the seconds before the slip. Esc cancels the fix.")
         }
     }
 
@@ -82,8 +125,8 @@ extension StudioState {
         case .escape: return .leave
         case .up: return .select(by: -1)
         case .down: return .select(by: 1)
-        case .pageUp: return .select(by: -10)
-        case .pageDown: return .select(by: 10)
+        case .pageUp where !isPlaying: return .select(by: -10)
+        case .pageDown where !isPlaying: return .select(by: 10)
         case .home: return .selectFirst
         case .end: return .selectLast
         case .character("?"): return .toggleHelp
@@ -113,7 +156,7 @@ extension StudioState {
         case .enter: return .playSelected
         case .character("c"), .character("C"):
             guard isPlaying else {
-                return .explain("To correct a slip: play the chunk and pause where it went wrong (← → move 5 s), then press c to read on from there.")
+                return .explain("To correct a slip: play the chunk and pause where it went wrong (← → move 1 s, PgUp PgDn 5 s), then press c to read on from there.")
             }
             return .punchIn
         case .character("u"), .character("U"): return .undo
@@ -123,8 +166,16 @@ extension StudioState {
         case .character("["), .character("]"):
             guard isPlaying else { return .explain("Volume and speed change while playing: press space to play.") }
             return .changeSpeed(by: key == .character("[") ? -1 : 1)
-        case .left where isPlaying: return .seek(seconds: -5)
-        case .right where isPlaying: return .seek(seconds: 5)
+        case .left where isPlaying: return .seek(seconds: -1)
+        case .right where isPlaying: return .seek(seconds: 1)
+        case .pageUp where isPlaying: return .seek(seconds: -5)
+        case .pageDown where isPlaying: return .seek(seconds: 5)
+        case .character("o"), .character("O"): return .showArticles
+        case .character("d"), .character("D"):
+            guard let row = chunks.indices.contains(selection) ? chunks[selection] : nil, !row.hints.isEmpty else {
+                return .explain("The selected chunk has no hint to dismiss; a flagged chunk is marked ⚑.")
+            }
+            return .dismissHints
         case .character("x"), .character("X"), .delete: return chunks.isEmpty ? .explain("There are no chunks to delete yet.") : .askDelete
         case .character("e"), .character("E"): return chunks.isEmpty ? .explain("There is no chunk to re-record yet; press r to record one.") : .rerecordSelected
         case .character("i"), .character("I"): return chunks.isEmpty ? .explain("There is no chunk to insert before; press r to record one.") : .insertBeforeSelected

@@ -39,6 +39,9 @@ public struct StudioState: Sendable, Equatable {
         /// The number of the paragraph of the article's text the chunk reads, and its text.
         public var paragraph: Int?
         public var paragraphText: String?
+        /// The take check's hints on this take not dismissed yet ("at 4.2 s: not heard: “…”"):
+        /// the row stays flagged until the volunteer dismisses them.
+        public var hints: [String] = []
 
         public init(index: ChunkIndex, duration: Double, peak: Decibels, levels: [Decibels] = [], recovered: Bool = false, missing: Bool = false) {
             self.index = index
@@ -55,9 +58,53 @@ public struct StudioState: Sendable, Equatable {
         case ready
         /// Seconds captured so far, and where the take goes.
         case recording(seconds: Double, placement: ChunkPlacement)
-        case playing(chunk: ChunkIndex, of: Int, position: Double, total: Double, paused: Bool)
+        /// `position` and `total` are the article's; `inChunk` is how far into `chunk`.
+        case playing(chunk: ChunkIndex, of: Int, position: Double, total: Double, paused: Bool, inChunk: Double = 0)
+        /// Punch-and-roll's pre-roll: the seconds before the slip play, then the take over the
+        /// chunk starts by itself. Nothing else starts a take meanwhile; Esc cancels the fix.
+        case preRoll(PreRoll)
         /// Exporting or sending: `stage` names it ("Exporting", "Sending"), `fraction` 0…1.
         case working(stage: String, fraction: Double)
+    }
+
+    /// The pre-roll of a punch-and-roll take: which chunk is fixed from where.
+    public struct PreRoll: Sendable, Equatable {
+        /// The chunk being fixed.
+        public var chunk: ChunkIndex
+        /// Where in the chunk the slip is, in seconds from its start.
+        public var at: Double
+        /// How many seconds before it play first.
+        public var lead: Double
+        /// The words to read on from, when the take check heard where they are; nil otherwise.
+        public var words: String?
+
+        public init(chunk: ChunkIndex, at: Double, lead: Double, words: String? = nil) {
+            self.chunk = chunk
+            self.at = at
+            self.lead = lead
+            self.words = words
+        }
+
+        /// "Playing the 3 s before the slip, then read on from “the mayor said”." The sentence
+        /// both studios say while it plays.
+        public var sentence: String {
+            let tenths = self.lead.isFinite ? (min(max(0, self.lead), 60) * 10).rounded() / 10 : 0
+            let lead = tenths == tenths.rounded() ? "\(Int(tenths))" : "\(tenths)"
+            let from = words.map { "from “\($0)”" } ?? "from \(Timecode.tenths(at)) into chunk \(chunk)"
+            return "Playing the \(lead) s before the slip in chunk \(chunk), then read on \(from)."
+        }
+    }
+
+    /// A take check's hint on a take of the paragraph the reading pane shows.
+    public struct Flag: Sendable, Equatable {
+        public var chunk: ChunkIndex
+        /// The hint's words and time: "at 4.2 s: not heard: “the council voted”".
+        public var hint: String
+
+        public init(chunk: ChunkIndex, hint: String) {
+            self.chunk = chunk
+            self.hint = hint
+        }
     }
 
     /// What fills the middle of the screen.
@@ -69,6 +116,8 @@ public struct StudioState: Sendable, Equatable {
         /// What queue or submit did; any key goes on to the next article.
         case result(heading: String, lines: [String], remedy: Remedy?)
         case newArticle(NewArticleForm)
+        /// The articles, to open one (Enter), start a new one (n) or go back (Esc).
+        case articles(ArticleList)
     }
 
     /// The reading pane over the chunk list, in an article with a text: the paragraph to read and
@@ -84,6 +133,8 @@ public struct StudioState: Sendable, Equatable {
             case reading
             /// Every paragraph is read; this is the one read last.
             case allRead
+            /// A punch-and-roll fixes a slip in a take of it (its pre-roll plays).
+            case fixing
         }
 
         /// 1 for the first paragraph of the text.
@@ -97,6 +148,8 @@ public struct StudioState: Sendable, Equatable {
         public var standing: Standing
         /// The text of the paragraph after it; nil for the last.
         public var next: String?
+        /// The hints on its takes not dismissed yet, by chunk.
+        public var flags: [Flag] = []
 
         public init(number: Int, count: Int, kind: ScriptParagraph.Kind, text: String, isRead: Bool, standing: Standing, next: String?) {
             self.number = number
@@ -143,6 +196,8 @@ public struct StudioState: Sendable, Equatable {
     public var selection = 0
     public var panel: Panel = .chunks
     public var notice: Notice?
+    /// Whether the catalog has articles to list: Esc in the new-article form shows them.
+    public var canListArticles = false
 
     public init(header: Header? = nil, chunks: [ChunkRow] = [], panel: Panel = .chunks) {
         self.header = header
@@ -162,6 +217,12 @@ public struct StudioState: Sendable, Equatable {
 
     public var isPlaying: Bool {
         if case .playing = activity { return true }
+        return false
+    }
+
+    /// Whether a punch-and-roll's pre-roll plays: no other take can start.
+    public var isPreRolling: Bool {
+        if case .preRoll = activity { return true }
         return false
     }
 

@@ -17,6 +17,9 @@ enum PageMessage: Equatable {
     /// Punch-and-roll over chunk `chunk` from `seconds` into it; `id` is that chunk's id as the
     /// page knew it (the punch is refused when chunk `chunk` is another one now).
     case punch(chunk: Int, seconds: Double, id: ChunkID? = nil)
+    /// Punch-and-roll's pre-roll begins on the page: `lead` seconds before `seconds` into chunk
+    /// `chunk` play in the browser; the `punch` that follows is the only take that can start.
+    case preRoll(chunk: Int, seconds: Double, lead: Double)
     /// Show the new-article form.
     case newArticle
     /// Open this article (the one the form was opened from).
@@ -31,6 +34,7 @@ enum PageMessage: Equatable {
         var seconds: Double?
         var article: String?
         var id: String?
+        var lead: Double?
     }
 
     static let namedKeys: [String: KeyPress] = [
@@ -65,6 +69,13 @@ enum PageMessage: Equatable {
                     throw .usage("The page asked to correct chunk \(chunk) from \(seconds) s, which is not a time in a chunk (0 to 86400 s): reload the page.")
                 }
                 return .punch(chunk: chunk, seconds: time.seconds, id: chunkID)
+            }
+        case "preRoll":
+            if let chunk = raw.chunk, let seconds = raw.seconds, let lead = raw.lead, lead.isFinite, (0...10).contains(lead) {
+                guard let time = try? AudioTime(seconds: seconds) else {
+                    throw .usage("The page asked to correct chunk \(chunk) from \(seconds) s, which is not a time in a chunk (0 to 86400 s): reload the page.")
+                }
+                return .preRoll(chunk: chunk, seconds: time.seconds, lead: lead)
             }
         case "newArticle":
             return .newArticle

@@ -21,6 +21,10 @@ struct PageState: Encodable, Equatable {
         var `where`: String?
         var stage: String?
         var fraction: Double?
+        /// A pre-roll's chunk being fixed, the seconds played before the slip, and its sentence.
+        var chunk: Int?
+        var lead: Double?
+        var text: String?
     }
 
     struct Meter: Encodable, Equatable {
@@ -33,6 +37,23 @@ struct PageState: Encodable, Equatable {
         var isRead: Bool
         var standing: String
         var next: String?
+        var flags: [Flag]
+    }
+
+    /// A take check's hint on a take of the paragraph shown.
+    struct Flag: Encodable, Equatable {
+        var chunk: Int
+        var hint: String
+    }
+
+    /// One row of the article list.
+    struct ArticleRow: Encodable, Equatable {
+        var id, title, publication, state, progress: String
+        var paragraphs, paragraphsRead, chunkCount: Int
+        var duration: Double
+        /// Seconds since 1970: the page shows it in the browser's time zone.
+        var lastChange: Double
+        var canOpen: Bool
     }
 
     struct Chunk: Encodable, Equatable {
@@ -45,6 +66,7 @@ struct PageState: Encodable, Equatable {
         var recovered, missing: Bool
         var paragraph: Int?
         var paragraphText: String?
+        var hints: [String]
     }
 
     struct Panel: Encodable, Equatable {
@@ -54,6 +76,9 @@ struct PageState: Encodable, Equatable {
         var lines: [String]?
         var remedy: String?
         var publication, narrator, problem: String?
+        var articles: [ArticleRow]?
+        var selection: Int?
+        var openArticle: String?
     }
 
     struct Notice: Encodable, Equatable {
@@ -79,6 +104,7 @@ struct PageState: Encodable, Equatable {
     var deviceName: String
     var format: Format
     var audioVersion: String
+    var canListArticles: Bool
 
     /// - Parameters:
     ///   - chunkIDs: the ids of `state.chunks`, in their order (`Studio.chunkIDs`).
@@ -95,6 +121,10 @@ struct PageState: Encodable, Equatable {
         switch state.activity {
         case .ready, .playing:  // the page plays in the browser; the server's player is not used
             activity = Activity(kind: "ready")
+        case .preRoll(let preRoll):
+            activity = Activity(
+                kind: "preRoll", seconds: Self.rounded(preRoll.at), chunk: preRoll.chunk.number, lead: Self.rounded(preRoll.lead),
+                text: preRoll.sentence)
         case .recording(let seconds, let placement):
             activity = Activity(kind: "recording", seconds: Self.rounded(seconds), where: Self.words(placement))
         case .working(let stage, let fraction):
@@ -106,13 +136,13 @@ struct PageState: Encodable, Equatable {
         reading = state.reading.map {
             Reading(
                 number: $0.number, count: $0.count, kind: Self.words($0.kind), text: $0.text, isRead: $0.isRead,
-                standing: Self.words($0.standing), next: $0.next)
+                standing: Self.words($0.standing), next: $0.next, flags: $0.flags.map { Flag(chunk: $0.chunk.number, hint: $0.hint) })
         }
         chunks = state.chunks.enumerated().map { position, row in
             Chunk(
                 number: row.index.number, id: chunkIDs.indices.contains(position) ? chunkIDs[position].rawValue : nil,
                 duration: Self.exact(row.duration), peak: Self.rounded(row.peak.value), levels: row.levels.map { Self.rounded(max(-90, $0.value)) },
-                recovered: row.recovered, missing: row.missing, paragraph: row.paragraph, paragraphText: row.paragraphText)
+                recovered: row.recovered, missing: row.missing, paragraph: row.paragraph, paragraphText: row.paragraphText, hints: row.hints)
         }
         selection = state.selection
         switch state.panel {
@@ -123,6 +153,16 @@ struct PageState: Encodable, Equatable {
             panel = Panel(kind: "result", heading: heading, lines: lines, remedy: remedy.map { WebRemedy.sentence($0, canSend: canSend) })
         case .newArticle(let form):
             panel = Panel(kind: "newArticle", publication: form.publication, narrator: form.narrator, problem: form.problem)
+        case .articles(let list):
+            panel = Panel(
+                kind: "articles",
+                articles: list.rows.map {
+                    ArticleRow(
+                        id: $0.id.rawValue, title: $0.title, publication: $0.publication, state: $0.state.rawValue, progress: $0.progress,
+                        paragraphs: $0.paragraphs, paragraphsRead: $0.paragraphsRead, chunkCount: $0.chunkCount, duration: Self.rounded($0.seconds),
+                        lastChange: $0.lastChange.timeIntervalSince1970.rounded(), canOpen: $0.canOpen)
+                },
+                selection: list.selection, openArticle: list.openArticle?.rawValue)
         }
         notice = state.notice.map { notice in
             Notice(text: notice.remedy.map { "\(notice.text) \(WebRemedy.sentence($0, canSend: canSend))" } ?? notice.text, isProblem: notice.isProblem)
@@ -131,6 +171,7 @@ struct PageState: Encodable, Equatable {
         self.deviceName = deviceName
         self.format = Format(sampleRate: format.sampleRate, channels: format.channels)
         self.audioVersion = audioVersion
+        canListArticles = state.canListArticles
     }
 
     /// The state as the `state` message the page reads.
@@ -173,6 +214,7 @@ struct PageState: Encodable, Equatable {
         case .chosen: "chosen"
         case .reading: "reading"
         case .allRead: "allRead"
+        case .fixing: "fixing"
         }
     }
 }

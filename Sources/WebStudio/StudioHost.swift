@@ -152,6 +152,7 @@ final class StudioHost: Sendable {
 
     private func run(_ studio: Studio) {
         var browserTakeOwner: PageID?
+        var preRollOwner: PageID?
         var nextTick = MonotonicClock.now()
         var wasWorking = false
         var catalog = CatalogWatch(library: library)
@@ -173,12 +174,16 @@ final class StudioHost: Sendable {
                 switch input {
                 case .message(let message, let page):
                     let before = studio.streamedInput
+                    let wasPreRolling = studio.state.isPreRolling
                     perform(message, on: studio)
                     if studio.streamedInput != nil, studio.streamedInput !== before { browserTakeOwner = page }
+                    if !wasPreRolling, studio.state.isPreRolling { preRollOwner = page }
                 case .audio(let bytes, let page):
                     if page == browserTakeOwner { studio.streamedInput?.append(bytes) }
                 case .left(let page):
                     if page == browserTakeOwner, studio.streamedInput != nil { studio.streamedInputWentAway() }
+                    // The page playing a pre-roll went away: its take will never start.
+                    if page == preRollOwner, studio.state.isPreRolling { studio.perform(.cancelFix) }
                 case .create(let request, let reply):
                     reply(create(request, in: studio))
                 case .outboxChanged:
@@ -188,6 +193,7 @@ final class StudioHost: Sendable {
                 }
             }
             if studio.streamedInput == nil { browserTakeOwner = nil }
+            if !studio.state.isPreRolling { preRollOwner = nil }
             if MonotonicClock.now() >= nextTick {
                 studio.tick()
                 nextTick = max(nextTick + 0.05, MonotonicClock.now() - 0.05)
@@ -220,11 +226,14 @@ final class StudioHost: Sendable {
                 studio.perform(action)
             }
         case .select(let position):
+            guard !studio.state.isPreRolling else { return studio.perform(.explain(Self.preRolling)) }
+            if case .articles = studio.state.panel { return }  // the list has its own buttons
             studio.select(position: position)
         case .selectChunk(let chunk):
             guard let position = studio.chunkIDs.firstIndex(of: chunk) else { return Self.refuseGone(studio) }
             studio.select(position: position)
         case .microphone(let source):
+            guard !studio.state.isPreRolling else { return studio.perform(.explain(Self.preRolling)) }
             guard !studio.state.isRecording else {
                 studio.perform(.explain("Stop the take first, then choose the microphone."))
                 return
@@ -238,6 +247,12 @@ final class StudioHost: Sendable {
             }
             if let id, studio.chunkIDs[chunk - 1] != id { return Self.refuseGone(studio) }
             studio.punch(ChunkIndex(position: chunk - 1), at: seconds)
+        case .preRoll(let chunk, let seconds, let lead):
+            guard chunk >= 1, chunk <= studio.state.chunks.count else {
+                studio.perform(.explain("There is no chunk \(chunk) to correct."))
+                return
+            }
+            studio.beginPreRoll(ChunkIndex(position: chunk - 1), at: seconds, lead: lead)
         case .newArticle:
             guard !Self.isBusy(studio) else { return studio.perform(.explain(Self.busy)) }
             studio.perform(.dismissResult)
@@ -245,11 +260,11 @@ final class StudioHost: Sendable {
             guard !Self.isBusy(studio) else { return studio.perform(.explain(Self.busy)) }
             do throws(NarrationError) {
                 let article = try library.article(id)
-                guard article.state == .open else {
-                    studio.perform(.explain("\"\(article.title)\" is \(article.state.rawValue): it cannot be recorded into any more."))
+                guard article.state != .pruned else {
+                    studio.perform(.explain("“\(article.title)” is pruned: its recordings were removed, so it cannot be opened."))
                     return
                 }
-                studio.openArticle(article)
+                studio.perform(.openListedArticle(article.id))
             } catch {
                 studio.perform(.explain(PageState.sentence(error, canSend: options.destination != nil)))
             }
@@ -272,8 +287,9 @@ final class StudioHost: Sendable {
     }
 
     /// Whether a take or queue/submit runs: then the open article is not changed under it.
-    private static func isBusy(_ studio: Studio) -> Bool { studio.state.isRecording || studio.state.isWorking }
+    private static func isBusy(_ studio: Studio) -> Bool { studio.state.isRecording || studio.state.isWorking || studio.state.isPreRolling }
     private static let busy = "Stop the take or wait for the work to finish first."
+    private static let preRolling = "A slip is being fixed: its take starts by itself after the seconds before it. Cancel the fix first."
 
     /// Makes the article of a request whose text was read already, and attaches the text.
     private func create(_ read: ReadArticle, in studio: Studio) -> Result<ArticleID, NarrationError> {

@@ -15,14 +15,21 @@ extension Narrate {
         static let configuration = CommandConfiguration(
             abstract: "Narrate an article on one screen: record, review, fix and queue or submit with single keys.",
             discussion: """
-                Opens the current article (or --article); with none, it asks for a title, with \
+                Opens --article (any article not pruned), else the current article while it is \
+                open; else the list of your articles (title, publication, state, paragraphs read, \
+                length, last change), or the new-article form when there are none, with \
                 publication and narrator filled in from config.toml. Keys are shown at the bottom \
                 of the screen and ? shows them all:
 
                   r       record a new chunk; r again stops and keeps it
                   space   play from the selected chunk; pause and resume
+                  ← →     while playing or paused: 1 s back or on (PgUp PgDn: 5 s)
+                  c       paused: fix a slip from there (hear the seconds before it, read on;
+                          Esc cancels while they play)
                   ↑ ↓     select a chunk; Enter plays it
                   x e i   delete (asks first), re-record, insert before the selected chunk
+                  d       dismiss the selected take's ⚑ "may need a listen" mark
+                  o       your articles: Enter opens one, n starts a new one
                   q s     queue into the outbox; submit to the destination
                   Esc     leave (Ctrl-C too); a take being recorded is stopped and kept
 

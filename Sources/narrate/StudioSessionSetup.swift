@@ -15,9 +15,16 @@ enum StudioSessionSetup {
             narrator: settings.narrator, format: .speech, language: settings.language)
     }
 
-    /// `--article`, else the current article if it is still open; nil starts with the form.
+    /// `--article` (any article but a pruned one), else the current article if it is still open;
+    /// nil starts with the list of articles (the form when there are none).
     static func startingArticle(_ target: ArticleOption, in library: NarrationLibrary) throws(NarrationError) -> Article? {
-        if let id = target.article { return try library.article(id) }
+        if let id = target.article {
+            let article = try library.article(id)
+            guard article.state != .pruned else {
+                throw .usage("The article \(article.id) \"\(article.title)\" is pruned: its recordings were removed, so the studio cannot open it.")
+            }
+            return article
+        }
         guard let current = try library.catalog.currentArticle(), current.state == .open else { return nil }
         return current
     }

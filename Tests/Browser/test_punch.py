@@ -51,8 +51,16 @@ class PunchTests(StudioTestCase):
         point = page.js("return document.getElementById('player').currentTime")
         self.assertLess(point, 2.4, "paused inside chunk 1")
 
+        # What the page shows meanwhile: the pre-roll (not a take), its panel, Record not pressable.
+        page.js("window.seen = []; window.seenTimer = setInterval(() => { const k = state.activity.kind + "
+                "(document.getElementById('pre-roll').hidden ? '' : '+panel') + "
+                "(document.getElementById('record').getAttribute('aria-disabled') === 'true' ? '+locked' : ''); "
+                "if (seen[seen.length - 1] !== k) seen.push(k); }, 10)")
         page.click("punch")
         page.wait_js("return state.activity.kind === 'recording'", "the punch's take to start after the pre-roll", 20)
+        seen = page.js("clearInterval(window.seenTimer); return window.seen")
+        self.assertIn("preRoll+panel+locked", seen, f"the pre-roll was shown with Record locked: {seen}")
+        self.assertLess(seen.index("preRoll+panel+locked"), seen.index("recording"), seen)
         self.assertEqual(page.state()["activity"]["where"], "over chunk 1")
         page.wait_recording(1.0)
         page.click("record")  # Stop

@@ -144,10 +144,13 @@ struct StudioCommandTests {
         try terminal.send("Space")
         try expectScreen(terminal, "▶ chunk 1/1 00:00:01")
         try terminal.send("Space")
-        let paused = try expectScreen(terminal, "c correct from here")
+        let paused = try expectScreen(terminal, "⏸ Paused at chunk 1, 00:00:01.")
+        #expect(paused.contains(": c fixes a slip from here") && !paused.contains("Playing"), "paused, the screen says so:\n\(paused)")
         print("figure: the studio paused, ready to punch:\n" + paused)
         try terminal.send("c")
-        try expectScreen(terminal, "Correcting chunk 1 from 00:00:01")
+        let preRoll = try expectScreen(terminal, "▶ Pre-roll: fixing chunk 1 from 00:00:01")
+        #expect(!preRoll.contains("● REC"), "the pre-roll is not shown as a take:\n\(preRoll)")
+        #expect(preRoll.contains(" Playing the "), "\(preRoll)")
         try expectScreen(terminal, "Recording from there.")
         try expectScreen(terminal, "● REC 00:00:01")
         try terminal.send("r")
@@ -198,6 +201,78 @@ struct StudioCommandTests {
         #expect(try fixture.chunks().isEmpty)
         try terminal.send("Escape")
         try expectScreen(terminal, "EXIT=0")
+    }
+
+    @Test("review by keys: the paused position to a tenth, ← 1 s back; Esc during a fix's pre-roll cancels it, every file byte for byte; o lists the articles and Enter reopens one; at 40×14 the paragraph keeps three lines")
+    func reviewFixAndArticleList() throws {
+        _ = try fixture.newArticle("Ferry timetable")
+        let id = try fixture.newArticle("Budget vote")
+        try fixture.attachText([
+            ScriptParagraph(kind: .heading, text: "Budget vote in the city council"),
+            ScriptParagraph(kind: .paragraph, text: "The city council adopted next year's budget on Tuesday evening by 27 votes to 14, after a debate that lasted most of the day and ended with the mayor's thanks to the volunteers who counted the votes."),
+            ScriptParagraph(kind: .paragraph, text: "The mayor said the vote was a relief for the city's schools."),
+        ], to: id)
+        #expect(try fixture.record(4).status == 0)
+        let terminal = try openStudio()
+        try expectScreen(terminal, " Paragraph 2 of 3 · r reads it")
+
+        // The smallest screen: the paragraph's heading and three lines of its text.
+        try terminal.resize(width: 40, height: 14)
+        let small = try expectScreen(terminal, " Paragraph 2 of 3")
+        print("figure: the studio at 40×14 with a text:\n" + small)
+        let lines = small.components(separatedBy: "\n")
+        let heading = try #require(lines.firstIndex { $0.hasPrefix(" Paragraph 2 of 3") })
+        #expect(lines[(heading + 1)...(heading + 3)].map { $0.trimmingCharacters(in: .whitespaces) }
+            == ["The city council adopted next year's", "budget on Tuesday evening by 27", "votes to 14, after a debate that …"], "\(small)")
+        try terminal.resize(width: 80, height: 24)
+
+        // Paused: where in the chunk, to a tenth; ← goes back 1 s.
+        let before = try fixture.recordings()
+        try terminal.send("Space")
+        try expectScreen(terminal, "▶ chunk 1/1 00:00:02.")
+        try terminal.send("Space")
+        let paused = try expectScreen(terminal, "⏸ Paused at chunk 1, 00:00:0")
+        let position = { (screen: String) -> Double? in
+            guard let range = screen.range(of: #"Paused at chunk 1, 00:00:\d\d\.\d"#, options: .regularExpression) else { return nil }
+            return Double(screen[range].suffix(4))
+        }
+        let at = try #require(position(paused), "\(paused)")
+        #expect(at >= 2 && at < 4, "\(at)")
+        #expect(paused.contains(" Paused. ← → move 1 s, PgUp PgDn 5 s; c fixes a slip from there; space plays"), "\(paused)")
+        try terminal.send("Left")
+        let back = try expectScreen(terminal, String(format: "⏸ Paused at chunk 1, 00:00:%04.1f", at - 1))
+        #expect(position(back).map { abs($0 - (at - 1)) < 0.15 } == true, "\(back)")
+
+        // c plays the seconds before the point (about 1.x s); Esc cancels the fix: no take, nothing changed.
+        try terminal.send("c")
+        let preRoll = try expectScreen(terminal, "▶ Pre-roll: fixing chunk 1")
+        #expect(preRoll.contains(" Paragraph 1 of 3 · fixing a slip in it") || preRoll.contains(" Heading 1 of 3 · fixing a slip in it"), "\(preRoll)")
+        try terminal.send("Escape")
+        try expectScreen(terminal, "The fix is cancelled: chunk 1 is as it was.")
+        #expect(try fixture.recordings() == before, "every chunk file byte for byte")
+        #expect(try fixture.chunks().count == 1)
+
+        // o: the articles, with paragraphs read; Enter on another opens it.
+        try terminal.send("o")
+        let list = try expectScreen(terminal, " Your articles")
+        print("figure: the article list (80×24):\n" + list)
+        #expect(list.contains("▸ Budget vote (open now)"), "\(list)")
+        #expect(list.range(of: #"\n    no publication · open · 1 of 3 paragraphs read · 00:00:04 · \d{4}-\d\d-\d\d \d\d:\d\d\n"#, options: .regularExpression) != nil, "\(list)")
+        #expect(list.contains("  Ferry timetable"), "\(list)")
+        try terminal.send("Down", "Enter")
+        try expectScreen(terminal, "Opened “Ferry timetable”.")
+        try terminal.send("Escape")
+        try expectScreen(terminal, "EXIT=0")
+        let current = try fixture.narrate.run(["list", "--json"])
+        let articles = try #require(try current.json() as? [[String: Any]])
+        #expect(articles.first { $0["current"] as? Bool == true }?["title"] as? String == "Ferry timetable")
+
+        // --article opens any article, whichever is current.
+        let again = try openStudio("--article \(id)")
+        try expectScreen(again, " Paragraph 2 of 3 · r reads it")
+        #expect(try again.screen().hasPrefix(" Budget vote"))
+        try again.send("Escape")
+        try expectScreen(again, "EXIT=0")
     }
 
     @Test("an article with a text: the reading pane shows paragraph 1, and after a take paragraph 2")

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import NarrationCore
 import NarrationTerminal
@@ -39,7 +40,10 @@ struct StudioInputTests {
         var state = Self.ready
         #expect(state.action(for: .left) == nil)
         state.activity = .playing(chunk: ChunkIndex(1), of: 2, position: 0, total: 3, paused: false)
-        #expect(state.action(for: .left) == .seek(seconds: -5))
+        #expect(state.action(for: .left) == .seek(seconds: -1))
+        #expect(state.action(for: .right) == .seek(seconds: 1))
+        #expect(state.action(for: .pageUp) == .seek(seconds: -5))
+        #expect(state.action(for: .pageDown) == .seek(seconds: 5))
         #expect(state.action(for: .character(" ")) == .playOrPause)
         state.chunks = []
         state.activity = .ready
@@ -163,5 +167,61 @@ struct StudioInputTests {
         #expect(decode([0x1B]) == [.escape])
         #expect(decode([3, 127, 9, 13]) == [.interrupt, .backspace, .tab, .enter])
         #expect(decode([0xE6, 0x41]) == [], "a broken UTF-8 sequence is dropped")
+    }
+
+    @Test("during a fix's pre-roll only Esc does something (it cancels the fix): r, e, i, a, space and the rest explain, Ctrl-C still leaves")
+    func preRollKeys() {
+        var state = Self.ready
+        state.activity = .preRoll(.init(chunk: ChunkIndex(2), at: 1.25, lead: 1.25))
+        #expect(state.isPreRolling && !state.isRecording)
+        #expect(state.action(for: .escape) == .cancelFix)
+        let wait = StudioAction.explain("Listen: the take starts by itself after the seconds before the slip. Esc cancels the fix.")
+        for key in [KeyPress.character("r"), .character("e"), .character("i"), .character("a"), .character(" "), .enter, .character("c"), .up] {
+            #expect(state.action(for: key) == wait, "\(key)")
+        }
+        #expect(state.action(for: .interrupt) == .leave)
+        #expect(state.activity == .preRoll(.init(chunk: ChunkIndex(2), at: 1.25, lead: 1.25)))
+    }
+
+    @Test("the pre-roll's sentence names the seconds, the chunk, and the words to read on from (or the time when no check heard them)")
+    func preRollSentence() {
+        #expect(StudioState.PreRoll(chunk: ChunkIndex(4), at: 12.34, lead: 3, words: "the mayor said the vote…").sentence
+            == "Playing the 3 s before the slip in chunk 4, then read on from “the mayor said the vote…”.")
+        #expect(StudioState.PreRoll(chunk: ChunkIndex(1), at: 1.25, lead: 1.2).sentence
+            == "Playing the 1.2 s before the slip in chunk 1, then read on from 00:00:01.2 into chunk 1.")
+    }
+
+    @Test("o opens the article list; in it ↑ ↓ choose, Enter opens, n starts a new article, Esc goes back; a pruned article explains")
+    func articleListKeys() {
+        #expect(Self.ready.action(for: .character("o")) == .showArticles)
+        let date = Date(timeIntervalSince1970: 1_800_000_000)
+        let rows = [
+            ArticleList.Row(id: ArticleID("aaaa"), title: "Open one", publication: "P", state: .open, paragraphs: 9, paragraphsRead: 3, chunkCount: 3, seconds: 40, lastChange: date),
+            ArticleList.Row(id: ArticleID("bbbb"), title: "Gone", publication: "P", state: .pruned, paragraphs: 0, paragraphsRead: 0, chunkCount: 0, seconds: 0, lastChange: date),
+        ]
+        var state = StudioState(panel: .articles(ArticleList(rows: rows)))
+        #expect(state.action(for: .enter) == .openListedArticle(ArticleID("aaaa")))
+        #expect(state.action(for: .down) == .select(by: 1))
+        #expect(state.action(for: .character("n")) == .showNewArticleForm)
+        #expect(state.action(for: .escape) == .closeArticles)
+        #expect(state.action(for: .character("r")) == .explain("↑ ↓ choose an article, Enter opens it, n starts a new one, Esc goes back."))
+        state.panel = .articles(ArticleList(rows: rows, selection: 1))
+        #expect(state.action(for: .enter) == .explain("“Gone” is pruned: its recordings were removed, so it cannot be opened."))
+        #expect(ArticleList(rows: rows).moved(by: 5).selection == 1 && ArticleList(rows: rows).moved(by: -5).selection == 0)
+        #expect(rows[0].progress == "3 of 9 paragraphs read" && rows[1].progress == "no text")
+        // The new-article form's Esc shows the list when there are articles, and leaves when there are none.
+        var form = StudioState(panel: .newArticle(NewArticleForm(publication: "P", narrator: "N")))
+        #expect(form.action(for: .escape) == .leave)
+        form.canListArticles = true
+        #expect(form.action(for: .escape) == .showArticles)
+    }
+
+    @Test("d dismisses the selected take's hints; on a chunk without one it says how flagged chunks look")
+    func dismissKey() {
+        var state = Self.ready
+        #expect(state.action(for: .character("d")) == .explain("The selected chunk has no hint to dismiss; a flagged chunk is marked ⚑."))
+        state.chunks[0].hints = ["at 1.2 s: not heard: “the council”"]
+        state.selection = 0
+        #expect(state.action(for: .character("d")) == .dismissHints)
     }
 }

@@ -92,12 +92,12 @@ struct StudioRendererTests {
         ])
         #expect(frame.lines[20...21].allSatisfy { $0.first?.style == .problem })
         // At 40×14 it takes three lines, the last cut with an ellipsis, and the selected row stays.
+        try expectSnapshot("device-problem-40x14", Self.deviceProblem, width: 40, height: 14)
         let small = StudioRenderer.render(Self.deviceProblem, width: 40, height: 14)
         #expect(small.lines.count == 14)
-        #expect(small.lines[9...11].allSatisfy { $0.first?.style == .problem })
-        #expect(small.lines[11].map(\.text).joined().hasSuffix("…"))
-        #expect(small.lines[6].map(\.text).joined().hasPrefix("     #  length"))
-        #expect(small.lines[7].map(\.text).joined().hasPrefix("▸    3  00:00:47.2"))
+        #expect(small.lines[10...12].allSatisfy { $0.first?.style == .problem })
+        #expect(small.lines[12].map(\.text).joined().hasSuffix("…"))
+        #expect(small.lines.contains { $0.map(\.text).joined().hasPrefix("▸    3  00:00:47.2") })
     }
 
     @Test("playing and paused: chunk n of m, position and total")
@@ -109,8 +109,9 @@ struct StudioRendererTests {
         state.meter = meter
         state.peak = Decibels(-0.5)
         try expectSnapshot("playing", state)
-        state.activity = .playing(chunk: ChunkIndex(3), of: 12, position: 41.9, total: 300, paused: true)
-        #expect(StudioRenderer.render(state, width: 80, height: 24).lines[3].map(\.text).joined().hasPrefix(" ⏸ chunk 3/12 00:00:41 / 00:05:00"))
+        state.activity = .playing(chunk: ChunkIndex(3), of: 12, position: 41.9, total: 300, paused: true, inChunk: 12.34)
+        #expect(StudioRenderer.render(state, width: 80, height: 24).lines[3].map(\.text).joined()
+            == " ⏸ Paused at chunk 3, 00:00:12.3: c fixes a slip from here".padding(toLength: 80, withPad: " ", startingAt: 0))
     }
 
     @Test("300 chunks: the list scrolls to keep the selection in view and says which rows it shows")
@@ -253,10 +254,12 @@ struct StudioRendererTests {
         let wide = StudioRenderer.render(Self.recordingParagraph3, width: 120, height: 30).text
         #expect(!wide.contains(" …"), "at 120×30 the whole paragraph shows")
         #expect(wide.contains("second time this year."))
-        // The smallest screen keeps the pane's heading and the selected chunk.
-        let small = StudioRenderer.render(Self.recordingParagraph3, width: 40, height: 14).text
-        #expect(small.contains(" Paragraph 3 of 9 · reading now"))
-        #expect(small.contains("▸    2  00:00:38.0"))
+        // The smallest screen keeps the pane's heading, three lines of the text and the selected chunk.
+        try expectSnapshot("reading-recording-40x14", Self.recordingParagraph3, width: 40, height: 14)
+        let small = StudioRenderer.render(Self.recordingParagraph3, width: 40, height: 14).lines.map { $0.map(\.text).joined() }
+        let heading = try #require(small.firstIndex { $0.hasPrefix(" Paragraph 3 of 9 · reading now") })
+        #expect(small[(heading + 1)...(heading + 3)].allSatisfy { $0.hasPrefix("   ") && $0.trimmingCharacters(in: .whitespaces).count > 20 })
+        #expect(small.contains { $0.hasPrefix("▸    2  00:00:38.0") })
     }
 
     @Test("the last paragraph: no next one, the pane says the text ends")
@@ -335,5 +338,124 @@ struct StudioRendererTests {
         #expect(frame.text.contains("Quiet\\u{85} input"))
         #expect(frame.text.contains("Could not read \(shown)."))
         #expect(frame.lines.allSatisfy { $0.map(\.text).joined().terminalColumns == 80 })
+    }
+
+    // MARK: Review, fixes, flags and the article list
+
+    @Test("playing shows the position within the chunk to a tenth, then the article's; paused says where and what c does")
+    func reviewPositions() {
+        var state = Self.article
+        state.activity = .playing(chunk: ChunkIndex(4), of: 9, position: 95.2, total: 300, paused: false, inChunk: 12.36)
+        let line = { (state: StudioState) in StudioRenderer.render(state, width: 80, height: 24).lines[3].map(\.text).joined() }
+        #expect(line(state).hasPrefix(" ▶ chunk 4/9 00:00:12.3 · article 00:01:35 / 00:05:00"))
+        state.activity = .playing(chunk: ChunkIndex(4), of: 9, position: 95.2, total: 300, paused: true, inChunk: 12.36)
+        #expect(line(state).hasPrefix(" ⏸ Paused at chunk 4, 00:00:12.3: c fixes a slip from here"))
+        #expect(!line(state).contains("Playing"))
+        let footer = StudioRenderer.render(state, width: 80, height: 24).text
+        #expect(footer.contains(" ← → 1 s  PgUp PgDn 5 s "))
+    }
+
+    static var preRoll: StudioState {
+        var state = Self.recordingParagraph3
+        let preRoll = StudioState.PreRoll(chunk: ChunkIndex(2), at: 12.3, lead: 3, words: "the council agreed to spend…")
+        state.activity = .preRoll(preRoll)
+        state.reading = reading(3, isRead: true, standing: .fixing)
+        state.notice = .init(preRoll.sentence + " Esc cancels the fix.")
+        return state
+    }
+
+    @Test("a fix's pre-roll: the status says so (not ● REC), the pane shows the paragraph being fixed, the notice what plays and the words to read on from, Esc cancels")
+    func preRollScreen() throws {
+        try expectSnapshot("pre-roll", Self.preRoll)
+        let frame = StudioRenderer.render(Self.preRoll, width: 80, height: 24)
+        let lines = frame.lines.map { $0.map(\.text).joined() }
+        #expect(lines[3].hasPrefix(" ▶ Pre-roll: fixing chunk 2 from 00:00:12.3 · Esc cancels"))
+        #expect(!frame.text.contains("● REC"))
+        #expect(lines[6].hasPrefix(" Paragraph 3 of 9 · fixing a slip in it"))
+        #expect(lines[20...21].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            == "Playing the 3 s before the slip in chunk 2, then read on from “the council agreed to spend…”. Esc cancels the fix.")
+        #expect(lines[22].hasPrefix(" Esc cancel the fix  ? all keys"))
+        try expectSnapshot("pre-roll-40x14", Self.preRoll, width: 40, height: 14)
+    }
+
+    static var flagged: StudioState {
+        var state = Self.article
+        state.reading = reading(2, isRead: true, standing: .chosen)
+        state.reading?.flags = [.init(chunk: ChunkIndex(2), hint: "at 4.2 s: not heard: “the council voted on Tuesday”")]
+        state.chunks[1].hints = ["at 4.2 s: not heard: “the council voted on Tuesday”"]
+        state.selection = 1
+        state.notice = nil
+        return state
+    }
+
+    @Test("a flagged take is marked ⚑ with the hint's words and time, in its row and under its paragraph, until dismissed")
+    func flaggedTakes() throws {
+        try expectSnapshot("flagged", Self.flagged)
+        let lines = StudioRenderer.render(Self.flagged, width: 80, height: 24).lines
+        let row = try #require(lines.first { $0.first?.text.hasPrefix("▸    2") == true })
+        #expect(row.map(\.text).joined().contains("⚑ at 4.2 s: not heard: “the council voted on…"))
+        #expect(lines[7].map(\.text).joined().hasPrefix("   ⚑ chunk 2: at 4.2 s: not heard: “the council voted on Tuesday”"))
+        #expect(lines[7].first?.style == .problem)
+        var dismissed = Self.flagged
+        dismissed.chunks[1].hints = []
+        dismissed.reading?.flags = []
+        #expect(!StudioRenderer.render(dismissed, width: 80, height: 24).text.contains("⚑"))
+    }
+
+    static let listRows = [
+        ArticleList.Row(
+            id: ArticleID("k2m9q4"), title: "Budget vote in the city council", publication: "Daily Post", state: .open, paragraphs: 9,
+            paragraphsRead: 3, chunkCount: 3, seconds: 126.4, lastChange: Date(timeIntervalSince1970: 1_795_700_520)),
+        ArticleList.Row(
+            id: ArticleID("p7x2aa"), title: "Harbour plans", publication: "", state: .queued, paragraphs: 0, paragraphsRead: 0, chunkCount: 12,
+            seconds: 760, lastChange: Date(timeIntervalSince1970: 1_795_600_000)),
+        ArticleList.Row(
+            id: ArticleID("zz81bb"), title: "Old news", publication: "Weekly", state: .pruned, paragraphs: 4, paragraphsRead: 4, chunkCount: 0,
+            seconds: 0, lastChange: Date(timeIntervalSince1970: 1_795_000_000)),
+    ]
+
+    @Test("the article list: each article's title, then publication, state, paragraphs read of all, length and last change; the selection marked")
+    func articleList() throws {
+        let list = ArticleList(rows: Self.listRows, selection: 1, openArticle: ArticleID("k2m9q4"))
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        let lines = ArticleListRenderer.lines(list, width: 80, rows: 20, timeZone: utc).map { $0.map(\.text).joined() }
+        #expect(lines == [
+            " Your articles: Enter opens one, n starts a new one", "",
+            "  Budget vote in the city council (open now)",
+            "    Daily Post · open · 3 of 9 paragraphs read · 00:02:06 · 2026-11-26 13:42",
+            "▸ Harbour plans",
+            "    no publication · queued · no text · 00:12:40 · 2026-11-25 09:46",
+            "  Old news",
+            "    Weekly · pruned · 4 of 4 paragraphs read · 00:00:00 · 2026-11-18 11:06",
+        ])
+        // Few rows: the list scrolls to the selection and says there are more.
+        let short = ArticleListRenderer.lines(ArticleList(rows: Self.listRows, selection: 2), width: 40, rows: 5, timeZone: utc).map { $0.map(\.text).joined() }
+        #expect(short.count == 5)
+        #expect(short[2] == "▸ Old news")
+        #expect(short[4] == "   3–3 of 3 articles; ↑ ↓ show more")
+        // On the screen: the panel, its keys, and the header saying what to do.
+        var state = StudioState(panel: .articles(list))
+        state.canListArticles = true
+        let frame = StudioRenderer.render(state, width: 80, height: 24)
+        #expect(frame.text.contains("▸ Harbour plans"))
+        #expect(frame.lines[1].map(\.text).joined().hasPrefix(" Choose an article to go back to, or start a new one."))
+        #expect(frame.lines[22].map(\.text).joined().hasPrefix(" ↑↓ choose  Enter open  n new article  Esc back"))
+        #expect(frame.lines.allSatisfy { $0.map(\.text).joined().terminalColumns == 80 })
+    }
+
+    @Test("at 40×14 the paragraph to read gets its heading and at least three lines, ready or recording, and the selected chunk stays")
+    func smallScreenReading() throws {
+        var ready = Self.recordingParagraph3
+        ready.activity = .ready
+        ready.meter = nil
+        ready.reading = Self.reading(3, standing: .next)
+        ready.notice = .init("Saved chunk 2 (38.0 s).")
+        for state in [ready, Self.recordingParagraph3] {
+            let lines = StudioRenderer.render(state, width: 40, height: 14).lines.map { $0.map(\.text).joined() }
+            let heading = try #require(lines.firstIndex { $0.hasPrefix(" Paragraph 3 of 9") })
+            #expect(lines[(heading + 1)...(heading + 3)].allSatisfy { $0.hasPrefix("   ") && $0.trimmingCharacters(in: .whitespaces).count > 20 })
+            #expect(lines.contains { $0.hasPrefix("▸    2  00:00:38.0") })
+        }
+        try expectSnapshot("reading-ready-40x14", ready, width: 40, height: 14)
     }
 }

@@ -14,6 +14,7 @@ struct StudioTests {
     final class Session {
         let fixture: LibraryFixture
         let studio: Studio
+        /// The session's options, for another studio on the same library.
         let options: Studio.Options
         /// The article opened with a text, if one was given.
         let article: Article?
@@ -43,8 +44,8 @@ struct StudioTests {
                 article = new
             }
             self.article = article
-            studio = Studio(library: fixture.library, options: options, article: article)
             self.options = options
+            studio = Studio(library: fixture.library, options: options, article: article)
         }
 
         var state: StudioState { studio.state }
@@ -204,15 +205,17 @@ struct StudioTests {
         #expect(lengths.count == 2 && session.state.selection == 1)
 
         session.press(.character(" "))
-        session.hold(10) { if case .playing(_, _, let position, _, _) = $0.activity { position > lengths[0] } else { false } }
+        session.hold(10) { if case .playing(_, _, let position, _, _, _) = $0.activity { position > lengths[0] } else { false } }
         session.press(.character(" "))
-        session.hold(5) { if case .playing(_, _, _, _, let paused) = $0.activity { paused } else { true } }
-        guard case .playing(let chunk, let count, let position, let total, let paused) = session.state.activity else {
+        session.hold(5) { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { true } }
+        guard case .playing(let chunk, let count, let position, let total, let paused, let inChunk) = session.state.activity else {
             Issue.record("not playing: \(session.state.activity)")
             return
         }
         #expect(chunk == ChunkIndex(2) && count == 2 && paused)
         #expect(position > lengths[0] && position <= lengths[0] + lengths[1], "\(position) s: chunk 2 starts at \(lengths[0]) s")
+        #expect(abs(inChunk - (position - lengths[0])) < 0.001, "\(inChunk) s into chunk 2")
+        #expect(session.state.notice?.text == "Paused. ← → move 1 s, PgUp PgDn 5 s; c fixes a slip from there; space plays on.")
         #expect(abs(total - (lengths[0] + lengths[1])) < 0.001, "\(total) s of \(lengths) s")
         #expect(session.state.meter?.litSegments ?? 0 > 0 || session.state.meter?.heldSegment != nil, "the sine lit the meter")
         // Paused, nothing is heard: the meter falls, and the held peak drops once its hold is over.
@@ -374,13 +377,116 @@ struct StudioTests {
         #expect(session.state.notice?.text.hasPrefix("Chunk 1 recorded (paragraph 1): ") == true)
         session.hold(30) { $0.notice?.text.contains("may need a listen") == true }
         #expect(session.state.notice?.text.hasPrefix("Chunk 1, paragraph 1 may need a listen: ") == true, "\(String(describing: session.state.notice))")
-        #expect(session.state.notice?.text.hasSuffix(". To read it again, move to it with p or n and press a.") == true)
+        #expect(session.state.notice?.text.hasSuffix(". It stays marked ⚑ until you dismiss it (d); to read it again, move to it with p or n and press a.") == true)
         let chunk = try #require(try session.fixture.library.catalog.chunks(of: article).first)
         let check = try #require(try session.fixture.library.catalog.takeChecks(of: article.id)[chunk.id])
         #expect(!check.report.hints.isEmpty && check.report.recognised)
         #expect(session.state.notice?.text.contains(check.report.hints[0].description) == true)
     }
 
+
+    @Test("a flagged take stays marked in its row and under its paragraph after moving away and back, until d dismisses it for good")
+    func flaggedTakeStaysMarked() throws {
+        let session = try Session(text: Self.text, checksTakes: true)
+        let library = session.fixture.library
+        let article = try #require(session.article)
+        session.recordTake(seconds: 0.5)
+        session.hold(30) { !($0.chunks.first?.hints.isEmpty ?? true) }
+        let chunk = try #require(try library.catalog.chunks(of: article).first)
+        let check = try #require(try library.catalog.takeChecks(of: article.id)[chunk.id])
+        let hints = check.report.hints.map(\.description)
+        #expect(!hints.isEmpty && session.state.chunks[0].hints == hints)
+        // The pane went on to paragraph 2; back on paragraph 1 the flag shows, not only "read already".
+        #expect(session.state.reading?.number == 2 && session.state.reading?.flags == [])
+        session.press(.character("p"))
+        #expect(session.state.reading?.number == 1)
+        #expect(session.state.reading?.flags == hints.map { StudioState.Flag(chunk: ChunkIndex(1), hint: $0) })
+        session.press(.character("n"), .character("p"))
+        #expect(session.state.reading?.flags.count == hints.count && session.state.chunks[0].hints == hints)
+        session.press(.character("d"))
+        #expect(session.state.notice?.text == "Chunk 1's hint is dismissed: it is no longer marked.")
+        #expect(session.state.chunks[0].hints.isEmpty && session.state.reading?.flags == [])
+        #expect(try library.catalog.takeChecks(of: article.id)[chunk.id]?.dismissed == true)
+        // Kept in the catalog: a new session shows the take unflagged.
+        let again = Studio(library: library, options: session.options, article: article)
+        #expect(again.state.chunks[0].hints.isEmpty)
+    }
+
+    @Test("c while paused plays the pre-roll and says so (not REC); r cannot start a take then; Esc cancels the fix and the chunk stays byte for byte")
+    func preRollInTheTerminal() throws {
+        let session = try Session(recorded: [2.5])
+        let article = try #require(session.article)
+        let file = session.fixture.library.root.chunkURL(try session.fixture.library.catalog.chunks(of: article)[0].id, of: article.id)
+        let before = try Data(contentsOf: file)
+        session.press(.character(" "))
+        session.hold(10) { if case .playing(_, _, _, _, _, let inChunk) = $0.activity { inChunk > 1.2 } else { false } }
+        session.press(.character(" "))
+        session.hold(5) { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { false } }
+        guard case .playing(_, _, _, _, true, let point) = session.state.activity else { Issue.record("not paused: \(session.state.activity)"); return }
+        session.press(.character("c"))
+        guard case .preRoll(let preRoll) = session.state.activity else { Issue.record("no pre-roll: \(session.state.activity)"); return }
+        #expect(preRoll.chunk == ChunkIndex(1) && abs(preRoll.at - point) < 0.2 && preRoll.lead > 0.9)
+        #expect(session.state.notice?.text.hasPrefix("Playing the ") == true && session.state.notice?.text.hasSuffix(" Esc cancels the fix.") == true)
+        #expect(!session.state.isRecording)
+        session.press(.character("r"))
+        #expect(session.state.isPreRolling, "r does not stop, start or record during the pre-roll")
+        #expect(session.state.notice?.text == "Listen: the take starts by itself after the seconds before the slip. Esc cancels the fix.")
+        session.press(.escape)
+        #expect(session.state.activity == .ready)
+        #expect(session.state.notice?.text == "The fix is cancelled: chunk 1 is as it was.")
+        #expect(session.state.chunks.count == 1)
+        #expect(try Data(contentsOf: file) == before)
+        #expect(!session.studio.isFinished, "Esc cancelled the fix; it did not leave")
+    }
+
+    @Test("a front end's pre-roll (the web page plays it): the state shows it, r and every other take are refused, the punch that follows records")
+    func frontEndPreRoll() throws {
+        let session = try Session(recorded: [1.5, 1.0])
+        let library = session.fixture.library
+        let article = try #require(session.article)
+        let ids = try library.catalog.chunks(of: article).map(\.id)
+        session.studio.beginPreRoll(ChunkIndex(1), at: 0.8, lead: 0.8)
+        #expect(session.state.activity == .preRoll(.init(chunk: ChunkIndex(1), at: 0.8, lead: 0.8)))
+        #expect(session.state.notice?.text == "Playing the 0.8 s before the slip in chunk 1, then read on from 00:00:00.8 into chunk 1.")
+        #expect(session.state.selection == 0)
+        for key in [KeyPress.character("r"), .character("e"), .character("i")] { session.press(key) }
+        session.studio.perform(.toggleRecording)  // even an action that skips the key rules starts nothing
+        #expect(session.state.isPreRolling && !session.state.isRecording)
+        #expect(try library.catalog.chunks(of: article).map(\.id) == ids, "no chunk was added")
+        session.studio.punch(ChunkIndex(1), at: 0.8)
+        #expect(session.state.isRecording && !session.state.isPreRolling)
+        session.hold(0.6)
+        session.press(.character("r"))
+        let after = try library.catalog.chunks(of: article)
+        #expect(after.count == 2 && after[1].id == ids[1] && after[0].id != ids[0], "chunk 1 was punched, chunk 2 kept")
+    }
+
+    @Test("o lists the articles with paragraphs read and length; Enter opens another, o and Esc go back; with none open the studio starts on the list")
+    func articleList() throws {
+        let session = try Session(recorded: [0.5])
+        let library = session.fixture.library
+        let other = try library.newArticle(title: "Budget vote", publication: "Weekly", narrator: "Ann Reader", format: .speech)
+        _ = try library.attachText(Self.text, to: other, file: "budget.md")
+        session.press(.character("o"))
+        guard case .articles(let list) = session.state.panel else { Issue.record("no list: \(session.state.panel)"); return }
+        #expect(list.rows.map(\.title) == ["Budget vote", "Harbour news"])
+        #expect(list.rows[0].progress == "0 of 4 paragraphs read" && list.rows[0].publication == "Weekly" && list.rows[0].state == .open)
+        #expect(list.rows[1].progress == "no text" && list.rows[1].chunkCount == 1 && list.rows[1].seconds > 0.4)
+        #expect(list.selected?.title == "Harbour news", "the open article is selected")
+        session.press(.escape)
+        #expect(session.state.panel == .chunks && session.state.header?.title == "Harbour news")
+        session.press(.character("o"), .up, .enter)
+        #expect(session.state.header?.title == "Budget vote" && session.state.reading?.number == 1)
+        #expect(session.state.notice?.text == "Opened “Budget vote”.")
+        #expect(try library.catalog.currentArticle()?.id == other.id)
+        // A studio started with no article to open starts on the list; n goes to the form, Esc back to the list.
+        let fresh = Studio(library: library, options: session.options, article: nil)
+        guard case .articles(let start) = fresh.state.panel else { Issue.record("not on the list: \(fresh.state.panel)"); return }
+        #expect(start.rows.count == 2 && start.openArticle == nil)
+        fresh.perform(.showNewArticleForm)
+        guard case .newArticle = fresh.state.panel else { Issue.record("no form"); return }
+        #expect(fresh.state.action(for: .escape) == .showArticles)
+    }
 
     static let text = [
         ScriptParagraph(kind: .heading, text: "Budget vote"),

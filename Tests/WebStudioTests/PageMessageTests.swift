@@ -14,6 +14,7 @@ struct PageMessageTests {
         #expect(try PageMessage.decode(#"{"type":"microphone","source":"browser"}"#) == .microphone(.browser))
         #expect(try PageMessage.decode(#"{"type":"punch","chunk":2,"seconds":1.5}"#) == .punch(chunk: 2, seconds: 1.5))
         #expect(try PageMessage.decode(#"{"type":"open","article":"k3v9"}"#) == .open("k3v9"))
+        #expect(try PageMessage.decode(#"{"type":"preRoll","chunk":2,"seconds":1.5,"lead":1.5}"#) == .preRoll(chunk: 2, seconds: 1.5, lead: 1.5))
     }
 
     @Test("messages that act on a chunk carry its id")
@@ -35,6 +36,8 @@ struct PageMessageTests {
         (#"{"type":"punch","chunk":1,"seconds":-1}"#, "The page asked to correct chunk 1 from -1.0 s, which is not a time in a chunk (0 to 86400 s): reload the page."),
         (#"{"type":"punch","chunk":1,"seconds":1e300}"#, "The page asked to correct chunk 1 from 1e+300 s, which is not a time in a chunk (0 to 86400 s): reload the page."),
         (#"{"type":"punch","chunk":1,"seconds":86400.5}"#, "The page asked to correct chunk 1 from 86400.5 s, which is not a time in a chunk (0 to 86400 s): reload the page."),
+        (#"{"type":"preRoll","chunk":1,"seconds":1,"lead":1e300}"#, "The page sent an incomplete \"preRoll\" message: reload the page."),
+        (#"{"type":"preRoll","chunk":1,"seconds":1}"#, "The page sent an incomplete \"preRoll\" message: reload the page."),
     ])
     func refused(text: String, sentence: String) {
         #expect(throws: NarrationError.usage(sentence)) { try PageMessage.decode(text) }

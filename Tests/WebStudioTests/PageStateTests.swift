@@ -74,4 +74,33 @@ struct PageStateTests {
         #expect(panel["lines"] as? [String] == ["In the outbox: /x.mp3"])
         #expect(panel["remedy"] as? String == "It waits in the outbox until your reading service collects it or sets where files are sent.")
     }
+
+    @Test("a pre-roll, flagged takes and the article list are in the page's state, with the words both studios say")
+    func preRollFlagsAndList() throws {
+        var state = StudioState(
+            header: .init(title: "Budget", publication: "Gazette", narrator: "Ann", state: .open, duration: 5, chunkCount: 1),
+            chunks: [.init(index: ChunkIndex(1), duration: 5, peak: Decibels(-3))])
+        state.chunks[0].hints = ["at 4.2 s: not heard: “the council”"]
+        state.activity = .preRoll(.init(chunk: ChunkIndex(1), at: 2.345, lead: 2.345, words: "the council…"))
+        state.reading = .init(number: 1, count: 2, kind: .paragraph, text: "The council met.", isRead: true, standing: .fixing, next: nil)
+        state.reading?.flags = [.init(chunk: ChunkIndex(1), hint: "at 4.2 s: not heard: “the council”")]
+        var page = try decoded(state)
+        let activity = try #require(page["activity"] as? [String: Any])
+        #expect(activity["kind"] as? String == "preRoll" && activity["chunk"] as? Int == 1 && activity["seconds"] as? Double == 2.35)
+        #expect(activity["text"] as? String == "Playing the 2.3 s before the slip in chunk 1, then read on from “the council…”.")
+        let reading = try #require(page["reading"] as? [String: Any])
+        #expect(reading["standing"] as? String == "fixing")
+        #expect((reading["flags"] as? [[String: Any]])?.first?["hint"] as? String == "at 4.2 s: not heard: “the council”")
+        #expect((page["chunks"] as? [[String: Any]])?.first?["hints"] as? [String] == ["at 4.2 s: not heard: “the council”"])
+        state.panel = .articles(ArticleList(
+            rows: [.init(id: ArticleID("k3v9"), title: "Budget", publication: "Gazette", state: .queued, paragraphs: 2, paragraphsRead: 1,
+                         chunkCount: 1, seconds: 5, lastChange: Date(timeIntervalSince1970: 1_800_000_000))],
+            openArticle: ArticleID("k3v9")))
+        page = try decoded(state)
+        let panel = try #require(page["panel"] as? [String: Any])
+        #expect(panel["kind"] as? String == "articles" && panel["openArticle"] as? String == "k3v9" && panel["selection"] as? Int == 0)
+        let row = try #require((panel["articles"] as? [[String: Any]])?.first)
+        #expect(row["id"] as? String == "k3v9" && row["state"] as? String == "queued" && row["progress"] as? String == "1 of 2 paragraphs read")
+        #expect(row["lastChange"] as? Double == 1_800_000_000 && row["canOpen"] as? Bool == true && row["duration"] as? Double == 5)
+    }
 }

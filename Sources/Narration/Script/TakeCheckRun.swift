@@ -59,4 +59,12 @@ extension NarrationLibrary {
         let paragraph = try plan.paragraph(number)
         return try catalog.dismissTakeChecks(plan.chunks(of: paragraph.id))
     }
+
+    /// Dismisses the hints of one take: the volunteer listened and it is fine. Kept in the
+    /// catalog, so the take stays unflagged in every studio and after a restart.
+    /// - Returns: whether the take had hints that were not dismissed yet.
+    @discardableResult
+    public func dismissHints(ofChunk chunk: ChunkID) throws(NarrationError) -> Bool {
+        try catalog.dismissTakeChecks([chunk]) > 0
+    }
 }

@@ -84,6 +84,7 @@ function setClass(el, name, on) { if (el.classList.contains(name) !== on) el.cla
 // Derived values (pure)
 
 const isRecording = (s) => s.activity.kind === "recording";
+const isPreRolling = (s) => s.activity.kind === "preRoll";
 const isWorking = (s) => s.activity.kind === "working";
 const panelKind = (s) => (s.panel ? s.panel.kind : "chunks");
 const showsStudio = (s) => !!s.header && ["chunks", "help", "confirmDelete"].includes(panelKind(s));
@@ -112,6 +113,8 @@ function statusText(s, p) {
   if (!p.connected) return p.everConnected ? "Connection lost: trying again…" : "Connecting to the studio…";
   if (p.problem) return p.problem;
   if (p.notice) return p.notice;
+  // During a pre-roll its panel says what plays (aloud, assertively); the status line says it shortly.
+  if (isPreRolling(s) && (!s.notice || s.notice.text === s.activity.text)) return `Fixing a slip in chunk ${s.activity.chunk}: listen.`;
   if (s.notice) return s.notice.text;
   if (isRecording(s)) return `Recording ${s.activity.where || ""}.`;
   if (isWorking(s)) return `${s.activity.stage}…`;
@@ -132,7 +135,8 @@ function readingLabel(s) {
   const r = s.reading;
   const name = `${r.kind === "heading" ? "Heading" : "Paragraph"} ${r.number} of ${r.count}`;
   let remark = "";
-  if (r.standing === "reading") remark = r.isRead ? "reading it again" : "reading now";
+  if (r.standing === "fixing") remark = "fixing a slip in it";
+  else if (r.standing === "reading") remark = r.isRead ? "reading it again" : "reading now";
   else if (isRecording(s)) remark = "";
   else if (r.standing === "next") remark = "Record reads it";
   else if (r.standing === "chosen") remark = r.isRead ? "read already: Read it again records it anew" : "not read yet: Record reads it";
@@ -166,7 +170,8 @@ function render(s, p) {
   const studio = showsStudio(s);
   const recording = isRecording(s);
   const working = isWorking(s);
-  const busy = recording || working || p.streaming;
+  const preRolling = isPreRolling(s) || p.punching;
+  const busy = recording || working || p.streaming || preRolling;
 
   document.body.classList.toggle("is-recording", recording);
 
@@ -178,15 +183,18 @@ function render(s, p) {
   setText($("problem"), p.problem || (s.notice && s.notice.isProblem && !p.notice ? s.notice.text : ""));
   show($("new-article"), panel !== "newArticle");
   enable($("new-article"), p.connected && !busy);
+  show($("show-articles"), panel !== "articles" && (!!s.header || !!s.canListArticles));
+  enable($("show-articles"), p.connected && !busy);
 
   renderForm(s, p, panel);
+  renderArticles(s, p, panel);
   renderResult(s, panel);
 
   show($("record-section"), studio);
   show($("chunks-section"), studio);
   show($("send-section"), studio || working);
   if (studio) {
-    renderReading(s);
+    renderReading(s, p);
     renderRecording(s, p);
     renderChunks(s, p);
     renderPlayer(s, p);
@@ -220,6 +228,47 @@ function renderForm(s, p, panel) {
   if (back) setText($("form-back"), `Back to “${back.title}”`);
 }
 
+/** "26 Nov 2026, 14:02" in the browser's own time zone and language. */
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** The article list: each article with its details and an Open button; the open one marked. */
+function renderArticles(s, p, panel) {
+  const open = panel === "articles";
+  show($("articles-section"), open);
+  if (!open) return;
+  const rows = s.panel.articles || [];
+  show($("articles-empty"), rows.length === 0);
+  const list = $("articles");
+  const signature = JSON.stringify([rows, s.panel.openArticle, p.connected]);
+  if (list.dataset.signature !== signature) {
+    list.dataset.signature = signature;
+    list.replaceChildren(...rows.map((row) => {
+      const li = document.createElement("li");
+      li.className = "article-row";
+      li.dataset.article = row.id;
+      const isOpen = row.id === s.panel.openArticle;
+      setClass(li, "is-open", isOpen);
+      li.innerHTML = '<div class="article-text"><p class="article-title"></p><p class="article-detail"></p></div>' +
+        '<button type="button" class="open-article primary"></button>';
+      li.querySelector(".article-title").textContent = row.title + (isOpen ? " (open now)" : "");
+      const parts = [row.publication || "no publication", row.state, row.progress, clock(row.duration, false), `changed ${when(row.lastChange)}`];
+      li.querySelector(".article-detail").textContent = parts.join(" · ");
+      const button = li.querySelector("button");
+      button.textContent = isOpen ? "Go back to it" : "Open";
+      setAttr(button, "aria-label", `${isOpen ? "Go back to" : "Open"} “${row.title}”: ${parts.join(", ")}`);
+      enable(button, row.canOpen && p.connected);
+      if (!row.canOpen) setAttr(button, "title", "Its recordings were pruned: it cannot be opened.");
+      return li;
+    }));
+  }
+  if (rendered.panel !== "articles") {
+    const first = list.querySelector("li.is-open button") || list.querySelector("button") || $("articles-new");
+    first.focus();
+  }
+}
+
 function renderResult(s, panel) {
   const open = panel === "result";
   show($("result"), open);
@@ -236,32 +285,62 @@ function renderResult(s, panel) {
   if (rendered.panel !== "result") $("next-article").focus();
 }
 
-function renderReading(s) {
+function renderReading(s, p) {
   const r = s.reading;
+  const preRoll = isPreRolling(s);
+  show($("pre-roll"), preRoll || p.punching);
+  if (preRoll || p.punching) {
+    setText($("pre-roll-text"), preRoll ? s.activity.text : "Playing the seconds before the slip…");
+    if (!rendered.preRoll) $("cancel-fix").focus();
+  }
+  rendered.preRoll = preRoll || p.punching;
   show($("reading-box"), !!r);
   show($("no-text"), !r);
   if (!r) return;
+  setClass($("reading-box"), "is-fixing", r.standing === "fixing");
+  renderFlags(r.flags || [], s);
   setText($("reading-label"), readingLabel(s));
   setText($("reading"), r.text);
   setText($("next-reading"), r.next ? `Next: ${r.next}` : "End of the text.");
   setClass($("reading"), "is-heading", r.kind === "heading");
   setClass($("reading"), "is-quote", r.kind === "quote");
   setClass($("reading-box"), "is-read", r.isRead && r.standing !== "reading");
-  const recording = isRecording(s);
+  const recording = isRecording(s) || preRoll;
   enable($("previous-paragraph"), !recording && r.number > 1);
   enable($("next-paragraph"), !recording && r.number < r.count);
   enable($("read-again"), !recording);
+}
+
+/** The paragraph's flagged takes: the hint's words and time, and a button to dismiss it. */
+function renderFlags(flags, s) {
+  const list = $("reading-flags");
+  show(list, flags.length > 0);
+  const signature = JSON.stringify(flags);
+  if (list.dataset.signature === signature) return;
+  list.dataset.signature = signature;
+  list.replaceChildren(...flags.map((flag) => {
+    const li = document.createElement("li");
+    li.className = "flag";
+    li.innerHTML = '<span class="flag-text"></span><button type="button" class="dismiss secondary"></button>';
+    li.querySelector(".flag-text").textContent = `Chunk ${flag.chunk} may need a listen: ${flag.hint}`;
+    const button = li.querySelector("button");
+    button.dataset.chunk = String(flag.chunk);
+    button.textContent = "It is fine: dismiss";
+    setAttr(button, "aria-label", `Chunk ${flag.chunk} is fine: dismiss “${flag.hint}”`);
+    return li;
+  }));
 }
 
 function renderRecording(s, p) {
   const recording = isRecording(s);
   const record = $("record");
   const taking = recording || p.streaming; // a browser take is running from the moment r is sent
-  setText(record, taking ? "Stop" : "Record");
+  const preRolling = isPreRolling(s) || p.punching; // the fix's take starts by itself
+  setText(record, taking ? "Stop" : preRolling ? "Record (the fix starts by itself)" : "Record");
   setClass(record, "is-stop", taking);
-  enable(record, p.connected && !isWorking(s));
+  enable(record, p.connected && !isWorking(s) && !preRolling);
   setText($("elapsed"), recording ? clock(s.activity.seconds, false) : "0:00");
-  setText($("where"), recording ? `Recording ${s.activity.where}` : "Not recording");
+  setText($("where"), recording ? `Recording ${s.activity.where}` : preRolling ? `Listening before the slip in chunk ${s.activity.chunk || ""}` : "Not recording");
   setText($("peak-level"), s.peak != null && s.meter ? `Peak ${decibels(s.peak)}` : "");
   setText($("warning"), s.warning || "");
   drawMeter(s.meter);
@@ -316,11 +395,12 @@ function makeChunkRow(number) {
   li.innerHTML =
     '<button type="button" class="chunk-button">' +
     '<span class="chunk-number"><span class="visually-hidden">Chunk </span><span class="n"></span></span>' +
-    '<span class="chunk-text"><span class="words"></span> <span class="chunk-mark"></span></span>' +
+    '<span class="chunk-text"><span class="words"></span> <span class="chunk-mark"></span><span class="chunk-flag"></span></span>' +
     '<span class="chunk-length"></span>' +
     '<span class="chunk-peak"></span>' +
     '<canvas class="wave" width="160" height="44" aria-hidden="true"></canvas>' +
-    "</button>";
+    "</button>" +
+    '<button type="button" class="dismiss secondary" hidden>It is fine: dismiss the mark</button>';
   return li;
 }
 
@@ -347,6 +427,14 @@ function updateChunkRow(li, chunk, selected, playing) {
   setText(li.querySelector(".chunk-peak"), chunk.missing ? "" : `peak ${decibels(chunk.peak)}`);
   const mark = chunk.missing ? "missing" : chunk.recovered ? "recovered" : playing ? "playing" : "";
   setText(li.querySelector(".chunk-mark"), mark);
+  // A take the check flagged stays marked, with the hint's words and time, until dismissed.
+  const hints = chunk.hints || [];
+  setClass(li, "flagged", hints.length > 0);
+  setText(li.querySelector(".chunk-flag"), hints.length ? `May need a listen: ${hints.join("; ")}` : "");
+  const dismiss = li.querySelector(".dismiss");
+  show(dismiss, hints.length > 0);
+  dismiss.dataset.chunk = String(chunk.number);
+  setAttr(dismiss, "aria-label", `Chunk ${chunk.number} is fine: dismiss its mark`);
 }
 
 function renderPlayer(s, p) {
@@ -367,12 +455,12 @@ function renderPlayer(s, p) {
     : "Nothing playing";
   setText($("position"), position);
   setAttr(seek, "aria-valuetext", position);
-  enable($("punch"), loaded && audio.paused && !audio.ended && !!at && !recording && !p.punching);
+  enable($("punch"), loaded && audio.paused && !audio.ended && !!at && !recording && !p.punching && !isPreRolling(s));
 }
 
 function renderEditing(s, p) {
   const has = s.chunks.length > 0;
-  const free = !isRecording(s) && !isWorking(s) && !p.streaming;
+  const free = !isRecording(s) && !isWorking(s) && !p.streaming && !isPreRolling(s) && !p.punching;
   for (const id of ["rerecord", "insert", "delete"]) enable($(id), has && free);
   enable($("undo"), free);
   const confirming = panelKind(s) === "confirmDelete";
@@ -387,7 +475,7 @@ function renderEditing(s, p) {
 
 function renderSending(s, p) {
   const working = isWorking(s);
-  const ready = !!s.header && s.chunks.length > 0 && !isRecording(s) && !working && !p.streaming;
+  const ready = !!s.header && s.chunks.length > 0 && !isRecording(s) && !working && !p.streaming && !isPreRolling(s) && !p.punching;
   enable($("queue"), ready);
   enable($("submit"), ready);
   show($("working"), working);
@@ -644,6 +732,10 @@ function pressKey(key) {
   page.notice = null;
   page.problem = null;
   const taking = isRecording(state) || page.streaming;
+  if (isPreRolling(state) || page.punching) {
+    if (key === "escape") return cancelFix();
+    return send({ type: "key", key }); // the server says why it waits; the pre-roll plays on
+  }
   if (key === "r" && taking) return stopTake();
   const message = { type: "key", key, id: chunkIdFor(key) }; // an undefined id is left out
   if (TAKE_KEYS.has(key) && !taking && state.microphone === "browser") return startBrowserTake(message);
@@ -724,6 +816,8 @@ function punch() {
   if (!at) return;
   const message = { type: "punch", chunk: at.number, id: at.id, seconds: Math.round(at.seconds * 1000) / 1000 };
   const start = Math.max(0, point - PRE_ROLL_SECONDS);
+  // The server shows the pre-roll to every page and refuses any other take until the punch.
+  if (!send({ type: "preRoll", chunk: at.number, seconds: message.seconds, lead: Math.round((point - start) * 1000) / 1000 })) return;
   page.punching = true;
   page.notice = `Listen, then read on from ${clock(at.seconds)} into chunk ${at.number}.`;
   audio.playbackRate = 1; // the voice before the point at its own pace
@@ -753,6 +847,18 @@ function cancelPunch() {
   page.punching = false;
   page.notice = null;
   audio.playbackRate = Number($("speed").value);
+  if (isPreRolling(state)) send({ type: "key", key: "escape" }); // the server's pre-roll ends too
+}
+
+/** Cancel the fix: the pre-roll stops, no take starts, the chunk stays as it was. */
+function cancelFix() {
+  if (page.punching) {
+    cancelPunch();
+    audio.pause();
+  } else if (isPreRolling(state)) {
+    send({ type: "key", key: "escape" });
+  }
+  scheduleRender();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -956,6 +1062,9 @@ async function retryJob(id, title, tried) {
 document.addEventListener("click", (event) => {
   const button = event.target.closest("button");
   if (button && !isEnabled(button)) return;
+  if (button && button.classList.contains("dismiss")) return dismissHints(Number(button.dataset.chunk));
+  if (button && button.classList.contains("open-article")) return send({ type: "open", article: button.closest("[data-article]").dataset.article });
+  if (button && button.id === "cancel-fix") return cancelFix();
   const row = event.target.closest("#chunks li");
   if (row) return selectChunk([...row.parentNode.children].indexOf(row));
   if (!button) return;
@@ -964,6 +1073,8 @@ document.addEventListener("click", (event) => {
   if (button.dataset.key) return pressKey(button.dataset.key);
   switch (button.id) {
     case "new-article": return send({ type: "newArticle" });
+    // The list is "o" on the chunks and Esc in the form (where letters are typed into the title).
+    case "show-articles": return pressKey(panelKind(state) === "newArticle" ? "escape" : "o");
     case "form-back": return page.lastArticle && send({ type: "open", article: page.lastArticle.id });
     case "play": return playFrom(state.selection);
     case "pause": return togglePlay();
@@ -1000,6 +1111,14 @@ audio.addEventListener("error", () => {
   scheduleRender();
 });
 
+/** Dismisses the marks of chunk `number`'s take: select it, then d (the server keeps the order). */
+function dismissHints(number) {
+  const position = state.chunks.findIndex((c) => c.number === number);
+  if (position < 0) return;
+  selectChunk(position);
+  send({ type: "key", key: "d" });
+}
+
 /** Whether the key goes to a control the person is using (typing, choosing, sliding). */
 function isTyping(target, key) {
   if (!(target instanceof Element)) return false;
@@ -1022,20 +1141,28 @@ document.addEventListener("keydown", (event) => {
   let handled = true;
   if (panel === "newArticle") {
     handled = false;
+  } else if (isPreRolling(state) || page.punching) {
+    if (key === "Escape") cancelFix();
+    else if (["r", "e", "i", "a", "x", "u", "q", "s", "c", " "].includes(letter)) pressKey(letter === " " ? "space" : letter);
+    else handled = false;
+  } else if (panel === "articles") {
+    if (key === "Escape") pressKey("escape");
+    else if (letter === "n") pressKey("n");
+    else handled = false;
   } else if (panel === "result") {
     if (key === "Enter" && !onControl) pressKey("enter"); else handled = false;
   } else if (panel === "confirmDelete") {
     if (letter === "y") pressKey("y");
     else if (letter === "n" || key === "Escape") pressKey("n");
     else handled = false;
-  } else if (["r", "x", "e", "i", "u", "q", "s", "p", "n", "a"].includes(letter)) {
+  } else if (["r", "x", "e", "i", "u", "q", "s", "p", "n", "a", "o", "d"].includes(letter)) {
     pressKey(letter);
   } else if (key === "ArrowUp" || key === "ArrowDown") {
     pressKey(key === "ArrowUp" ? "up" : "down");
   } else if (key === " ") {
     togglePlay();  // even on a button: space is the player's key here
-  } else if (key === "Enter" && event.target.closest && event.target.closest("#chunks li")) {
-    const row = event.target.closest("#chunks li");  // Enter on a row: select it and play from it
+  } else if (key === "Enter" && event.target.closest && event.target.closest("#chunks .chunk-button")) {
+    const row = event.target.closest("#chunks li");  // Enter on a row: select it and play from it (not on its dismiss button)
     const position = [...row.parentNode.children].indexOf(row);
     selectChunk(position);
     playFrom(position);
