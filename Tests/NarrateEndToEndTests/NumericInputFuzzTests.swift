@@ -109,4 +109,21 @@ struct NumericInputFuzzTests {
         #expect(result.stderr == stderr)
         #expect(try fixture.recordings() == before)
     }
+
+    @Test("every number of a profile in config.toml: out of range, NaN or infinite is one line naming the key, exit 64", arguments: [
+        "bitrate", "vbr", "loudness", "rms", "peak_ceiling", "room_tone_head", "room_tone_tail", "max_pause", "join_fade", "max_silence",
+    ])
+    func configNumbers(key: String) throws {
+        let fixture = try EndToEndFixture()
+        let config = fixture.folder.file("config/narrate")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        let narrate = Narrate(home: fixture.narrate.home, environment: ["XDG_CONFIG_HOME": fixture.folder.file("config").path])
+        for value in ["1e300", "-1e300", "nan", "inf", "-inf", "18446744073709551616", "9223372036854775807", "-9223372036854775809", "\"\""] {
+            try "[profiles.fuzz]\nbase = \"podcast\"\n\(key) = \(value)\n".write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+            let result = try narrate.run("config")
+            #expect(result.status == 64, "\(key) = \(value): \(result.stderr)")
+            #expect(result.stderr.hasPrefix(config.appendingPathComponent("config.toml").path), "\(key) = \(value): \(result.stderr)")
+            #expect(result.stderr.filter { $0 == "\n" }.count == 1, "\(key) = \(value): \(result.stderr)")
+        }
+    }
 }
