@@ -31,22 +31,41 @@ public final class SampleRateConverter: @unchecked Sendable {
 
     deinit { soxr_delete(resampler) }
 
+    /// The most frames one block of output holds, whatever the ratio: an 8 kHz file going to
+    /// 48 kHz, or a long input, never makes a block larger than this.
+    public static let outputBlockFrames = 16_384
+
     /// Converts interleaved left-justified samples; returns the frames ready so far (the filter
     /// holds back its delay until `finish`). The corresponding C function is `soxr_process`.
+    /// For input whose output may be large, `convert(_:emit:)` hands it over in bounded blocks.
     public func convert(_ input: UnsafeBufferPointer<Int32>) -> [Int32] {
+        var output: [Int32] = []
+        convert(input) { output.append(contentsOf: $0) }
+        return output
+    }
+
+    /// Converts interleaved left-justified samples, handing the frames ready so far to `emit` in
+    /// blocks of at most `outputBlockFrames` frames, as they are made.
+    public func convert<E: Error>(_ input: UnsafeBufferPointer<Int32>, emit: (ArraySlice<Int32>) throws(E) -> Void) throws(E) {
         precondition(input.count % channels == 0, "convert takes whole frames")
-        return process(input.baseAddress, frames: input.count / channels)
+        try process(input.baseAddress, frames: input.count / channels, emit: emit)
     }
 
     /// Ends the stream: the frames the filter still holds.
     public func finish() -> [Int32] {
-        process(nil, frames: 0)
+        var output: [Int32] = []
+        finish { output.append(contentsOf: $0) }
+        return output
     }
 
-    private func process(_ input: UnsafePointer<Int32>?, frames: Int) -> [Int32] {
-        var output: [Int32] = []
+    /// Ends the stream, handing what the filter still holds to `emit` in bounded blocks.
+    public func finish<E: Error>(emit: (ArraySlice<Int32>) throws(E) -> Void) throws(E) {
+        try process(nil, frames: 0, emit: emit)
+    }
+
+    private func process<E: Error>(_ input: UnsafePointer<Int32>?, frames: Int, emit: (ArraySlice<Int32>) throws(E) -> Void) throws(E) {
         var consumed = 0
-        let room = Int((Double(frames) * Double(outputRate) / Double(inputRate)).rounded(.up)) + 1024
+        let room = Self.outputBlockFrames
         var block = [Int32](repeating: 0, count: room * channels)
         while true {
             var used = 0
@@ -58,11 +77,10 @@ public final class SampleRateConverter: @unchecked Sendable {
             }
             precondition(error == nil, "libsoxr failed: \(error.map { String(cString: $0) } ?? "")")
             consumed += used
-            output.append(contentsOf: block[0..<(made * channels)])
+            if made > 0 { try emit(block[0..<(made * channels)]) }
             // Input: until all is taken and the output block was not filled; flush: until nothing comes.
             if input == nil ? made == 0 : (consumed == frames && made < room) { break }
         }
-        return output
     }
 
     /// Converts a whole signal at once (for short signals and tests).

@@ -48,16 +48,17 @@ extension Narrate {
                 }
             }
             let bar = ProgressBar(label: "Measuring")
-            let (name, measurements) = try CommandRunner.withLibrary(readOnly: true) { (library) throws(NarrationError) -> (String, Measurements) in
+            let (name, measurements, described) = try CommandRunner.withLibrary(readOnly: true) { (library) throws(NarrationError) -> (String, Measurements, String?) in
                 if let path {
                     let url = URL(fileURLWithPath: path)
                     guard FileManager.default.fileExists(atPath: url.path) else {
                         throw NarrationError(.chunkFileMissing, "There is no file \(url.path).")
                     }
-                    return (url.lastPathComponent, try Analyzer.measure(file: url) { bar.update(done: $0, total: $1) })
+                    let described = try Analyzer.describe(outsideFile: url)
+                    return (url.lastPathComponent, try Analyzer.measure(file: url) { bar.update(done: $0, total: $1) }, described)
                 }
                 let article = try library.article(target.article)
-                return ("\"\(article.title)\"", try library.measure(article) { bar.update(done: $0, total: $1) })
+                return ("\"\(article.title)\"", try library.measure(article) { bar.update(done: $0, total: $1) }, nil)
             }
             bar.finish()
             let results = chosen?.rules.map { $0.evaluate(measurements) } ?? []
@@ -65,7 +66,7 @@ extension Narrate {
             if output.json {
                 Console.printJSON(CheckJSON(measurements, profile: chosen?.name, results: results))
             } else {
-                print(measurements, name: name, profile: chosen, results: results)
+                print(measurements, name: name, described: described ?? measurements.format.description, profile: chosen, results: results)
             }
             if !passed {
                 Console.error("\(name) does not meet the \(chosen!.name) profile: \(results.failures).")
@@ -81,9 +82,11 @@ extension Narrate {
             return "\(stretches.count) \(noun)\(stretches.count == 1 ? "" : "es"): \(listed)\(more)"
         }
 
-        private func print(_ m: Measurements, name: String, profile: DeliveryProfile?, results: [RuleResult]) {
+        /// - Parameter described: how the file holds its sound (an MP3 by its bitrate), or the
+        ///   article's format.
+        private func print(_ m: Measurements, name: String, described: String, profile: DeliveryProfile?, results: [RuleResult]) {
             let seconds = { (frames: FrameCount) in Timecode.precise(m.format.seconds(frames)) }
-            Console.print("\(name): \(seconds(m.frames)), \(m.format)")
+            Console.print("\(name): \(seconds(m.frames)), \(described)")
             Console.print("  loudness     \(m.integratedLoudness.map { "\(String(format: "%.1f", $0)) LUFS" } ?? "too quiet to measure")")
             Console.print("  RMS          \(m.rms.formatted) dB")
             Console.print("  peak         \(m.peak.formatted) dB")

@@ -49,4 +49,23 @@ struct SampleRateConverterTests {
         streamed += converter.finish()
         #expect(streamed == whole)
     }
+
+    @Test("whatever the ratio, output comes in blocks of at most outputBlockFrames frames, and all of it",
+          arguments: [(8_000, 48_000, 1), (4_000, 48_000, 2), (192_000, 16_000, 1), (384_000, 16_000, 1)])
+    func boundedBlocks(input: Int, output: Int, channels: Int) {
+        let samples = Self.tone(hertz: 300, amplitude: 0.3, rate: input, seconds: 3, channels: channels)
+        let converter = SampleRateConverter(from: input, to: output, channels: channels)
+        var largest = 0, total = 0
+        let take = { (block: ArraySlice<Int32>) in
+            largest = max(largest, block.count / channels)
+            total += block.count / channels
+        }
+        samples.withUnsafeBufferPointer { converter.convert($0, emit: take) }  // the whole signal in one call
+        converter.finish(emit: take)
+        #expect(largest <= SampleRateConverter.outputBlockFrames)
+        #expect(largest == SampleRateConverter.outputBlockFrames || output < input, "a large output fills whole blocks")
+        let expected = Double(samples.count / channels) * Double(output) / Double(input)
+        #expect(abs(Double(total) - expected) <= 1, "\(total) frames, expected \(expected)")
+        print("figure: \(input) → \(output) Hz, \(channels) ch: \(total) frames in blocks of at most \(largest)")
+    }
 }

@@ -141,7 +141,10 @@ extension NarrationLibrary {
             }
         }
 
-        let blockFrames = 16_384
+        // A block holds 32,768 samples whatever the number of channels (libsndfile allows 1,024).
+        let blockFrames = max(32, 32_768 / reader.format.channels)
+        // A header may understate the length: the decoding stops at a chunk's longest all the same.
+        let longest = ImportSource.longest(rate: reader.format.sampleRate)
         var block = [Int32](repeating: 0, count: blockFrames * reader.format.channels)
         var decoded: FrameCount = 0
         while true {
@@ -155,10 +158,13 @@ extension NarrationLibrary {
             }
             if read == 0 { break }
             decoded += read
-            try emit(block.withUnsafeBufferPointer { pipeline.convert(UnsafeBufferPointer(rebasing: $0[0..<(read * reader.format.channels)])) })
+            guard decoded <= longest else { throw source.tooLong(rate: reader.format.sampleRate) }
+            try block.withUnsafeBufferPointer { (buffer) throws(NarrationError) in
+                try pipeline.convert(UnsafeBufferPointer(rebasing: buffer[0..<(read * reader.format.channels)]), emit: emit)
+            }
             progress(ImportProgress(number: source.number, count: source.count, source: source.url, done: decoded, total: max(reader.frames, decoded)))
         }
-        try emit(pipeline.finish())
+        try pipeline.finish(emit: emit)
         guard decoded > 0, levels.frames > 0 else { throw source.emptyAudio }
         try writer.close()
         written = true
@@ -202,17 +208,54 @@ private struct ImportSource {
         } catch {
             throw refusal(.fileSystem, "cannot be opened (\(error.reason)); check its permissions")
         }
+        let outside: OutsideAudioFile
+        do throws(OutsideAudioFile.Problem) {
+            outside = try OutsideAudioFile(url)
+        } catch {
+            throw refusal(.fileCorrupt, error.what)
+        }
         let reader: SoundFileReader
         do throws(NarrationError) {
             reader = try SoundFileReader(path: url.path)
         } catch {
             throw refusal(.fileCorrupt, "is not audio narrate can read (\(reason(error.message))); give a WAV, FLAC, Ogg Vorbis or Opus, MP3 or AIFF file")
         }
+        if let problem = outside.lengthProblem(rate: reader.format.sampleRate) {
+            reader.close()
+            throw refusal(.fileCorrupt, problem.what)
+        }
         guard reader.frames > 0 else {
             reader.close()
             throw emptyAudio
         }
+        guard Self.importableRates.contains(reader.format.sampleRate) else {
+            reader.close()
+            throw refusal(
+                .fileCorrupt,
+                "claims a sample rate of \(reader.format.sampleRate) Hz, which no recording has; narrate imports \(Self.importableRates.lowerBound) to \(Self.importableRates.upperBound) Hz: the file is damaged, or convert it first")
+        }
+        // libsndfile gives the largest count it has when it does not know the length (a stream).
+        if reader.frames != Int(Int64.max), reader.frames > Self.longest(rate: reader.format.sampleRate) {
+            reader.close()
+            throw tooLong(rate: reader.format.sampleRate, frames: reader.frames)
+        }
         return reader
+    }
+
+    /// The sample rates a file may have: from 4 kHz (below any speech recording's) to 384 kHz
+    /// (the highest studio rate). Anything else is a damaged or forged header, and a ratio far
+    /// beyond these would make the rate converter's work and output absurd.
+    static let importableRates = 4_000...384_000
+
+    /// The most frames a file at `rate` may hold: a chunk's longest, `AudioTime.maximumSeconds`.
+    static func longest(rate: Int) -> FrameCount {
+        FrameCount(AudioTime.maximumSeconds) * rate
+    }
+
+    /// A file longer than a chunk can be; `frames`, when the header says how long it is.
+    func tooLong(rate: Int, frames: FrameCount? = nil) -> NarrationError {
+        let length = frames.map { " (\(Timecode.clock(Double($0 / rate))) at \(rate) Hz)" } ?? ""
+        return refusal(.usage, "is longer than a chunk can be\(length): a chunk holds at most 24 hours; split the file into parts and import them")
     }
 
     var emptyAudio: NarrationError {
@@ -241,7 +284,9 @@ private struct ImportSource {
 
 /// The conversion of one file's samples into an article's format, block by block: channels
 /// down (or kept), the rate, channels up, the depth. Channels are reduced before the rate
-/// converter and added after it, so that it filters as few channels as it can.
+/// converter and added after it, so that it filters as few channels as it can. Whatever the
+/// ratio of the rates, what it hands on comes in blocks of at most
+/// `SampleRateConverter.outputBlockFrames` frames (or the input block's size, when the rate stays).
 private final class ImportPipeline {
     private let down: ChannelMixer
     private let converter: SampleRateConverter?
@@ -256,20 +301,22 @@ private final class ImportPipeline {
         rounding = SampleRounding(bitsPerSample: target.bitsPerSample)
     }
 
-    /// The converted frames of `input` that are ready (the rate converter holds some back).
-    func convert(_ input: UnsafeBufferPointer<Int32>) -> [Int32] {
+    /// Converts `input`, handing the frames ready to `emit` (the rate converter holds some back).
+    func convert(_ input: UnsafeBufferPointer<Int32>, emit: ([Int32]) throws(NarrationError) -> Void) throws(NarrationError) {
         let mixed = down.isIdentity ? Array(input) : down.mix(input)
-        let resampled = converter.map { converter in mixed.withUnsafeBufferPointer { converter.convert($0) } } ?? mixed
-        return shaped(resampled)
+        guard let converter else { return try emit(shaped(mixed[...])) }
+        try mixed.withUnsafeBufferPointer { (buffer) throws(NarrationError) in
+            try converter.convert(buffer) { (block) throws(NarrationError) in try emit(shaped(block)) }
+        }
     }
 
-    /// What the rate converter still holds, converted.
-    func finish() -> [Int32] {
-        shaped(converter?.finish() ?? [])
+    /// Hands what the rate converter still holds, converted, to `emit`.
+    func finish(emit: ([Int32]) throws(NarrationError) -> Void) throws(NarrationError) {
+        try converter?.finish { (block) throws(NarrationError) in try emit(shaped(block)) }
     }
 
-    private func shaped(_ samples: [Int32]) -> [Int32] {
-        var output = up.isIdentity ? samples : samples.withUnsafeBufferPointer { up.mix($0) }
+    private func shaped(_ samples: ArraySlice<Int32>) -> [Int32] {
+        var output = up.isIdentity ? Array(samples) : samples.withUnsafeBufferPointer { up.mix($0) }
         rounding.apply(to: &output)
         return output
     }
