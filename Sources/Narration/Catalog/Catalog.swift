@@ -99,6 +99,7 @@ public final class Catalog: Sendable {
         registerScriptMigration(&migrator)
         registerHistoryMigration(&migrator)
         registerMeasureMigration(&migrator)
+        registerParagraphEditsMigration(&migrator)
         return migrator
     }
 
