@@ -33,6 +33,8 @@ struct PageState: Encodable, Equatable {
         var isRead: Bool
         var standing: String
         var next: String?
+        /// Whether the volunteer chose not to read it.
+        var isSkipped = false
     }
 
     struct Chunk: Encodable, Equatable {
@@ -43,6 +45,8 @@ struct PageState: Encodable, Equatable {
         var recovered, missing: Bool
         var paragraph: Int?
         var paragraphText: String?
+        /// The paragraph the take check says the take sounds like, when it is another one.
+        var suggestedParagraph: Int?
     }
 
     struct Panel: Encodable, Equatable {
@@ -52,6 +56,12 @@ struct PageState: Encodable, Equatable {
         var lines: [String]?
         var remedy: String?
         var publication, narrator, problem: String?
+        /// For "confirmSend": whether it sends now, the question, and what is not read
+        /// ("Paragraphs 2–10 of 10 are not read: …") with their numbers.
+        var submitting: Bool?
+        var question: String?
+        var unread: String?
+        var unreadNumbers: [Int]?
     }
 
     struct Notice: Encodable, Equatable {
@@ -102,13 +112,13 @@ struct PageState: Encodable, Equatable {
         reading = state.reading.map {
             Reading(
                 number: $0.number, count: $0.count, kind: Self.words($0.kind), text: $0.text, isRead: $0.isRead,
-                standing: Self.words($0.standing), next: $0.next)
+                standing: Self.words($0.standing), next: $0.next, isSkipped: $0.isSkipped)
         }
         chunks = state.chunks.map {
             Chunk(
                 number: $0.index.number, duration: Self.exact($0.duration), peak: Self.rounded($0.peak.value),
                 levels: $0.levels.map { Self.rounded(max(-90, $0.value)) }, recovered: $0.recovered, missing: $0.missing,
-                paragraph: $0.paragraph, paragraphText: $0.paragraphText)
+                paragraph: $0.paragraph, paragraphText: $0.paragraphText, suggestedParagraph: $0.suggestedParagraph)
         }
         selection = state.selection
         switch state.panel {
@@ -119,6 +129,10 @@ struct PageState: Encodable, Equatable {
             panel = Panel(kind: "result", heading: heading, lines: lines, remedy: remedy.map { WebRemedy.sentence($0, canSend: canSend) })
         case .newArticle(let form):
             panel = Panel(kind: "newArticle", publication: form.publication, narrator: form.narrator, problem: form.problem)
+        case .confirmSend(let question):
+            panel = Panel(
+                kind: "confirmSend", submitting: question.submitting, question: question.question, unread: question.warning,
+                unreadNumbers: question.unread?.numbers)
         }
         notice = state.notice.map { notice in
             Notice(text: notice.remedy.map { "\(notice.text) \(WebRemedy.sentence($0, canSend: canSend))" } ?? notice.text, isProblem: notice.isProblem)

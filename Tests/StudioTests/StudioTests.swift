@@ -152,6 +152,7 @@ struct StudioTests {
         #expect(session.state.notice?.text == "Played to the end.")
 
         session.press(.character("q"))
+        session.press(.character("y"))  // q and s ask first
         await session.run(180) { if case .result = $0.panel { true } else { false } }
         guard case .result(let heading, let lines, let remedy) = session.state.panel else { Issue.record("no result: \(session.state)"); return }
         #expect(heading == "Queued \"Studio 港口\"" && remedy == .pushOutboxTo)
@@ -250,6 +251,7 @@ struct StudioTests {
         let entries = try session.fixture.library.chunkEntries(of: article)
         try FileManager.default.removeItem(at: entries[1].file)
         session.press(.character("q"))
+        session.press(.character("y"))  // q and s ask first
         await session.run(180) { !$0.isWorking }
         let notice = try #require(session.state.notice)
         #expect(notice.isProblem)
@@ -278,6 +280,7 @@ struct StudioTests {
         session.startArticle("Shared")
         session.recordTake(seconds: 0.3)
         session.press(.character("s"))
+        session.press(.character("y"))  // q and s ask first
         await session.run(180) { if case .result = $0.panel { true } else { false } }
         guard case .result(let heading, let lines, let remedy) = session.state.panel else { Issue.record("no result"); return }
         #expect(heading == "Submitted \"Shared\"" && remedy == nil)
@@ -305,6 +308,7 @@ struct StudioTests {
         #expect(session.state.header?.exportReady == true)
 
         session.press(.character("q"))
+        session.press(.character("y"))  // q and s ask first
         await session.run(180) { if case .result = $0.panel { true } else { false } }
         guard case .result(let heading, let lines, _) = session.state.panel else { Issue.record("no result: \(session.state)"); return }
         #expect(heading == "Queued \"Harbour news\"")
