@@ -320,6 +320,7 @@ public final class Studio {
         plan = ReadingPlan(paragraphs: [], chunks: [])
         chosenParagraph = nil
         state = StudioState(panel: .newArticle(NewArticleForm(publication: options.publication, narrator: options.narrator)))
+        state.confirmsEverySend = options.confirmsEverySend
     }
 
     private func createArticle() {
