@@ -33,6 +33,9 @@ extension Remedy {
         case .listParagraphs: ("Run \"narrate script\" to see them.", false)
         case .attachText: ("Attach it with \"narrate script FILE\".", false)
         case .rereadOrContinue: ("Re-read one with \"narrate record --paragraph N\" or add to one with --continue.", false)
+        case .readSkipOrSendIncomplete(let unread):
+            ("read \(unread.numbers.count == 1 ? "it" : "them"), skip \(unread.numbers.count == 1 ? "it" : "them") (narrate script --skip \(unread.compact)), or send it as it is with --incomplete.", true)
+        case .unskipParagraph(let number): ("Unskip it first with \"narrate script --unskip \(number)\".", false)
         }
     }
 }
@@ -50,6 +53,8 @@ extension Optional<Remedy> {
         guard let self else { return message }
         let (text, joins) = self.commandLine
         guard joins, message.hasSuffix(".") else { return "\(message) \(text)" }
+        // The ways on after what is unread follow a colon: "… are not read: read them, …".
+        if case .readSkipOrSendIncomplete = self { return "\(message.dropLast()): \(text)" }
         return "\(message.dropLast()); \(text)"
     }
 }

@@ -157,7 +157,21 @@ public enum StudioRenderer {
             return newArticle(form, canListArticles: state.canListArticles)
         case .articles(let list):
             return ArticleListRenderer.lines(list, width: width, rows: rows)
+        case .confirmSend(let question):
+            return sendQuestion(question, width: width)
         }
+    }
+
+    /// The question before queue or submit: what happens, what is not read, and that only y sends.
+    private static func sendQuestion(_ question: SendQuestion, width: Int) -> [[StyledText]] {
+        var lines: [[StyledText]] = [[StyledText(" \(shown(question.question))", .heading)], []]
+        if let warning = question.warning {
+            lines += shown(warning).wrapped(to: width - 4).map { [StyledText("   \($0)", .problem)] }
+            lines += "Read them first, or skip them with k, if nobody should hear them.".wrapped(to: width - 4).map { [StyledText("   \($0)")] }
+        }
+        lines.append([])
+        lines.append([StyledText("   y", .key), StyledText(question.submitting ? " yes, send it" : " yes, queue it"), StyledText("   any other key", .key), StyledText(" no (the default)")])
+        return lines
     }
 
     /// The most lines of a paragraph's text the pane shows on a screen `height` rows tall: 6 on
@@ -222,6 +236,8 @@ public enum StudioRenderer {
             return [StyledText(" · r reads it")]
         case .chosen:
             return [StyledText(reading.isRead ? " · read already; r or a reads it again" : " · not read yet; r reads it")]
+        case _ where reading.isSkipped:
+            return [StyledText(" · skipped: not read; k reads it after all", .dim)]
         case .allRead:
             return [StyledText(" · every paragraph is read; p n move, a reads one again")]
         case .fixing:
@@ -253,7 +269,7 @@ public enum StudioRenderer {
         let number = "\(row.index)"
         let peak = row.missing ? "" : "\(row.peak.formatted) dB"
         let lead = "\(selected ? "▸" : " ") \(String(repeating: " ", count: max(0, 4 - number.count)))\(number)  \(Timecode.tenths(row.duration))  \(String(repeating: " ", count: max(0, 8 - peak.count)))\(peak)  "
-        let mark = row.missing ? " ✗ missing" : row.recovered ? " ↺ recovered" : ""
+        let mark = row.missing ? " ✗ missing" : row.recovered ? " ↺ recovered" : row.suggestedParagraph.map { " → ¶\($0)? m" } ?? ""
         let sparkWidth = max(0, width - lead.terminalColumns - 12)
         let style: StudioStyle = selected ? .selected : .plain
         if let hint = row.hints.first, !row.missing {
@@ -292,7 +308,7 @@ public enum StudioRenderer {
     private static let helpWithText: [[StyledText]] = [
         [StyledText(" Keys", .heading)],
         [StyledText("   r      ", .key), StyledText("record the paragraph shown above; r again stops and keeps it")],
-        [StyledText("   p n    ", .key), StyledText("move to the previous / next paragraph of the text")],
+        [StyledText("   p n k  ", .key), StyledText("previous / next paragraph; k skips the shown one (k again: read it)")],
         [StyledText("   a      ", .key), StyledText("read the shown paragraph again (its old takes go to the trash)")],
     ] + chunkKeys + [
         [StyledText("   q s o  ", .key), StyledText("queue / submit (then the next article) / your articles, to open one")],
@@ -352,6 +368,8 @@ public enum StudioRenderer {
             return [keys([("any key", "next article"), ("Esc", "leave")]), []]
         case .help:
             return [keys([("any key", "back")]), []]
+        case .confirmSend:
+            return [keys([("y", "yes"), ("any other key", "no")]), []]
         case .chunks where state.isPlaying:
             return [
                 keys([("space", "pause/resume"), ("← →", "1 s"), ("PgUp PgDn", "5 s"), ("c", "correct from here"), ("?", "all keys")]),

@@ -27,6 +27,8 @@ public final class Studio {
         public var language: String
         /// Whether each take of an article with a text is checked after it is committed.
         public var checksTakes: Bool
+        /// Whether q and s always ask before sending (see `StudioState.confirmsEverySend`).
+        public var confirmsEverySend = true
 
         public init(
             captureDevice: String, playbackDevice: String, profile: DeliveryProfile, destination: Destination?,
@@ -112,6 +114,7 @@ public final class Studio {
         self.library = library
         self.options = options
         self.clock = clock
+        state.confirmsEverySend = options.confirmsEverySend
         if let article {
             open(article)
         } else {
@@ -200,6 +203,7 @@ public final class Studio {
             deleteSelected()
         case .cancel:
             if case .confirmDelete = state.panel { state.notice = .init("Nothing was deleted.") }
+            if case .confirmSend(let question) = state.panel { state.notice = .init(question.submitting ? "Nothing was sent." : "Nothing was queued.") }
             state.panel = .chunks
         case .toggleHelp:
             state.panel = state.panel == .help ? .chunks : .help
@@ -207,6 +211,16 @@ public final class Studio {
             startWork(submitting: false)
         case .submit:
             startWork(submitting: true)
+        case .askSend(let submitting):
+            askSend(submitting: submitting)
+        case .confirmSend:
+            guard case .confirmSend(let question) = state.panel else { return }
+            state.panel = .chunks
+            startWork(submitting: question.submitting, sendingUnread: true)
+        case .toggleSkip:
+            toggleSkip()
+        case .moveTakeToSuggested:
+            moveTakeToSuggested()
         case .leave:
             leave()
         case .edit(let key):
@@ -325,7 +339,8 @@ public final class Studio {
         let chunk = entries.first { $0.chunk.id == flagged.chunk }
         let paragraph = chunk?.chunk.paragraphID.flatMap { id in plan.paragraphs.first { $0.id == id } }
         let which = [chunk.map { "Chunk \($0.index)" }, paragraph.map { "paragraph \($0.number)" }].compactMap { $0 }.joined(separator: ", ")
-        state.notice = .init("\(which.isEmpty ? "A take" : which) may need a listen: \(hint.description). It stays marked ⚑ until you dismiss it (d); to read it again, move to it with p or n and press a.")
+        let move = hint.kind == .wrongParagraph ? hint.paragraph.map { " Or select it and press m to put it on paragraph \($0 + 1)." } ?? "" : ""
+        state.notice = .init("\(which.isEmpty ? "A take" : which) may need a listen: \(hint.description). It stays marked ⚑ until you dismiss it (d); to read it again, move to it with p or n and press a.\(move)")
     }
 
     // MARK: Article
@@ -369,6 +384,7 @@ public final class Studio {
             publication: options.publication.isEmpty ? recent.publication : options.publication,
             narrator: options.narrator.isEmpty ? recent.narrator : options.narrator)))
         state.canListArticles = !((try? library.catalog.articles()) ?? []).isEmpty
+        state.confirmsEverySend = options.confirmsEverySend
     }
 
     // MARK: Article list
@@ -481,6 +497,8 @@ public final class Studio {
             return row
         }
         state.selection = min(max(0, state.selection), max(0, entries.count - 1))
+        state.unread = plan.unread
+        suggestParagraphs(article)
         unmeasured = entries.count { levels[$0.chunk.id] == nil && !$0.fileMissing }
         showReading()
     }
@@ -516,6 +534,7 @@ public final class Studio {
         state.reading = .init(
             number: shown.number, count: plan.paragraphs.count, kind: shown.kind, text: shown.text, isRead: read.contains(shown.id),
             standing: standing, next: next?.text)
+        state.reading?.isSkipped = shown.isSkipped
         state.reading?.flags = entries.filter { $0.chunk.paragraphID == shown.id }.flatMap { entry in
             (hints[entry.chunk.id] ?? []).map { StudioState.Flag(chunk: entry.index, hint: $0) }
         }
@@ -909,9 +928,69 @@ public final class Studio {
         }
     }
 
+    // MARK: Skipping paragraphs and moving takes
+
+    /// Asks before queueing or sending, naming the paragraphs that would go out unread. An
+    /// article without chunks, or submit without a destination, is said at once instead.
+    private func askSend(submitting: Bool) {
+        guard let article, work == nil, recording == nil else { return }
+        guard !entries.isEmpty, !submitting || options.destination != nil else { return startWork(submitting: submitting) }
+        stopPlaying()
+        state.panel = .confirmSend(SendQuestion(submitting: submitting, title: article.title, unread: plan.unread))
+    }
+
+    /// Skips the paragraph the reading pane shows, or unskips it when it is skipped: one edit
+    /// that undo reverses. A skipped paragraph the pane followed the text to gives way to the next.
+    private func toggleSkip() {
+        guard let article, let reading = state.reading, recording == nil else { return }
+        let skipping = !reading.isSkipped
+        do throws(NarrationError) {
+            _ = try library.skipParagraphs([reading.number], skipping: skipping, of: article)
+            reload()
+            state.notice = .init(
+                skipping
+                    ? "Paragraph \(reading.number) is skipped: it is not read, and in no chapter or transcript. Press k on it again to read it after all, or u to undo."
+                    : "Paragraph \(reading.number) is to be read again.")
+        } catch {
+            state.notice = .init(error)
+        }
+    }
+
+    /// Puts the selected take on the paragraph the take check says it sounds like, among that
+    /// paragraph's chunks; undo puts it back.
+    private func moveTakeToSuggested() {
+        guard let article, recording == nil, work == nil, state.chunks.indices.contains(state.selection),
+            let paragraph = state.chunks[state.selection].suggestedParagraph
+        else { return }
+        stopPlaying()
+        do throws(NarrationError) {
+            let moved = try library.rebindChunk(at: state.chunks[state.selection].index, toParagraph: paragraph, of: article)
+            reload()
+            select(moved.to.position)
+            afterChange(checking: true)
+            let place = moved.to == moved.from ? "" : " (it is chunk \(moved.to) now)"
+            let note = moved.withdrawn.map { " " + WithdrawnExport.sentence($0, title: article.title) } ?? ""
+            state.notice = .init("Chunk \(moved.from) now reads paragraph \(paragraph)\(place). Press u to undo.\(note)")
+        } catch {
+            state.notice = .init(error)
+        }
+    }
+
+    /// Marks each chunk whose take check says it sounds like another paragraph (hints not
+    /// dismissed) with that paragraph.
+    private func suggestParagraphs(_ article: Article) {
+        guard !plan.paragraphs.isEmpty, let checks = try? library.catalog.takeChecks(of: article.id) else { return }
+        for (position, entry) in entries.enumerated() where position < state.chunks.count {
+            let hint = checks[entry.chunk.id]?.openHints.first { $0.kind == .wrongParagraph && $0.paragraph != nil }
+            let number = hint?.paragraph.map { $0 + 1 }
+            state.chunks[position].suggestedParagraph = number == state.chunks[position].paragraph ? nil : number
+        }
+    }
+
     // MARK: Queue and submit
 
-    private func startWork(submitting: Bool) {
+    /// - Parameter sendingUnread: the volunteer said to send it with paragraphs unread.
+    private func startWork(submitting: Bool, sendingUnread: Bool = false) {
         guard let article, work == nil, recording == nil else { return }
         stopPlaying()
         guard !entries.isEmpty else {
@@ -943,7 +1022,8 @@ public final class Studio {
         let options = self.options
         let ready = self.ready.map { ($0, takeCheck) }
         work.start {
-            await Self.queueAndSubmit(article, to: destination, library: library, options: options, ready: ready, work: work)
+            await Self.queueAndSubmit(
+                article, to: destination, library: library, options: options, ready: ready, sendingUnread: sendingUnread, work: work)
         }
     }
 
@@ -952,7 +1032,7 @@ public final class Studio {
     ///   for, so that queue reuses what it makes rather than encode it alongside).
     private static func queueAndSubmit(
         _ article: Article, to destination: Destination?, library: NarrationLibrary, options: Options,
-        ready: (ReadyExport, StudioTakeCheck?)?, work: StudioWork
+        ready: (ReadyExport, StudioTakeCheck?)?, sendingUnread: Bool, work: StudioWork
     ) async {
         let queued: (job: OutboxJob, sidecar: Sidecar)
         do throws(NarrationError) {
@@ -961,7 +1041,9 @@ public final class Studio {
                     preparing?.waitForExport()
                     ready.resume()
                 }
-                return try library.queue(article, profile: options.profile, language: options.language, ready: ready?.0) { work.update(done: $0, total: $1) }
+                return try library.queue(
+                    article, profile: options.profile, language: options.language, ready: ready?.0, sendingUnread: sendingUnread
+                ) { work.update(done: $0, total: $1) }
             }
         } catch {
             work.finish(.notQueued("\(error.message) Nothing was queued; the chunks are as they were."))

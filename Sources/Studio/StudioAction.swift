@@ -41,6 +41,15 @@ public enum StudioAction: Sendable, Equatable {
     case cancel
     case queue
     case submit
+    /// `q` `s`: ask before queueing or sending (always in the terminal, where q reads as
+    /// "quit"; elsewhere when paragraphs are unread), naming what is unread.
+    case askSend(submitting: Bool)
+    /// `y` on the question: queue or send as it is, unread paragraphs and all.
+    case confirmSend
+    /// `k`: skip the paragraph the reading pane shows (it is not read), or read it after all.
+    case toggleSkip
+    /// `m`: put the selected take on the paragraph the take check says it sounds like.
+    case moveTakeToSuggested
     case toggleHelp
     /// Esc or Ctrl-C: stop what runs (a take is kept) and leave.
     case leave
@@ -80,6 +89,8 @@ extension StudioState {
             }
         case .confirmDelete:
             return key == .character("y") || key == .character("Y") ? .confirmDelete : .cancel
+        case .confirmSend:
+            return key == .character("y") || key == .character("Y") ? .confirmSend : .cancel
         case .help:
             return .cancel
         case .result:
@@ -179,8 +190,16 @@ extension StudioState {
         case .character("x"), .character("X"), .delete: return chunks.isEmpty ? .explain("There are no chunks to delete yet.") : .askDelete
         case .character("e"), .character("E"): return chunks.isEmpty ? .explain("There is no chunk to re-record yet; press r to record one.") : .rerecordSelected
         case .character("i"), .character("I"): return chunks.isEmpty ? .explain("There is no chunk to insert before; press r to record one.") : .insertBeforeSelected
-        case .character("q"), .character("Q"): return .queue
-        case .character("s"), .character("S"): return .submit
+        case .character("q"), .character("Q"): return confirmsEverySend || unread != nil ? .askSend(submitting: false) : .queue
+        case .character("s"), .character("S"): return confirmsEverySend || unread != nil ? .askSend(submitting: true) : .submit
+        case .character("k"), .character("K"):
+            guard reading != nil else { return .explain("This article has no text, so there is no paragraph to skip.") }
+            return .toggleSkip
+        case .character("m"), .character("M"):
+            guard chunks.indices.contains(selection), chunks[selection].suggestedParagraph != nil else {
+                return .explain("The take check suggests no other paragraph for this chunk; m moves a take it says sounds like another.")
+            }
+            return .moveTakeToSuggested
         default: return nil
         }
     }

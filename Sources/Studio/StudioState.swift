@@ -1,5 +1,30 @@
 public import NarrationCore
 
+/// The question before queue or submit: what will happen, and what is not read.
+public struct SendQuestion: Sendable, Equatable {
+    /// Whether it sends now (submit) rather than queues for sending later.
+    public var submitting: Bool
+    public var title: String
+    /// The paragraphs that would go out unread; nil when every paragraph is read or skipped.
+    public var unread: UnreadParagraphs?
+
+    public init(submitting: Bool, title: String, unread: UnreadParagraphs?) {
+        self.submitting = submitting
+        self.title = title
+        self.unread = unread
+    }
+
+    /// "Send "Budget" now?", "Queue "Budget" for sending?".
+    public var question: String { submitting ? "Send \"\(title)\" now?" : "Queue \"\(title)\" for sending?" }
+
+    /// "Paragraphs 2–10 of 10 are not read: it goes out without them." when some are.
+    public var warning: String? {
+        guard let unread else { return nil }
+        let one = unread.numbers.count == 1
+        return "\(unread.description) \(one ? "is" : "are") not read: it goes out without \(one ? "it" : "them")."
+    }
+}
+
 /// Everything the studio screen shows, as one value: the session, `Studio`, builds it, a front
 /// end draws it (the terminal's pure `StudioRenderer`), and `action(for:)` says what a key means
 /// in it.
@@ -42,6 +67,9 @@ public struct StudioState: Sendable, Equatable {
         /// The take check's hints on this take not dismissed yet ("at 4.2 s: not heard: “…”"):
         /// the row stays flagged until the volunteer dismisses them.
         public var hints: [String] = []
+        /// The paragraph the take check says the take sounds like, when it is another one: one
+        /// action (`StudioAction.moveTakeToSuggested`) puts the take there.
+        public var suggestedParagraph: Int?
 
         public init(index: ChunkIndex, duration: Double, peak: Decibels, levels: [Decibels] = [], recovered: Bool = false, missing: Bool = false) {
             self.index = index
@@ -113,6 +141,8 @@ public struct StudioState: Sendable, Equatable {
         case help
         /// "Delete chunk N?" waiting for y or n.
         case confirmDelete(ChunkIndex)
+        /// "Send it now?" before queue or submit, naming what is unread; only y sends.
+        case confirmSend(SendQuestion)
         /// What queue or submit did; any key goes on to the next article.
         case result(heading: String, lines: [String], remedy: Remedy?)
         case newArticle(NewArticleForm)
@@ -150,6 +180,8 @@ public struct StudioState: Sendable, Equatable {
         public var next: String?
         /// The hints on its takes not dismissed yet, by chunk.
         public var flags: [Flag] = []
+        /// Whether the volunteer chose not to read it (k skips and unskips it).
+        public var isSkipped = false
 
         public init(number: Int, count: Int, kind: ScriptParagraph.Kind, text: String, isRead: Bool, standing: Standing, next: String?) {
             self.number = number
@@ -198,6 +230,12 @@ public struct StudioState: Sendable, Equatable {
     public var notice: Notice?
     /// Whether the catalog has articles to list: Esc in the new-article form shows them.
     public var canListArticles = false
+    /// What sending the article now would leave out: paragraphs neither read nor skipped; nil
+    /// when nothing is, or the article has no text.
+    public var unread: UnreadParagraphs?
+    /// Whether q and s always ask before they send (the terminal, where q reads as "quit"); a
+    /// front end with labelled buttons asks only when paragraphs are unread.
+    public var confirmsEverySend = true
 
     public init(header: Header? = nil, chunks: [ChunkRow] = [], panel: Panel = .chunks) {
         self.header = header

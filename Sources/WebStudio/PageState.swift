@@ -37,6 +37,8 @@ struct PageState: Encodable, Equatable {
         var isRead: Bool
         var standing: String
         var next: String?
+        /// Whether the volunteer chose not to read it.
+        var isSkipped = false
         var flags: [Flag]
     }
 
@@ -67,6 +69,8 @@ struct PageState: Encodable, Equatable {
         var paragraph: Int?
         var paragraphText: String?
         var hints: [String]
+        /// The paragraph the take check says the take sounds like, when it is another one.
+        var suggestedParagraph: Int?
     }
 
     struct Panel: Encodable, Equatable {
@@ -79,6 +83,12 @@ struct PageState: Encodable, Equatable {
         var articles: [ArticleRow]?
         var selection: Int?
         var openArticle: String?
+        /// For "confirmSend": whether it sends now, the question, and what is not read
+        /// ("Paragraphs 2–10 of 10 are not read: …") with their numbers.
+        var submitting: Bool?
+        var question: String?
+        var unread: String?
+        var unreadNumbers: [Int]?
     }
 
     struct Notice: Encodable, Equatable {
@@ -136,13 +146,13 @@ struct PageState: Encodable, Equatable {
         reading = state.reading.map {
             Reading(
                 number: $0.number, count: $0.count, kind: Self.words($0.kind), text: $0.text, isRead: $0.isRead,
-                standing: Self.words($0.standing), next: $0.next, flags: $0.flags.map { Flag(chunk: $0.chunk.number, hint: $0.hint) })
+                standing: Self.words($0.standing), next: $0.next, isSkipped: $0.isSkipped, flags: $0.flags.map { Flag(chunk: $0.chunk.number, hint: $0.hint) })
         }
         chunks = state.chunks.enumerated().map { position, row in
             Chunk(
                 number: row.index.number, id: chunkIDs.indices.contains(position) ? chunkIDs[position].rawValue : nil,
                 duration: Self.exact(row.duration), peak: Self.rounded(row.peak.value), levels: row.levels.map { Self.rounded(max(-90, $0.value)) },
-                recovered: row.recovered, missing: row.missing, paragraph: row.paragraph, paragraphText: row.paragraphText, hints: row.hints)
+                recovered: row.recovered, missing: row.missing, paragraph: row.paragraph, paragraphText: row.paragraphText, hints: row.hints, suggestedParagraph: row.suggestedParagraph)
         }
         selection = state.selection
         switch state.panel {
@@ -163,6 +173,10 @@ struct PageState: Encodable, Equatable {
                         lastChange: $0.lastChange.timeIntervalSince1970.rounded(), canOpen: $0.canOpen)
                 },
                 selection: list.selection, openArticle: list.openArticle?.rawValue)
+        case .confirmSend(let question):
+            panel = Panel(
+                kind: "confirmSend", submitting: question.submitting, question: question.question, unread: question.warning,
+                unreadNumbers: question.unread?.numbers)
         }
         notice = state.notice.map { notice in
             Notice(text: notice.remedy.map { "\(notice.text) \(WebRemedy.sentence($0, canSend: canSend))" } ?? notice.text, isProblem: notice.isProblem)

@@ -24,6 +24,8 @@ enum WebRemedy {
         case .setDestination: "Ask your reading service to set where files are sent; until then, Queue keeps it in the outbox."
         case .attachText: "Start a new article with its text file."
         case .rereadOrContinue: "Choose the paragraph and press Read again."
+        case .readSkipOrSendIncomplete: "Read them, skip them, or send the article as it is."
+        case .unskipParagraph: "Press Don't skip to read it."
         }
     }
 }

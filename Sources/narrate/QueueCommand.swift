@@ -31,10 +31,15 @@ extension Narrate {
                 feed item's JSON chapters, an EPUB 3 book, a DAISY 2.02 book as one zip; the \
                 transcripts and books need the article's text), and the sidecar lists them with \
                 their SHA-256; the delivery sends and checks them all, the feed last.
+
+                An article with a text whose paragraphs are not all read or skipped is refused, \
+                naming them: read them, skip them (narrate script --skip N-M), or queue it as it \
+                is with --incomplete.
                 """)
 
         @OptionGroup var target: ArticleOption
         @OptionGroup var profile: ProfileOption
+        @OptionGroup var incomplete: IncompleteOption
         @OptionGroup var output: JSONOption
 
         func run() throws {
@@ -42,7 +47,7 @@ extension Narrate {
             let settings = try CommandRunner.settings()
             let (job, sidecar) = try CommandRunner.withLibrary { (library) throws(NarrationError) -> (OutboxJob, Sidecar) in
                 let article = try library.article(target.article)
-                return try library.queue(article, profile: try profile.resolve(settings), language: settings.language) { bar.update(done: $0, total: $1) }
+                return try library.queue(article, profile: try profile.resolve(settings), language: settings.language, sendingUnread: incomplete.incomplete) { bar.update(done: $0, total: $1) }
             }
             bar.finish()
             if output.json {

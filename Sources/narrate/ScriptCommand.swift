@@ -31,6 +31,17 @@ extension Narrate {
                   narrate record                    # reads the next paragraph
                   narrate script --check            # check the takes not checked yet, now
                   narrate script --dismiss 4        # paragraph 4's hints were wrong
+
+                A saved web page may keep lines nobody should read: a share bar, an advertisement, \
+                a byline with its comment count. Skip them: a skipped paragraph is not read, \
+                record never goes to it, and it is in no chapter, transcript or book; queue and \
+                submit send an article once every paragraph is read or skipped (or with \
+                --incomplete). A paragraph a take reads cannot be skipped: delete its chunks, or \
+                put them on the paragraph they really read (narrate move-chunk N --to-paragraph P). \
+                narrate undo takes a skip back.
+
+                  narrate script --skip 2-4,7       # paragraphs 2, 3, 4 and 7 are not read
+                  narrate script --unskip 3         # paragraph 3 is read after all
                 """)
 
         @Argument(help: ArgumentHelp("The text to attach: .txt, .md or .html (other names: read by their content).", valueName: "FILE"))
@@ -42,6 +53,12 @@ extension Narrate {
         @Option(parsing: .unconditional, help: ArgumentHelp("Dismiss the take check's hints about paragraph N.", valueName: "N"))
         var dismiss: Int?
 
+        @Option(parsing: .unconditional, help: ArgumentHelp("Skip these paragraphs: they are not read, and in no chapter, transcript or book.", valueName: "N[-M]"))
+        var skip: ParagraphList?
+
+        @Option(parsing: .unconditional, help: ArgumentHelp("Read these skipped paragraphs after all.", valueName: "N[-M]"))
+        var unskip: ParagraphList?
+
         /// Set by `record` when it starts the measure and check after a take: a data root gone
         /// meanwhile (a test's temporary one) is left alone rather than made again.
         @Flag(help: .hidden)
@@ -51,7 +68,8 @@ extension Narrate {
         @OptionGroup var output: JSONOption
 
         func validate() throws {
-            if file != nil && (check || dismiss != nil) { throw ValidationError("Attach a text, or use --check or --dismiss, one at a time.") }
+            let actions = [file != nil, check, dismiss != nil, skip != nil, unskip != nil].filter { $0 }.count
+            if actions > 1 { throw ValidationError("Attach a text, or use --check, --dismiss, --skip or --unskip, one at a time.") }
             if let dismiss, dismiss < 1 {
                 throw ValidationError("--dismiss \(dismiss) is not a paragraph: paragraphs are numbered from 1 (see \"narrate script\").")
             }
@@ -62,6 +80,10 @@ extension Narrate {
                 try attach(file)
             } else if check {
                 try checkTakes()
+            } else if let skip {
+                try changeSkips(skip.numbers, skipping: true)
+            } else if let unskip {
+                try changeSkips(unskip.numbers, skipping: false)
             } else if let dismiss {
                 let (article, count) = try CommandRunner.withLibrary { library throws(NarrationError) in
                     let article = try library.article(target.article)
@@ -75,6 +97,31 @@ extension Narrate {
             } else {
                 try list()
             }
+        }
+
+        private func changeSkips(_ numbers: [Int], skipping: Bool) throws {
+            let (article, change, unread) = try CommandRunner.withLibrary { library throws(NarrationError) in
+                let article = try library.article(target.article)
+                let change = try library.skipParagraphs(numbers, skipping: skipping, of: article)
+                return (article, change, try library.catalog.readingPlan(of: article).unread)
+            }
+            if output.json {
+                Console.printJSON(SkipChangeJSON(change, unread: unread))
+                return
+            }
+            let verb = skipping ? "skipped" : "unskipped"
+            if !change.changed.isEmpty {
+                Console.print("\(Self.paragraphs(change.changed)) of \"\(article.title)\" \(change.changed.count == 1 ? "is" : "are") \(verb) now.")
+            }
+            if !change.unchanged.isEmpty {
+                Console.print("\(Self.paragraphs(change.unchanged)) \(change.unchanged.count == 1 ? "was" : "were") \(skipping ? "skipped" : "not skipped") already.")
+            }
+            Console.print(unread.map { "\($0.description) \($0.numbers.count == 1 ? "is" : "are") still to read." } ?? "Every paragraph is read or skipped.")
+        }
+
+        /// "Paragraph 3", "Paragraphs 2–4 and 7".
+        static func paragraphs(_ numbers: [Int]) -> String {
+            "Paragraph\(numbers.count == 1 ? "" : "s") \(UnreadParagraphs.spelled(UnreadParagraphs.ranges(of: numbers)))"
         }
 
         private func checkTakes() throws {
@@ -149,13 +196,16 @@ extension Narrate {
                 return
             }
             let read = entries.filter(\.isRead).count
+            let skipped = entries.filter(\.paragraph.isSkipped).count
             let words = entries.reduce(0) { $0 + $1.paragraph.wordCount }
-            Console.print("\"\(article.title)\" (\(article.id)): \(Self.count(entries.count, "paragraph")), \(read) read, \(Self.count(words, "word")).")
+            Console.print("\"\(article.title)\" (\(article.id)): \(Self.count(entries.count, "paragraph")), \(read) read, \(skipped > 0 ? "\(skipped) skipped, " : "")\(Self.count(words, "word")).")
             Console.print("    #  kind       words  state                          text")
             for (entry, flags) in zip(entries, hints) {
                 let paragraph = entry.paragraph
                 let state = !flags.isEmpty
                     ? "FLAGGED: \(flags.count) hint\(flags.count == 1 ? "" : "s")"
+                    : entry.paragraph.isSkipped
+                    ? "skipped"
                     : entry.isRead
                     ? "read: \(Self.count(entry.chunks.count, "chunk")), \(Timecode.tenths(entry.duration))"
                     : paragraph.id == next?.id ? "not read (next)" : "not read"

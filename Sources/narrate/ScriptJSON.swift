@@ -26,7 +26,7 @@ struct ParagraphJSON: Encodable {
     let kind: String
     let text: String
     let words: Int
-    /// "notRead", "read" or "flagged" (read, with hints not dismissed).
+    /// "notRead", "read", "skipped" or "flagged" (read, with hints not dismissed).
     let state: String
     /// Whether a plain `record` reads it next.
     let next: Bool
@@ -41,7 +41,7 @@ struct ParagraphJSON: Encodable {
         kind = entry.paragraph.kind.rawValue
         text = entry.paragraph.text
         words = entry.paragraph.wordCount
-        state = !hints.isEmpty ? "flagged" : entry.isRead ? "read" : "notRead"
+        state = !hints.isEmpty ? "flagged" : entry.paragraph.isSkipped ? "skipped" : entry.isRead ? "read" : "notRead"
         self.hints = hints.map { HintJSON($0.hint, chunk: $0.chunk) }
         next = isNext
         chunks = entry.chunks.map(\.number)
@@ -86,5 +86,23 @@ struct TakeCheckJSON: Encodable {
         recognised = check.report.recognised
         match = check.report.match
         hints = check.report.hints.map { HintJSON($0, chunk: chunk) }
+    }
+}
+
+/// What `script --skip` and `--unskip` print with `--json`.
+struct SkipChangeJSON: Encodable {
+    let skipping: Bool
+    /// The paragraphs whose state changed.
+    let changed: [Int]
+    /// The paragraphs named that were in that state already.
+    let unchanged: [Int]
+    /// The paragraphs still neither read nor skipped.
+    let unread: [Int]
+
+    init(_ change: SkipChange, unread: UnreadParagraphs?) {
+        skipping = change.skipping
+        changed = change.changed
+        unchanged = change.unchanged
+        self.unread = unread?.numbers ?? []
     }
 }

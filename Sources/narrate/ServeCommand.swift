@@ -107,7 +107,7 @@ extension Narrate {
             }
             try await CommandRunner.withLibrary { (library) async throws(NarrationError) in
                 let options = try StudioSessionSetup.options(
-                    settings, captureDevice: device, playbackDevice: nil, profile: profile, destination: destination)
+                    settings, captureDevice: device, playbackDevice: nil, profile: profile, destination: destination, confirmsEverySend: false)
                 let article = try StudioSessionSetup.startingArticle(target, in: library)
                 let shown: [(name: String, value: String)] = [
                     ("Booth microphone", options.captureDevice),

@@ -29,6 +29,10 @@ extension Narrate {
                 DAISY book. With "feed", the publication's podcast feed at the destination, \
                 <publication>/feed.xml, gets the article's item last ("narrate feed" shows it).
 
+                An article with a text whose paragraphs are not all read or skipped is refused, \
+                naming them, even when its export is queued already: read them, skip them \
+                (narrate script --skip N-M), or send it as it is with --incomplete.
+
                 A delivery that fails stays in the outbox with its error; "narrate outbox push" \
                 tries again.
 
@@ -39,6 +43,7 @@ extension Narrate {
 
         @OptionGroup var target: ArticleOption
         @OptionGroup var profile: ProfileOption
+        @OptionGroup var incomplete: IncompleteOption
         @OptionGroup var destination: DestinationOptions
         @OptionGroup var retry: RetryOptions
 
@@ -56,7 +61,8 @@ extension Narrate {
                 _ = try NarrationLibrary.prepare(resolved)  // before exporting: a missing share or key pair is said now
                 let requested = try profile.profile.map { (name) throws(NarrationError) in try settings.deliveryProfile(named: name) }
                 let (job, _) = try library.exportForDelivery(
-                    article, profile: requested, fallback: try profile.resolve(settings), language: settings.language) { exporting.update(done: $0, total: $1) }
+                    article, profile: requested, fallback: try profile.resolve(settings), language: settings.language,
+                    sendingUnread: incomplete.incomplete) { exporting.update(done: $0, total: $1) }
                 exporting.finish()
                 defer { uploading.finish() }
                 let delivered = try await library.deliver(

@@ -72,8 +72,12 @@ class AccessibilityTests(StudioTestCase):
         page.wait(lambda d: not page.visible("confirm-panel"), "the confirmation to close")
         self.assertEqual(len(page.chunk_numbers()), 2)
 
-        # 6. Working (if it can be caught), then the queued result.
+        # 6. The question before queueing an article with a paragraph unread, then working (if it
+        # can be caught), then the queued result.
         page.click("queue")
+        page.wait(lambda d: page.visible("send-confirm"), "the question before queueing")
+        audit("confirm send with a paragraph unread")
+        page.click("confirm-send")
         seen = page.wait_js("return state.activity.kind === 'working' ? 'working' : state.panel.kind === 'result' ? 'result' : null",
                             "queueing to start", 60)
         if seen == "working":

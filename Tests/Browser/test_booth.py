@@ -194,6 +194,10 @@ class BoothFlowTests(StudioTestCase):
         chunks = self.chunk_files()
         total = sum(c["duration"] for c in chunks)
         page.click("queue")
+        # The text's last paragraph is not read: the page asks, naming it, before queueing.
+        page.wait(lambda d: page.visible("send-confirm"), "the question before queueing")
+        self.assertEqual(page.text("send-unread"), "Paragraph 4 of 4 is not read: it goes out without it.")
+        page.click("confirm-send")
         page.wait(lambda d: page.visible("result") and page.text("result-heading") != "", "the result panel", 60)
         heading = page.text("result-heading")
         self.assertTrue(heading.startswith("Queued"), f"result heading: {heading!r}")

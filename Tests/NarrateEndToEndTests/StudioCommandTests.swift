@@ -102,7 +102,18 @@ struct StudioCommandTests {
         #expect(!screen.contains("    3  00:"))
         print("figure: the chunk list after the edits:\n" + screen)
 
+        // q asks first, whatever the article (q reads as "quit"): any key but y says no.
         try terminal.send("q")
+        screen = try expectScreen(terminal, " Queue \"Hafen & Haus 港口 café\" for sending?")
+        #expect(screen.contains(" y yes, queue it   any other key no (the default)"))
+        let before = try fixture.recordings()
+        try terminal.send("Enter")
+        try expectScreen(terminal, "Nothing was queued.")
+        #expect(try #require(try fixture.narrate.run("outbox", "list", "--all", "--json").json() as? [[String: Any]]).isEmpty)
+        #expect(try fixture.recordings() == before)
+        try terminal.send("q")
+        try expectScreen(terminal, "for sending?")
+        try terminal.send("y")
         screen = try expectScreen(terminal, "Queued \"Hafen & Haus 港口 café\"")
         #expect(screen.contains(": meets the archive profile."))
         try terminal.send("Escape")
@@ -304,6 +315,54 @@ struct StudioCommandTests {
         try expectScreen(terminal, "EXIT=0")
         let chunks = try fixture.chunks()
         #expect(chunks.count == 1 && chunks.first?["paragraph"] as? Int == 1)
+    }
+
+    @Test("k skips the paragraph shown and u takes it back; s asks, naming the unread paragraphs, Enter sends nothing, y sends")
+    func skipAndAskBeforeSending() throws {
+        let id = try fixture.newArticle("Budget vote")
+        try fixture.attachText([
+            ScriptParagraph(kind: .heading, text: "Budget vote in the city council"),
+            ScriptParagraph(kind: .paragraph, text: "Share on Facebook Share on X Email"),
+            ScriptParagraph(kind: .paragraph, text: "The city council adopted next year's budget on Tuesday evening by 27 votes to 14."),
+            ScriptParagraph(kind: .paragraph, text: "The mayor said the vote was a relief for the city's schools."),
+        ], to: id)
+        let share = fixture.folder.url.appendingPathComponent("share")
+        try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
+        let terminal = try openStudio("--to \(share.path)")
+        try expectScreen(terminal, " Heading 1 of 4 · r reads it")
+        try recordTake(terminal, number: 1, verb: "recorded (paragraph 1)")
+        try expectScreen(terminal, " Paragraph 2 of 4 · r reads it")
+
+        try terminal.send("k")
+        var screen = try expectScreen(terminal, "Paragraph 2 is skipped: it is not read")
+        #expect(screen.contains(" Paragraph 3 of 4 · r reads it"), "the pane goes on to the next paragraph to read:\n\(screen)")
+        try terminal.send("u")
+        screen = try expectScreen(terminal, "Undone: Skipped paragraph 2.")
+        #expect(screen.contains(" Paragraph 2 of 4 · r reads it"))
+        try terminal.send("k")
+        try expectScreen(terminal, " Paragraph 3 of 4 · r reads it")
+
+        let before = try fixture.recordings()
+        try terminal.send("s")
+        screen = try expectScreen(terminal, " Send \"Budget vote\" now?")
+        print("figure: the question before sending an unfinished article (80×24):\n" + screen)
+        #expect(screen.contains("   Paragraphs 3–4 of 4 are not read: it goes out without them."))
+        #expect(screen.contains(" y yes, send it   any other key no (the default)"))
+        try terminal.send("Enter")
+        try expectScreen(terminal, "Nothing was sent.")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: share.path).isEmpty)
+        #expect(try #require(try fixture.narrate.run("outbox", "list", "--all", "--json").json() as? [[String: Any]]).isEmpty)
+        #expect(try fixture.recordings() == before)
+
+        try terminal.send("s")
+        try expectScreen(terminal, " Send \"Budget vote\" now?")
+        try terminal.send("y")
+        try expectScreen(terminal, "Submitted \"Budget vote\"", within: 60)
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: share.path).contains { $0.hasSuffix("Budget vote-\(id).flac") })
+        try terminal.send("Escape")
+        try expectScreen(terminal, "EXIT=0")
+        let states = try #require(try fixture.narrate.run("script", "--json", "--article", id).json() as? [[String: Any]]).map { $0["state"] as? String }
+        #expect(states == ["read", "skipped", "notRead", "notRead"] || states == ["flagged", "skipped", "notRead", "notRead"])
     }
 
     @Test("colour on a colour terminal, none with NO_COLOR; the layout follows a resize")

@@ -17,10 +17,29 @@ struct StudioInputTests {
         (KeyPress.character("r"), StudioAction.toggleRecording), (.character(" "), .playOrPause), (.enter, .playSelected),
         (.up, .select(by: -1)), (.down, .select(by: 1)), (.pageDown, .select(by: 10)), (.home, .selectFirst), (.end, .selectLast),
         (.character("x"), .askDelete), (.character("e"), .rerecordSelected), (.character("i"), .insertBeforeSelected),
-        (.character("q"), .queue), (.character("s"), .submit), (.character("?"), .toggleHelp), (.escape, .leave), (.interrupt, .leave),
+        (.character("q"), .askSend(submitting: false)), (.character("s"), .askSend(submitting: true)), (.character("?"), .toggleHelp), (.escape, .leave), (.interrupt, .leave),
     ])
     func chunkListKeys(key: KeyPress, action: StudioAction) {
         #expect(Self.ready.action(for: key) == action)
+    }
+
+    @Test("q and s always ask in the terminal; with labelled buttons only when paragraphs are unread; on the question only y sends")
+    func sendingAsks() throws {
+        var state = Self.ready
+        state.confirmsEverySend = false
+        #expect(state.action(for: .character("q")) == .queue)
+        #expect(state.action(for: .character("s")) == .submit)
+        state.unread = try #require(UnreadParagraphs(numbers: [2, 3, 4, 7], total: 10))
+        #expect(state.action(for: .character("s")) == .askSend(submitting: true))
+        state.panel = .confirmSend(SendQuestion(submitting: true, title: "T", unread: state.unread))
+        #expect(state.action(for: .character("y")) == .confirmSend)
+        for key in [KeyPress.enter, .character("n"), .character("q"), .character("s"), .escape] {
+            #expect(state.action(for: key) == .cancel, "\(key) is No")
+        }
+        let screen = StudioRenderer.render(state, width: 80, height: 24).lines.map { String($0.map(\.text).joined().reversed().drop { $0 == " " }.reversed()) }
+        #expect(screen.contains(" Send \"T\" now?"), "\(screen)")
+        #expect(screen.contains("   Paragraphs 2–4 and 7 of 10 are not read: it goes out without them."), "\(screen)")
+        #expect(screen.contains("   y yes, send it   any other key no (the default)"), "\(screen)")
     }
 
     @Test("while recording only r stops; other keys say why they wait, and Esc and Ctrl-C still leave")

@@ -285,7 +285,7 @@ struct StudioRendererTests {
         state.reading = Self.reading(1)
         state.panel = .help
         let text = StudioRenderer.render(state, width: 80, height: 24).text
-        #expect(text.contains("   p n    move to the previous / next paragraph of the text"))
+        #expect(text.contains("   p n k  previous / next paragraph; k skips the shown one (k again: read it)"))
         #expect(text.contains("   a      read the shown paragraph again (its old takes go to the trash)"))
         #expect(text.contains("   Any key closes this help."))
     }

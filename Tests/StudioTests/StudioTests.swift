@@ -182,6 +182,7 @@ struct StudioTests {
         #expect(session.state.notice?.text == "Played to the end.")
 
         session.press(.character("q"))
+        session.press(.character("y"))  // q and s ask first
         await session.run(180) { if case .result = $0.panel { true } else { false } }
         guard case .result(let heading, let lines, let remedy) = session.state.panel else { Issue.record("no result: \(session.state)"); return }
         #expect(heading == "Queued \"Studio 港口\"" && remedy == .pushOutboxTo)
@@ -282,6 +283,7 @@ struct StudioTests {
         let entries = try session.fixture.library.chunkEntries(of: article)
         try FileManager.default.removeItem(at: entries[1].file)
         session.press(.character("q"))
+        session.press(.character("y"))  // q and s ask first
         await session.run(180) { !$0.isWorking }
         let notice = try #require(session.state.notice)
         #expect(notice.isProblem)
@@ -310,6 +312,7 @@ struct StudioTests {
         session.startArticle("Shared")
         session.recordTake(seconds: 0.3)
         session.press(.character("s"))
+        session.press(.character("y"))  // q and s ask first
         await session.run(180) { if case .result = $0.panel { true } else { false } }
         guard case .result(let heading, let lines, let remedy) = session.state.panel else { Issue.record("no result"); return }
         #expect(heading == "Submitted \"Shared\"" && remedy == nil)
@@ -337,6 +340,7 @@ struct StudioTests {
         #expect(session.state.header?.exportReady == true)
 
         session.press(.character("q"))
+        session.press(.character("y"))  // q and s ask first
         await session.run(180) { if case .result = $0.panel { true } else { false } }
         guard case .result(let heading, let lines, _) = session.state.panel else { Issue.record("no result: \(session.state)"); return }
         #expect(heading == "Queued \"Harbour news\"")
@@ -495,6 +499,40 @@ struct StudioTests {
         ScriptParagraph(kind: .paragraph, text: "The mayor said the schools would get new roofs."),
         ScriptParagraph(kind: .paragraph, text: "The budget comes into force in January."),
     ]
+
+    @Test("k skips the paragraph shown and the pane goes on; m puts a take on the paragraph its check heard; u takes each back")
+    func skipAndMoveTake() throws {
+        let session = try Session(text: Self.text)
+        let library = session.fixture.library
+        let article = try #require(session.article)
+        session.recordTake(seconds: 0.3)
+        #expect(session.state.reading?.number == 2)
+        session.press(.character("k"))
+        #expect(session.state.notice?.text.hasPrefix("Paragraph 2 is skipped: it is not read") == true, "\(String(describing: session.state.notice))")
+        #expect(session.state.reading?.number == 3 && session.state.reading?.isSkipped == false)
+        #expect(session.state.unread == UnreadParagraphs(numbers: [3, 4], total: 4))
+        session.press(.character("p"))
+        #expect(session.state.reading?.number == 2 && session.state.reading?.isSkipped == true)
+        session.press(.character("k"))
+        #expect(session.state.notice?.text == "Paragraph 2 is to be read again.")
+        #expect(session.state.unread == UnreadParagraphs(numbers: [2, 3, 4], total: 4))
+
+        // The check heard paragraph 4 in the take of paragraph 1: m puts it there, u puts it back.
+        let chunk = try library.catalog.chunks(of: article)[0].id
+        let heard = TakeCheckReport(
+            hints: [TakeHint(.wrongParagraph, words: "The budget comes into force", seconds: 0, paragraph: 3)],
+            sentenceCues: [], rate: SpeakingRate(words: 5, speechSeconds: 2), recognised: true)
+        #expect(try library.catalog.storeTakeCheck(heard, for: chunk))
+        session.studio.openArticle(article)
+        #expect(session.state.chunks.map(\.suggestedParagraph) == [4])
+        session.press(.character("m"))
+        #expect(session.state.notice?.text == "Chunk 1 now reads paragraph 4. Press u to undo.")
+        #expect(try library.catalog.chunks(of: article).map(\.paragraphID) == [try library.catalog.paragraphs(of: article.id)[3].id])
+        #expect(session.state.chunks.map(\.suggestedParagraph) == [nil])
+        session.press(.character("u"))
+        #expect(session.state.notice?.text.hasPrefix("Undone: Put chunk 1 on paragraph 4.") == true, "\(String(describing: session.state.notice))")
+        #expect(session.state.chunks.map(\.paragraph) == [1])
+    }
 
     @Test("the reading pane follows the text take by take; p goes back to paragraph 1 and a reads it again in place of its take")
     func readingPane() throws {

@@ -114,6 +114,7 @@ public final class Catalog: Sendable {
         registerScriptMigration(&migrator)
         registerHistoryMigration(&migrator)
         registerMeasureMigration(&migrator)
+        registerParagraphEditsMigration(&migrator)
         return migrator
     }
 

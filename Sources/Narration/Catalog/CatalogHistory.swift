@@ -16,6 +16,10 @@ struct EditRow: Codable, FetchableRecord, MutablePersistableRecord {
     var detailsBefore: String?
     var detailsAfter: String?
     var undoneAt: Date?
+    /// The ids of the article's skipped paragraphs before and after (JSON lists), for an edit
+    /// that skipped or unskipped some; nil for every other edit.
+    var skipsBefore: String?
+    var skipsAfter: String?
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
@@ -123,7 +127,7 @@ extension Catalog {
     /// it against the rows now (see `ChunkListSide`).
     func recordEdit(
         _ kind: Edit.Kind, of article: ArticleID, summary: String, before: [ChunkRow],
-        details: (before: ArticleDetails, after: ArticleDetails)? = nil, _ db: Database
+        details: (before: ArticleDetails, after: ArticleDetails)? = nil, skips: (before: [String], after: [String])? = nil, _ db: Database
     ) throws {
         let after = try chunkRows(of: article, db)
         let beforeByID = Dictionary(uniqueKeysWithValues: before.map { ($0.id, $0) })
@@ -135,7 +139,8 @@ extension Catalog {
             id: nil, articleId: article.rawValue, kind: kind.rawValue, summary: summary, madeAt: Date(),
             chunksBefore: try json(ChunkListSide(order: before.map(\.id), rows: before.filter { afterByID[$0.id] != $0 })),
             chunksAfter: try json(ChunkListSide(order: after.map(\.id), rows: after.filter { beforeByID[$0.id] != $0 })),
-            detailsBefore: try details.map { try json($0.before) }, detailsAfter: try details.map { try json($0.after) }, undoneAt: nil)
+            detailsBefore: try details.map { try json($0.before) }, detailsAfter: try details.map { try json($0.after) }, undoneAt: nil,
+            skipsBefore: try skips.map { try json($0.before) }, skipsAfter: try skips.map { try json($0.after) })
         try row.insert(db)
     }
 
@@ -207,8 +212,14 @@ extension Catalog {
                     sql: "UPDATE article SET title = ?, publication = ?, narrator = ?, listenerDate = ? WHERE id = ?",
                     arguments: [restored.title, restored.publication, restored.narrator, restored.listenerDate, edit.article.rawValue])
             }
+            if let skips = row.skipsBefore {
+                let restored = try decoder.decode([String].self, from: Data(skips.utf8))
+                try self.setSkipped(Set(restored), of: edit.article, db)
+            }
             var withdrawn: WithdrawnExport?
-            if edit.kind == .deleteArticle {
+            if edit.kind == .skip {
+                // What is skipped holds no chunk: the export's audio, chapters and text stay as they are.
+            } else if edit.kind == .deleteArticle {
                 try db.execute(sql: "UPDATE article SET deletedAt = NULL WHERE id = ?", arguments: [edit.article.rawValue])
                 try SettingRow(key: Self.currentArticleKey, value: edit.article.rawValue).save(db)
             } else {

@@ -11,13 +11,15 @@ struct ParagraphRow: Codable, FetchableRecord, PersistableRecord {
     var kind: String
     var text: String
     var words: Int
+    /// Whether the volunteer chose not to read it (see `Paragraph.isSkipped`).
+    var skipped: Bool
 
     func paragraph() throws(NarrationError) -> Paragraph {
         guard Identifier.isWellFormed(id), let kind = ScriptParagraph.Kind(rawValue: kind), position >= 0, words >= 0 else {
             throw NarrationError(
                 .catalogCorrupt, "The catalog's entry for paragraph \"\(Catalog.quoted(id))\" holds values narrate never writes. \(Catalog.damagedFix)")
         }
-        return Paragraph(id: ParagraphID(id), number: position + 1, kind: kind, text: text, wordCount: words)
+        return Paragraph(id: ParagraphID(id), number: position + 1, kind: kind, text: text, wordCount: words, isSkipped: skipped)
     }
 }
 
@@ -93,6 +95,7 @@ extension Catalog {
             let old = try ParagraphRow.filter(Column("articleId") == article.rawValue).order(Column("position")).fetchAll(db)
             var unused: [String: [String]] = [:]  // "kind text" → ids of old paragraphs, in order
             for row in old { unused["\(row.kind) \(row.text)", default: []].append(row.id) }
+            let skipped = Set(old.filter(\.skipped).map(\.id))  // an unchanged paragraph stays skipped
             var kept: Set<String> = []
             let rows = text.enumerated().map { position, paragraph in
                 let key = "\(paragraph.kind.rawValue) \(paragraph.text)"
@@ -104,7 +107,7 @@ extension Catalog {
                 }
                 return ParagraphRow(
                     id: id, articleId: article.rawValue, position: position, kind: paragraph.kind.rawValue, text: paragraph.text,
-                    words: paragraph.wordCount)
+                    words: paragraph.wordCount, skipped: skipped.contains(id))
             }
             let changed = old.map(\.id) != rows.map(\.id)
             guard changed else {

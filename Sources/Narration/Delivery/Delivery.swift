@@ -43,16 +43,20 @@ extension NarrationLibrary {
     /// The export `submit` sends: the article's current export when it was made from the article
     /// as it is now and with `profile` (any profile when nil), else a new one in `profile`
     /// (else `fallback`), which retires the old.
+    /// - Parameter sendingUnread: whether to send the article while paragraphs of its text are
+    ///   neither read nor skipped, even when its export is current; when false it is refused
+    ///   (`articleUnfinished`) before anything is exported.
     /// - Returns: the job, and whether it was exported now.
     public func exportForDelivery(
-        _ article: Article, profile: DeliveryProfile?, fallback: DeliveryProfile, language: String = "en",
+        _ article: Article, profile: DeliveryProfile?, fallback: DeliveryProfile, language: String = "en", sendingUnread: Bool = false,
         progress: (FrameCount, FrameCount) -> Void = { _, _ in }
     ) throws(NarrationError) -> (job: OutboxJob, exported: Bool) {
+        if !sendingUnread, try catalog.order(of: article.id).count > 0 { try catalog.readingPlan(of: article).requireFinished() }
         if let current = try currentJob(of: article.id), profile == nil || profile?.name == current.profile,
             current.fingerprint == (try catalog.fingerprint(of: article.id)) {
             return (current, false)
         }
-        return (try queue(article, profile: profile ?? fallback, language: language, progress: progress).job, true)
+        return (try queue(article, profile: profile ?? fallback, language: language, sendingUnread: sendingUnread, progress: progress).job, true)
     }
 
     /// The job as the catalog has it now, checked to be the article's export and made from the

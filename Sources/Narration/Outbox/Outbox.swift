@@ -22,8 +22,11 @@ extension NarrationLibrary {
     /// the job's folder too and listed in the sidecar with their SHA-256: the transcripts, the
     /// JSON chapters of a feed item, an EPUB and a zipped DAISY book (in `language`). An article
     /// without a text has no transcript or book to carry, and carries the rest.
+    /// - Parameter sendingUnread: whether to queue the article while paragraphs of its text are
+    ///   neither read nor skipped; when false, such an article is refused (`articleUnfinished`,
+    ///   naming them) and nothing is written.
     public func queue(
-        _ article: Article, profile: DeliveryProfile, language: String = "en", ready: ReadyExport? = nil,
+        _ article: Article, profile: DeliveryProfile, language: String = "en", ready: ReadyExport? = nil, sendingUnread: Bool = false,
         progress: (FrameCount, FrameCount) -> Void = { _, _ in }
     ) throws(NarrationError) -> (job: OutboxJob, sidecar: Sidecar) {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .queue)
@@ -31,6 +34,7 @@ extension NarrationLibrary {
         let article = try catalog.article(matching: article.id.rawValue)  // as it is now, under the lock
         let entries = try chunkEntries(of: article)
         guard !entries.isEmpty else { throw .emptyArticle(article, nothingTo: "queue") }
+        if !sendingUnread { try catalog.readingPlan(of: article).requireFinished() }
         try FileSystem.createDirectory(outboxURL)
         let exportStarted = Date()  // every chunk recorded before this is in the export
         let id = Identifier.random(length: 10)

@@ -45,6 +45,9 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
         /// A destination's feed.xml that narrate cannot read (not XML, not RSS, or an item it
         /// cannot place): it is left as it is, never overwritten.
         case feedUnreadable
+        /// Sending an article with paragraphs neither read nor skipped, without saying to send
+        /// it as it is (`Remedy.readSkipOrSendIncomplete` names them).
+        case articleUnfinished
     }
 
     /// What a failure happened to, for code that points at it (a file to show, a device to pick).

@@ -46,6 +46,10 @@ public enum Remedy: Sendable, Equatable {
     case attachText
     /// Every paragraph is read: re-read one, or add another chunk to one.
     case rereadOrContinue
+    /// Paragraphs are not read: read them, skip them, or send the article as it is.
+    case readSkipOrSendIncomplete(UnreadParagraphs)
+    /// The paragraph is skipped: unskip it to read it.
+    case unskipParagraph(Int)
 
     /// What the volunteer can do after mending a chunk, in `replaceOrDeleteChunk`.
     public enum AfterMending: Sendable, Equatable {

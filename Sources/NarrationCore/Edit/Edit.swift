@@ -29,6 +29,10 @@ public struct Edit: Sendable, Equatable {
         case text
         /// The article moved to the trash.
         case deleteArticle = "delete-article"
+        /// Paragraphs skipped (not to be read) or unskipped.
+        case skip
+        /// A chunk put on another paragraph of the text (and among that paragraph's chunks).
+        case rebind
 
         /// The word `narrate history` shows.
         public var label: String {
@@ -46,6 +50,8 @@ public struct Edit: Sendable, Equatable {
             case .details: "details"
             case .text: "new text"
             case .deleteArticle: "delete article"
+            case .skip: "skip"
+            case .rebind: "take moved"
             }
         }
 

@@ -16,13 +16,17 @@ public struct Paragraph: Hashable, Sendable {
     public let kind: ScriptParagraph.Kind
     public let text: String
     public let wordCount: Int
+    /// Whether the volunteer chose not to read it (a share bar, an advertisement): it is not
+    /// read, not unread, and in no chapter, transcript or book.
+    public let isSkipped: Bool
 
-    public init(id: ParagraphID, number: Int, kind: ScriptParagraph.Kind, text: String, wordCount: Int) {
+    public init(id: ParagraphID, number: Int, kind: ScriptParagraph.Kind, text: String, wordCount: Int, isSkipped: Bool = false) {
         self.id = id
         self.number = number
         self.kind = kind
         self.text = text
         self.wordCount = wordCount
+        self.isSkipped = isSkipped
     }
 
     public var content: ScriptParagraph { ScriptParagraph(kind: kind, text: text) }

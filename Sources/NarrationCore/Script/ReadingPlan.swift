@@ -73,13 +73,36 @@ public struct ReadingPlan: Sendable {
             .max { $0.0 < $1.0 }?.1
     }
 
-    /// The paragraph `record` reads next: the first not read after the one read last, else the
-    /// first not read at all; nil when every paragraph is read.
+    /// The paragraph `record` reads next: the first neither read nor skipped after the one read
+    /// last, else the first neither read nor skipped at all; nil when there is none.
     public var next: Paragraph? {
-        let read = Set(chunks.compactMap(\.paragraph))
-        let unread = paragraphs.filter { !read.contains($0.id) }
+        let unread = unreadParagraphs
         let after = lastRead?.number ?? 0
         return unread.first { $0.number > after } ?? unread.first
+    }
+
+    /// The paragraphs no take reads that are not skipped, in the text's order.
+    public var unreadParagraphs: [Paragraph] {
+        let read = Set(chunks.compactMap(\.paragraph))
+        return paragraphs.filter { !read.contains($0.id) && !$0.isSkipped }
+    }
+
+    /// What sending the article now would leave out; nil when nothing (or it has no text).
+    public var unread: UnreadParagraphs? {
+        UnreadParagraphs(numbers: unreadParagraphs.map(\.number), total: paragraphs.count)
+    }
+
+    /// Throws the refusal to send the article while paragraphs are unread (see
+    /// `UnreadParagraphs.refusal`); returns when every paragraph is read or skipped.
+    public func requireFinished() throws(NarrationError) {
+        if let unread { throw unread.refusal }
+    }
+
+    /// Throws unless `paragraph` may be read: a skipped one is unskipped first.
+    private func requireReadable(_ paragraph: Paragraph, title: String) throws(NarrationError) {
+        guard paragraph.isSkipped else { return }
+        throw NarrationError(
+            .usage, "Paragraph \(paragraph.number) of \"\(title)\" is skipped, so it is not read.", remedy: .unskipParagraph(paragraph.number))
     }
 
     /// The paragraph after `paragraph` in the text, for a glimpse of what comes next.
@@ -107,12 +130,15 @@ public struct ReadingPlan: Sendable {
         switch choice {
         case .next:
             guard let next else {
+                let skipped = paragraphs.filter(\.isSkipped).count
+                let counts = skipped == 0 ? "\(paragraphs.count) of \(paragraphs.count)" : "\(paragraphs.count - skipped) read, \(skipped) skipped"
                 throw NarrationError(
-                    .usage, "Every paragraph of \"\(title)\" is read (\(paragraphs.count) of \(paragraphs.count)).", remedy: .rereadOrContinue)
+                    .usage, "Every paragraph of \"\(title)\" is read\(skipped == 0 ? "" : " or skipped") (\(counts)).", remedy: .rereadOrContinue)
             }
             return Take(paragraph: next, position: firstReading(next))
         case .reread(let number):
             let paragraph = try paragraph(number)
+            try requireReadable(paragraph, title: title)
             guard let first = chunks(of: paragraph.id).first else { return Take(paragraph: paragraph, position: firstReading(paragraph)) }
             return Take(paragraph: paragraph, position: .replacingParagraphFrom(first))
         case .continuing(let number):
@@ -124,9 +150,22 @@ public struct ReadingPlan: Sendable {
             } else {
                 throw NarrationError(.usage, "No paragraph of \"\(title)\" is read yet, so there is none to continue.", remedy: .recordChunk)
             }
+            try requireReadable(paragraph, title: title)
             guard let last = chunks(of: paragraph.id).last else { return Take(paragraph: paragraph, position: firstReading(paragraph)) }
             return Take(paragraph: paragraph, position: .after(last))
         }
+    }
+
+    /// Where chunk `chunk` goes when it is bound to `paragraph` instead (the take check heard
+    /// another paragraph in it): after that paragraph's chunks, else where the paragraph read for
+    /// the first time would go, the chunk itself left out of the reckoning.
+    /// - Throws: when the paragraph does not exist or is skipped.
+    public func rebinding(_ chunk: ChunkID, to number: Int, title: String) throws(NarrationError) -> Take {
+        let paragraph = try self.paragraph(number)
+        try requireReadable(paragraph, title: title)
+        let others = ReadingPlan(paragraphs: paragraphs, chunks: chunks.filter { $0.id != chunk })
+        guard let last = others.chunks(of: paragraph.id).last else { return Take(paragraph: paragraph, position: others.firstReading(paragraph)) }
+        return Take(paragraph: paragraph, position: .after(last))
     }
 
     /// Where a paragraph read for the first time goes: before the first chunk of a later paragraph.

@@ -87,7 +87,7 @@ const isRecording = (s) => s.activity.kind === "recording";
 const isPreRolling = (s) => s.activity.kind === "preRoll";
 const isWorking = (s) => s.activity.kind === "working";
 const panelKind = (s) => (s.panel ? s.panel.kind : "chunks");
-const showsStudio = (s) => !!s.header && ["chunks", "help", "confirmDelete"].includes(panelKind(s));
+const showsStudio = (s) => !!s.header && ["chunks", "help", "confirmDelete", "confirmSend"].includes(panelKind(s));
 
 /** Where second `seconds` of the audio that starts at chunk `from` falls: which chunk, how far in. */
 function chunkAt(s, from, seconds) {
@@ -138,6 +138,7 @@ function readingLabel(s) {
   if (r.standing === "fixing") remark = "fixing a slip in it";
   else if (r.standing === "reading") remark = r.isRead ? "reading it again" : "reading now";
   else if (isRecording(s)) remark = "";
+  else if (r.isSkipped) remark = "skipped: it is not read, and in no chapter or transcript";
   else if (r.standing === "next") remark = "Record reads it";
   else if (r.standing === "chosen") remark = r.isRead ? "read already: Read it again records it anew" : "not read yet: Record reads it";
   else if (r.standing === "allRead") remark = "every paragraph is read: choose one with Previous or Next, then Read it again";
@@ -309,6 +310,9 @@ function renderReading(s, p) {
   enable($("previous-paragraph"), !recording && r.number > 1);
   enable($("next-paragraph"), !recording && r.number < r.count);
   enable($("read-again"), !recording);
+  setClass($("reading-box"), "is-skipped", !!r.isSkipped);
+  setText($("skip-paragraph").querySelector(".label"), r.isSkipped ? "Read this paragraph after all" : "Skip this paragraph");
+  enable($("skip-paragraph"), !recording && !(r.isRead && !r.isSkipped));
 }
 
 /** The paragraph's flagged takes: the hint's words and time, and a button to dismiss it. */
@@ -425,7 +429,8 @@ function updateChunkRow(li, chunk, selected, playing) {
   setText(li.querySelector(".words"), chunk.paragraph != null ? `Paragraph ${chunk.paragraph}: ${words}` : words);
   setText(li.querySelector(".chunk-length"), clock(chunk.duration));
   setText(li.querySelector(".chunk-peak"), chunk.missing ? "" : `peak ${decibels(chunk.peak)}`);
-  const mark = chunk.missing ? "missing" : chunk.recovered ? "recovered" : playing ? "playing" : "";
+  const mark = chunk.missing ? "missing" : chunk.recovered ? "recovered" : playing ? "playing"
+    : chunk.suggestedParagraph != null ? `sounds like paragraph ${chunk.suggestedParagraph}` : "";
   setText(li.querySelector(".chunk-mark"), mark);
   // A take the check flagged stays marked, with the hint's words and time, until dismissed.
   const hints = chunk.hints || [];
@@ -463,6 +468,11 @@ function renderEditing(s, p) {
   const free = !isRecording(s) && !isWorking(s) && !p.streaming && !isPreRolling(s) && !p.punching;
   for (const id of ["rerecord", "insert", "delete"]) enable($(id), has && free);
   enable($("undo"), free);
+  const selected = s.chunks[s.selection];
+  const suggested = selected && selected.suggestedParagraph != null ? selected.suggestedParagraph : null;
+  show($("move-take"), suggested != null);
+  if (suggested != null) setText($("move-take").querySelector(".label"), `Put this take on paragraph ${suggested}`);
+  enable($("move-take"), suggested != null && free);
   const confirming = panelKind(s) === "confirmDelete";
   show($("confirm-panel"), confirming);
   if (confirming) {
@@ -476,8 +486,18 @@ function renderEditing(s, p) {
 function renderSending(s, p) {
   const working = isWorking(s);
   const ready = !!s.header && s.chunks.length > 0 && !isRecording(s) && !working && !p.streaming && !isPreRolling(s) && !p.punching;
-  enable($("queue"), ready);
-  enable($("submit"), ready);
+  const asking = panelKind(s) === "confirmSend";
+  enable($("queue"), ready && !asking);
+  enable($("submit"), ready && !asking);
+  show($("send-confirm"), asking);
+  if (asking) {
+    // The question names what is unread; No is the default, focused, and Enter or Escape says it.
+    setText($("send-question"), s.panel.question || "");
+    setText($("send-unread"), s.panel.unread || "");
+    show($("send-unread"), !!s.panel.unread);
+    setText($("confirm-send"), s.panel.submitting ? "Yes, send it as it is (y)" : "Yes, queue it as it is (y)");
+    if (rendered.panel !== "confirmSend") $("cancel-send").focus();
+  }
   show($("working"), working);
   if (working) {
     const fraction = Math.min(1, Math.max(0, s.activity.fraction || 0));
@@ -1155,7 +1175,11 @@ document.addEventListener("keydown", (event) => {
     if (letter === "y") pressKey("y");
     else if (letter === "n" || key === "Escape") pressKey("n");
     else handled = false;
-  } else if (["r", "x", "e", "i", "u", "q", "s", "p", "n", "a", "o", "d"].includes(letter)) {
+  } else if (panel === "confirmSend") {
+    if (letter === "y") pressKey("y");
+    else if (letter === "n" || key === "Escape" || (key === "Enter" && !onControl)) pressKey("n");
+    else handled = false;
+  } else if (["r", "x", "e", "i", "u", "q", "s", "p", "n", "a", "o", "d", "k", "m"].includes(letter)) {
     pressKey(letter);
   } else if (key === "ArrowUp" || key === "ArrowDown") {
     pressKey(key === "ArrowUp" ? "up" : "down");
