@@ -120,10 +120,7 @@ struct ExportCommandTests {
         let plain = fixture.folder.file("plain.flac")
         let untouched = try fixture.narrate.run("export", "-o", plain.path, "--json")
         #expect((try untouched.json() as? [String: Any])?["profile"] as? String == "archive")
-        let config = fixture.folder.file("config/narrate")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "profile = \"podcast\"\n".write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
-        let house = Narrate(home: fixture.narrate.home, environment: fixture.devices.environment.merging(["XDG_CONFIG_HOME": fixture.folder.file("config").path]) { $1 })
+        let house = try fixture.narrate(config: "profile = \"podcast\"\n")
 
         let mastered = fixture.folder.file("house.flac")
         let result = try house.run("export", "-o", mastered.path)

@@ -23,9 +23,7 @@ struct SharedDestination {
     init(share: URL) throws {
         self.share = share
         fixture = try EndToEndFixture()
-        let config = fixture.folder.file("config/narrate")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try """
+        narrate = try fixture.narrate(config: """
             narrator = "Ann Lee"
             publication = "Daily Post"
 
@@ -36,10 +34,7 @@ struct SharedDestination {
             base = "archive"
             format = "mp3"
             carries = ["audio", "transcript", "feed"]
-            """.write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
-        var environment = fixture.devices.environment
-        environment["XDG_CONFIG_HOME"] = fixture.folder.file("config").path
-        narrate = Narrate(home: fixture.narrate.home, environment: environment)
+            """)
 
         let text = fixture.folder.file("budget.md")
         try "# Budget passes\n\nThe council passed the budget on Tuesday.\n\nBus fares stay the same until March.\n"

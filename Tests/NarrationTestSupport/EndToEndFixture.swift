@@ -34,6 +34,16 @@ public struct EndToEndFixture {
         return Narrate(home: narrate.home, environment: environment)
     }
 
+    /// A `narrate` on this fixture's data root and devices whose config.toml is `text`.
+    public func narrate(config text: String) throws -> Narrate {
+        let config = folder.file("config/narrate")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try text.write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        var environment = devices.environment
+        environment["XDG_CONFIG_HOME"] = folder.file("config").path
+        return Narrate(home: narrate.home, environment: environment)
+    }
+
     /// `narrate new TITLE --json`, returning the article id.
     public func newArticle(_ title: String = "An article", _ extra: String...) throws -> String {
         let result = try narrate.run(["new", title, "--json"] + extra)
