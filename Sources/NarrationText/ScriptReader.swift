@@ -17,6 +17,12 @@ public enum ScriptReader {
     ///   reason, the `errno` kept as the cause); `textUnreadable` (subject: the path) when it is not
     ///   text, not UTF-8 or has nothing to read, in a sentence that names the file.
     public static func read(fileAt path: String) throws(NarrationError) -> [ScriptParagraph] {
+        try readDocument(fileAt: path).paragraphs
+    }
+
+    /// Reads the file at `path` as `read(fileAt:)` does, with the author and publication day the
+    /// file names (an HTML page's byline and metadata).
+    public static func readDocument(fileAt path: String) throws(NarrationError) -> ScriptDocument {
         let bytes: [UInt8]
         do {
             bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -41,18 +47,18 @@ public enum ScriptReader {
     ///   characters), are not UTF-8 (naming the first bad byte and its offset), declare a character
     ///   set that cannot be converted, or hold no paragraph.
     public static func read(_ bytes: [UInt8], format: ScriptFormat, name: String) throws(NarrationError) -> [ScriptParagraph] {
-        try read(bytes, format: format, source: TextBytes.Source(name: name, path: name))
+        try read(bytes, format: format, source: TextBytes.Source(name: name, path: name)).paragraphs
     }
 
-    private static func read(_ bytes: [UInt8], format: ScriptFormat, source: TextBytes.Source) throws(NarrationError) -> [ScriptParagraph] {
+    private static func read(_ bytes: [UInt8], format: ScriptFormat, source: TextBytes.Source) throws(NarrationError) -> ScriptDocument {
         try TextBytes.requireText(bytes, source)
-        let paragraphs: [ScriptParagraph]
+        let document: ScriptDocument
         switch format {
-        case .plain: paragraphs = PlainText.paragraphs(of: try TextBytes.decodeUTF8(bytes, source))
-        case .markdown: paragraphs = try MarkdownText.paragraphs(of: try TextBytes.decodeUTF8(bytes, source), source)
-        case .html: paragraphs = try HTMLText.paragraphs(of: bytes, source)
+        case .plain: document = ScriptDocument(paragraphs: PlainText.paragraphs(of: try TextBytes.decodeUTF8(bytes, source)))
+        case .markdown: document = ScriptDocument(paragraphs: try MarkdownText.paragraphs(of: try TextBytes.decodeUTF8(bytes, source), source))
+        case .html: document = try HTMLText.document(of: bytes, source)
         }
-        guard !paragraphs.isEmpty else { throw source.nothingToRead }
-        return paragraphs
+        guard !document.paragraphs.isEmpty else { throw source.nothingToRead }
+        return document
     }
 }
