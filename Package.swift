@@ -53,12 +53,16 @@ let package = Package(
         // Pure Swift: formats, articles, chunks, metering maths, timecodes, errors. No C, no I/O.
         .target(name: "NarrationCore", swiftSettings: strictness),
 
-        // An article's text read into paragraphs: plain text, Markdown (through Ink) and HTML
-        // (through libxml2's HTML parser, the only code that imports CLibXML2); and XMLReader,
+        // An article's text read into paragraphs: plain text, Markdown (through Ink), HTML
+        // (through libxml2's HTML parser, the only code that imports CLibXML2), Word and
+        // OpenDocument files (their XML, with libxml2, from the zip); and XMLReader,
         // libxml2's strict XML parser for files others write (a destination's podcast feed).
         .target(
             name: "NarrationText",
-            dependencies: ["NarrationCore", "CLibXML2", .product(name: "Ink", package: "Ink")],
+            dependencies: [
+                "NarrationCore", "CLibXML2", .product(name: "Ink", package: "Ink"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),  // .docx and .odt (OfficeArchive.swift only)
+            ],
             swiftSettings: strictness
         ),
 

@@ -51,14 +51,25 @@ public enum ScriptReader {
     }
 
     private static func read(_ bytes: [UInt8], format: ScriptFormat, source: TextBytes.Source) throws(NarrationError) -> ScriptDocument {
+        let document: ScriptDocument
+        switch format {
+        case .docx: document = ScriptDocument(paragraphs: try OfficeText.word(bytes, source))
+        case .odt: document = ScriptDocument(paragraphs: try OfficeText.openDocument(bytes, source))
+        default: document = try readText(bytes, format: format, source: source)
+        }
+        guard !document.paragraphs.isEmpty else { throw source.nothingToRead }
+        return document
+    }
+
+    /// Text formats: refused unless the bytes are text.
+    private static func readText(_ bytes: [UInt8], format: ScriptFormat, source: TextBytes.Source) throws(NarrationError) -> ScriptDocument {
         try TextBytes.requireText(bytes, source)
         let document: ScriptDocument
         switch format {
         case .plain: document = ScriptDocument(paragraphs: PlainText.paragraphs(of: try TextBytes.decodeUTF8(bytes, source)))
         case .markdown: document = ScriptDocument(paragraphs: try MarkdownText.paragraphs(of: try TextBytes.decodeUTF8(bytes, source), source))
-        case .html: document = try HTMLText.document(of: bytes, source)
+        case .html, .docx, .odt: document = try HTMLText.document(of: bytes, source)
         }
-        guard !document.paragraphs.isEmpty else { throw source.nothingToRead }
         return document
     }
 }

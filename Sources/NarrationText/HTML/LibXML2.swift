@@ -167,6 +167,12 @@ struct XMLDocumentOwner: ~Copyable {
 
     deinit { xmlFreeDoc(document) }
 
+    /// Calls `body` with a view of the root element (nil for a document without one) while the
+    /// document is certainly alive, for reading mixed content in order; the nodes must not escape.
+    func withRootNode<Result>(_ body: (HTMLNode?) -> Result) -> Result {
+        body(xmlDocGetRootElement(document).map(HTMLNode.init))
+    }
+
     /// The root element as pure values, or nil for a document without one.
     func rootElement() -> XMLReader.Element? {
         xmlDocGetRootElement(document).map(Self.element)

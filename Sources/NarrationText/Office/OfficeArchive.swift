@@ -1,0 +1,40 @@
+import Foundation
+import ZIPFoundation
+
+/// The zip container of a Word (`.docx`) or OpenDocument (`.odt`) file: the one file of this
+/// target that imports ZIPFoundation.
+enum OfficeArchive {
+    /// Why an entry could not be had.
+    enum Failure: Error {
+        /// Not a zip archive at all (or a damaged one).
+        case notZip
+        /// The archive has no entry at that path.
+        case missing
+        /// The entry is larger than `largestEntry` once inflated (a zip bomb, or no article).
+        case tooLarge
+        /// The entry could not be inflated or its checksum is wrong.
+        case damaged
+    }
+
+    /// The most an entry may hold once inflated: far more than any article's XML.
+    static let largestEntry = 64 << 20
+
+    /// The bytes of the entry at `path` in the zip archive `bytes`, its checksum checked.
+    static func entry(_ path: String, in bytes: [UInt8]) throws(Failure) -> [UInt8] {
+        guard let archive = try? Archive(data: Data(bytes), accessMode: .read) else { throw .notZip }
+        guard let entry = archive[path] else { throw .missing }
+        guard entry.uncompressedSize <= UInt64(largestEntry) else { throw .tooLarge }
+        var data: [UInt8] = []
+        do {
+            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                guard data.count + chunk.count <= largestEntry else { throw Failure.tooLarge }
+                data.append(contentsOf: chunk)
+            }
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw .damaged
+        }
+        return data
+    }
+}
