@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband", providers: [.apt(["librubberband-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // PDF text and its layout on the page (poppler's GLib interface), for texts sent as PDF.
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         // Ogg Opus with any Vorbis comment (chapters): libsndfile writes only its fixed tags.
@@ -55,12 +57,13 @@ let package = Package(
 
         // An article's text read into paragraphs: plain text, Markdown (through Ink), HTML
         // (through libxml2's HTML parser, the only code that imports CLibXML2), Word and
-        // OpenDocument files (their XML, with libxml2, from the zip); and XMLReader,
+        // OpenDocument files (their XML, with libxml2, from the zip), PDF (through poppler; only
+        // PDFDocument.swift imports CPoppler); and XMLReader,
         // libxml2's strict XML parser for files others write (a destination's podcast feed).
         .target(
             name: "NarrationText",
             dependencies: [
-                "NarrationCore", "CLibXML2", .product(name: "Ink", package: "Ink"),
+                "NarrationCore", "CLibXML2", "CPoppler", .product(name: "Ink", package: "Ink"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),  // .docx and .odt (OfficeArchive.swift only)
             ],
             swiftSettings: strictness

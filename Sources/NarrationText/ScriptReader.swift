@@ -3,12 +3,13 @@ public import NarrationCore
 
 /// Reads an article's text from a file into the paragraphs a volunteer reads aloud.
 ///
-/// Three formats are read (`ScriptFormat`): plain text, Markdown and HTML, all in UTF-8 (an HTML
-/// page may declare another character set, which libxml2 converts). Every paragraph comes out as
-/// `ScriptParagraph` text: markup gone, white space collapsed, empty paragraphs dropped.
+/// Six formats are read (`ScriptFormat`): plain text, Markdown and HTML, all in UTF-8 (an HTML
+/// page may declare another character set, which libxml2 converts); Word (`.docx`), OpenDocument
+/// (`.odt`) and PDF files. Every paragraph comes out as `ScriptParagraph` text: markup gone,
+/// white space collapsed, empty paragraphs dropped.
 public enum ScriptReader {
     /// Reads the file at `path`. Its format comes from its extension (`.txt`/`.text` plain,
-    /// `.md`/`.markdown` Markdown, `.html`/`.htm`/`.xhtml` HTML, in any case) or, for any other
+    /// `.md`/`.markdown` Markdown, `.html`/`.htm`/`.xhtml` HTML, `.docx`, `.odt`, `.pdf`, in any case) or, for any other
     /// extension or none, from its content (`ScriptFormat.from(content:)`: HTML when it starts with
     /// `<` and holds `<html`, `<body` or `<p`; plain text otherwise).
     ///
@@ -55,6 +56,7 @@ public enum ScriptReader {
         switch format {
         case .docx: document = ScriptDocument(paragraphs: try OfficeText.word(bytes, source))
         case .odt: document = ScriptDocument(paragraphs: try OfficeText.openDocument(bytes, source))
+        case .pdf: document = ScriptDocument(paragraphs: try PDFText.paragraphs(of: bytes, source))
         default: document = try readText(bytes, format: format, source: source)
         }
         guard !document.paragraphs.isEmpty else { throw source.nothingToRead }
@@ -68,7 +70,7 @@ public enum ScriptReader {
         switch format {
         case .plain: document = ScriptDocument(paragraphs: PlainText.paragraphs(of: try TextBytes.decodeUTF8(bytes, source)))
         case .markdown: document = ScriptDocument(paragraphs: try MarkdownText.paragraphs(of: try TextBytes.decodeUTF8(bytes, source), source))
-        case .html, .docx, .odt: document = try HTMLText.document(of: bytes, source)
+        case .html, .docx, .odt, .pdf: document = try HTMLText.document(of: bytes, source)
         }
         return document
     }

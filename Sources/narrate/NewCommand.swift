@@ -34,7 +34,7 @@ extension Narrate {
         @Option(parsing: .unconditional, help: "Bits per sample: 16 or 24.")
         var bits = AudioFormat.speech.bitsPerSample
 
-        @Option(help: ArgumentHelp("The article's text to read from: .txt, .md or .html in UTF-8 (see \"narrate script\").", valueName: "FILE"))
+        @Option(help: ArgumentHelp("The article's text to read from: .txt, .md, .html, .docx, .odt or .pdf (see \"narrate script\").", valueName: "FILE"))
         var text: String?
 
         @OptionGroup var output: JSONOption
