@@ -56,7 +56,10 @@ public enum ScriptReader {
         switch format {
         case .docx: document = ScriptDocument(paragraphs: try OfficeText.word(bytes, source))
         case .odt: document = ScriptDocument(paragraphs: try OfficeText.openDocument(bytes, source))
-        case .pdf: document = ScriptDocument(paragraphs: try PDFText.paragraphs(of: bytes, source))
+        case .pdf:
+            // A file named .pdf that does not start like one (a PNG renamed, a text) is judged by its content.
+            guard PDFText.looksLikePDF(bytes) else { return try readText(bytes, format: ScriptFormat.from(content: bytes), source: source) }
+            document = ScriptDocument(paragraphs: try PDFText.paragraphs(of: bytes, source))
         default: document = try readText(bytes, format: format, source: source)
         }
         guard !document.paragraphs.isEmpty else { throw source.nothingToRead }

@@ -20,8 +20,21 @@ enum OfficeArchive {
     static let largestEntry = 64 << 20
 
     /// The bytes of the entry at `path` in the zip archive `bytes`, its checksum checked.
+    ///
+    /// ZIPFoundation's in-memory archive traps on a damaged central directory (an offset past
+    /// the end), so the bytes are read from a file of their own in a new private folder, which
+    /// it reads with `fread` and refuses cleanly.
     static func entry(_ path: String, in bytes: [UInt8]) throws(Failure) -> [UInt8] {
-        guard let archive = try? Archive(data: Data(bytes), accessMode: .read) else { throw .notZip }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("narrate-text-\(UUID().uuidString)")
+        let file = folder.appendingPathComponent("archive.zip")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try Data(bytes).write(to: file, options: .withoutOverwriting)
+        } catch {
+            throw .damaged
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        guard let archive = try? Archive(url: file, accessMode: .read) else { throw .notZip }
         guard let entry = archive[path] else { throw .missing }
         guard entry.uncompressedSize <= UInt64(largestEntry) else { throw .tooLarge }
         var data: [UInt8] = []

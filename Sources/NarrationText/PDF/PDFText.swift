@@ -29,6 +29,11 @@ enum PDFText {
         return paragraphs(ofPages: pages)
     }
 
+    /// Whether the bytes start as a PDF does: "%PDF-" within the first 1024 bytes.
+    static func looksLikePDF(_ bytes: [UInt8]) -> Bool {
+        TextBytes.firstIndex(of: Array("%pdf-".utf8), in: Array(bytes.prefix(1024)), from: 0, ignoringASCIICase: true) != nil
+    }
+
     /// The paragraphs of pages of lines (pure: the layout rules above).
     static func paragraphs(ofPages pages: [[PDFDocument.Line]]) -> [ScriptParagraph] {
         let pages = withoutRunningLines(pages)
