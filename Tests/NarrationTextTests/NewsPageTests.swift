@@ -65,4 +65,22 @@ struct NewsPageTests {
         table.append("all \(pages.count) pages: \(keptTotal) of \(expectedTotal) paragraphs kept, \(clutterTotal) clutter paragraphs left in")
         print(table.joined(separator: "\n"))
     }
+
+    @Test("a page of 6,000 blocks, a third of them link lists and share bars, is judged in well under a second")
+    func largePage() throws {
+        let folder = try TextFolder()
+        var page = "<html><body><article><h1>Long</h1>"
+        for index in 0..<2_000 {
+            page += "<div><p>Paragraph \(index) of the article, long enough to be read as text.</p>"
+            page += "<ul><li><a href=\"/\(index)\">Related story \(index)</a></li></ul><div><a href=\"#\">Share</a> <a href=\"#\">Email</a></div></div>"
+        }
+        page += "</article></body></html>"
+        let path = try folder.write("long.html", page)
+        let clock = ContinuousClock()
+        var paragraphs: [ScriptParagraph] = []
+        let elapsed = try clock.measure { paragraphs = try ScriptReader.read(fileAt: path) }
+        #expect(paragraphs.count == 2_001)
+        #expect(paragraphs.last == paragraph("Paragraph 1999 of the article, long enough to be read as text."))
+        #expect(elapsed < .seconds(1), "\(elapsed)")
+    }
 }
