@@ -36,6 +36,8 @@ let package = Package(
         .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband", providers: [.apt(["librubberband-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // PDF text and its layout on the page (poppler's GLib interface), for texts sent as PDF.
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         // Ogg Opus with any Vorbis comment (chapters): libsndfile writes only its fixed tags.
@@ -52,12 +54,17 @@ let package = Package(
         // Pure Swift: formats, articles, chunks, metering maths, timecodes, errors. No C, no I/O.
         .target(name: "NarrationCore", swiftSettings: strictness),
 
-        // An article's text read into paragraphs: plain text, Markdown (a linear reader of its own) and HTML
-        // (through libxml2's HTML parser, the only code that imports CLibXML2); and XMLReader,
+        // An article's text read into paragraphs: plain text, Markdown (a linear reader of its own), HTML
+        // (through libxml2's HTML parser, the only code that imports CLibXML2), Word and
+        // OpenDocument files (their XML, with libxml2, from the zip), PDF (through poppler; only
+        // PDFDocument.swift imports CPoppler); and XMLReader,
         // libxml2's strict XML parser for files others write (a destination's podcast feed).
         .target(
             name: "NarrationText",
-            dependencies: ["NarrationCore", "CLibXML2"],
+            dependencies: [
+                "NarrationCore", "CLibXML2", "CPoppler",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),  // .docx and .odt (OfficeArchive.swift only)
+            ],
             swiftSettings: strictness
         ),
 

@@ -6,9 +6,16 @@ public enum ScriptFormat: String, Sendable, CaseIterable {
     case markdown
     /// HTML, as a browser saves a page: the article (or the body) read into headings and paragraphs.
     case html
+    /// A Word document (`.docx`): its paragraphs and headings (styles Title, Heading 1…9).
+    case docx
+    /// An OpenDocument text (`.odt`): its paragraphs and headings.
+    case odt
+    /// A PDF (`.pdf`): its lines joined into paragraphs and headings by their layout.
+    case pdf
 
     /// The format a file name's extension names (case is ignored), or nil for any other extension
-    /// or none: `.txt`/`.text` plain, `.md`/`.markdown` Markdown, `.html`/`.htm`/`.xhtml` HTML.
+    /// or none: `.txt`/`.text` plain, `.md`/`.markdown` Markdown, `.html`/`.htm`/`.xhtml` HTML,
+    /// `.docx` Word, `.odt` OpenDocument, `.pdf` PDF.
     public static func from(fileName: String) -> ScriptFormat? {
         let base = fileName.split(separator: "/").last ?? ""
         guard let dot = base.lastIndex(of: "."), dot != base.startIndex else { return nil }
@@ -16,6 +23,9 @@ public enum ScriptFormat: String, Sendable, CaseIterable {
         case "txt", "text": return .plain
         case "md", "markdown": return .markdown
         case "html", "htm", "xhtml": return .html
+        case "docx": return .docx
+        case "odt": return .odt
+        case "pdf": return .pdf
         default: return nil
         }
     }

@@ -6,7 +6,7 @@ enum TextBytes {
     static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// What narrate reads as an article's text, as the refusals say it.
-    static let readableFormats = "plain text, Markdown or HTML in UTF-8"
+    static let readableFormats = "plain text, Markdown or HTML in UTF-8, and Word, OpenDocument and PDF files named .docx, .odt or .pdf"
 
     /// The name and path a refusal speaks of: the file's name in the sentence, its path as the subject.
     struct Source {

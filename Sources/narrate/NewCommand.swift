@@ -34,7 +34,7 @@ extension Narrate {
         @Option(parsing: .unconditional, help: "Bits per sample: 16 or 24.")
         var bits = AudioFormat.speech.bitsPerSample
 
-        @Option(help: ArgumentHelp("The article's text to read from: .txt, .md or .html in UTF-8 (see \"narrate script\").", valueName: "FILE"))
+        @Option(help: ArgumentHelp("The article's text to read from: .txt, .md, .html, .docx, .odt or .pdf (see \"narrate script\").", valueName: "FILE"))
         var text: String?
 
         @OptionGroup var output: JSONOption
@@ -50,15 +50,18 @@ extension Narrate {
         func run() throws {
             let format = AudioFormat(sampleRate: rate, channels: channels, bitsPerSample: bits)
             let settings = try CommandRunner.settings()
-            let (article, paragraphs) = try CommandRunner.withLibrary { library throws(NarrationError) in
+            let (article, script) = try CommandRunner.withLibrary { library throws(NarrationError) in
                 // The text is read first, so that a file that is not text starts no article.
-                let script = try text.map { (file) throws(NarrationError) in try ScriptReader.read(fileAt: file) }
-                let article = try library.newArticle(
+                let script = try text.map { (file) throws(NarrationError) in try ScriptReader.readDocument(fileAt: file) }
+                var article = try library.newArticle(
                     title: title, publication: publication ?? settings.publication, narrator: narrator ?? settings.narrator,
                     format: format)
-                if let script, let text { _ = try library.attachText(script, to: article, file: text) }
-                return (article, script?.count)
+                if let script, let text { _ = try library.attachText(script.paragraphs, to: article, file: text) }
+                // The day the page says it was published is the date listeners see.
+                if let day = script?.published { article = try library.changeDetails(of: article, DetailsChange(date: day)).article }
+                return (article, script)
             }
+            let paragraphs = script?.paragraphs.count
             if output.json {
                 Console.printJSON(ArticleJSON(article))
             } else {
@@ -72,6 +75,8 @@ extension Narrate {
                 }
                 if let paragraphs {
                     Console.print("Its text has \(paragraphs) paragraph\(paragraphs == 1 ? "" : "s"). Read the first with: narrate record")
+                    if let author = script?.author { Console.print("The text names its author: \(author).") }
+                    if let day = script?.published { Console.print("The text is dated \(day): listeners see that date (change it with: narrate edit --date).") }
                 } else {
                     Console.print("Record the first chunk with: narrate record")
                 }

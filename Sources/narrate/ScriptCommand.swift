@@ -14,7 +14,8 @@ extension Narrate {
                 With a file, attaches it as the article's text, replacing any text it had: plain \
                 text (paragraphs between blank lines), Markdown (.md: headings, lists; emphasis and \
                 links become their words) or HTML (.html: an article page saved from a browser; its \
-                headings, paragraphs and list items, without menus, scripts or figures), in UTF-8. \
+                headings, paragraphs and list items, without menus, share bars, advertisements, comments, \
+                bylines or figures), in UTF-8; or a Word (.docx), OpenDocument (.odt) or PDF file. \
                 Takes whose paragraph is unchanged stay bound to it; takes whose paragraph left the \
                 text stay in the article, bound to none.
 
@@ -44,7 +45,7 @@ extension Narrate {
                   narrate script --unskip 3         # paragraph 3 is read after all
                 """)
 
-        @Argument(help: ArgumentHelp("The text to attach: .txt, .md or .html (other names: read by their content).", valueName: "FILE"))
+        @Argument(help: ArgumentHelp("The text to attach: .txt, .md, .html, .docx, .odt or .pdf (other names: read by their content).", valueName: "FILE"))
         var file: String?
 
         @Flag(help: "Check the takes not checked yet, now, and print what the check found.")

@@ -87,7 +87,7 @@ struct HostileTextTests {
         try Data(bytes).write(to: file)
         let result = try fixture.narrate.run("script", file.path)
         #expect(result.status != 0)
-        #expect(result.stderr == "\"\(name)\" is \(kind), not a text: narrate reads plain text, Markdown or HTML in UTF-8.\n", "\(result.stderr)")
+        #expect(result.stderr == "\"\(name)\" is \(kind), not a text: narrate reads plain text, Markdown or HTML in UTF-8, and Word, OpenDocument and PDF files named .docx, .odt or .pdf.\n", "\(result.stderr)")
         #expect(try fixture.recordings() == before)
         let paragraphs = try #require(try fixture.narrate.run("script", "--json").json() as? [[String: Any]])
         #expect(paragraphs.map { $0["text"] as? String } == ["The harbour opened."])

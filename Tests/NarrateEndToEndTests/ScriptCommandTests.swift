@@ -266,7 +266,7 @@ struct ScriptCommandTests {
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + (0..<200).map { UInt8($0) }).write(to: binary)
         let refused = try fixture.narrate.run("new", "Scan", "--text", binary.path)
         #expect(refused.status == 1)
-        #expect(refused.stderr == "\"scan.png\" is a PNG image, not a text: narrate reads plain text, Markdown or HTML in UTF-8.\n")
+        #expect(refused.stderr == "\"scan.png\" is a PNG image, not a text: narrate reads plain text, Markdown or HTML in UTF-8, and Word, OpenDocument and PDF files named .docx, .odt or .pdf.\n")
         #expect(refused.stderr.split(separator: "\n").count == 1)
         #expect((try fixture.narrate.run("list", "--json").json() as? [Any])?.count == 0)
 

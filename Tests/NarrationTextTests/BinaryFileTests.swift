@@ -30,7 +30,7 @@ struct BinaryFileTests {
     ] as [([UInt8], String)])
     func named(bytes: [UInt8], kind: String) {
         let error = thrown { () throws(NarrationError) in try ScriptReader.read(bytes, format: .plain, name: "file.txt") }
-        #expect(error == NarrationError(.textUnreadable, "\"file.txt\" is \(kind), not a text: narrate reads plain text, Markdown or HTML in UTF-8."))
+        #expect(error == NarrationError(.textUnreadable, "\"file.txt\" is \(kind), not a text: narrate reads plain text, Markdown or HTML in UTF-8, and Word, OpenDocument and PDF files named .docx, .odt or .pdf."))
     }
 
     @Test("texts that merely start with similar letters are read as texts")

@@ -52,7 +52,7 @@ struct PlainTextTests {
         #expect(ScriptFormat.from(fileName: name) == format)
     }
 
-    @Test("no format from other extensions, none, or a dot file", arguments: ["a.pdf", "README", ".txt", "dir.md/file"])
+    @Test("no format from other extensions, none, or a dot file", arguments: ["a.rtf", "README", ".txt", "dir.md/file"])
     func noFormatFromName(name: String) {
         #expect(ScriptFormat.from(fileName: name) == nil)
     }

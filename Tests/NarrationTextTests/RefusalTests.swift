@@ -12,7 +12,7 @@ struct RefusalTests {
                             0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x10, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0xF3, 0xFF, 0x61]
         let path = try folder.write("notes.pdf", bytes: png)
         let error = thrown { () throws(NarrationError) in try ScriptReader.read(fileAt: path) }
-        #expect(error == NarrationError(.textUnreadable, "\"notes.pdf\" is a PNG image, not a text: narrate reads plain text, Markdown or HTML in UTF-8."))
+        #expect(error == NarrationError(.textUnreadable, "\"notes.pdf\" is a PNG image, not a text: narrate reads plain text, Markdown or HTML in UTF-8, and Word, OpenDocument and PDF files named .docx, .odt or .pdf."))
         #expect(error?.subject == .file(path))
     }
 
@@ -20,7 +20,7 @@ struct RefusalTests {
     func controlCharacters() {
         let bytes: [UInt8] = Array("ab".utf8) + [0x01, 0x02, 0x03, 0x04] + Array("cdefgh".utf8)
         let error = thrown { () throws(NarrationError) in try ScriptReader.read(bytes, format: .plain, name: "data.bin") }
-        #expect(error?.message == "\"data.bin\" is not a text file: narrate reads plain text, Markdown or HTML in UTF-8.")
+        #expect(error?.message == "\"data.bin\" is not a text file: narrate reads plain text, Markdown or HTML in UTF-8, and Word, OpenDocument and PDF files named .docx, .odt or .pdf.")
     }
 
     @Test("UTF-16 is named as such")

@@ -78,7 +78,7 @@ struct HTMLDocument: ~Copyable {
 }
 
 /// A read-only view of one node of an `HTMLDocument`, valid only inside `withRootElement`.
-struct HTMLNode: Equatable {
+struct HTMLNode: Hashable {
     fileprivate let node: UnsafeMutablePointer<xmlNode>
 
     /// The node's lowercase element name, or nil when it is not an element.
@@ -94,9 +94,34 @@ struct HTMLNode: Equatable {
         return String(cString: content)
     }
 
+    /// The text of every text and CDATA node inside the element, in document order (nil when
+    /// there is none). Iterative, so no nesting is too deep.
+    var textContent: String? {
+        var text = ""
+        var current = node.pointee.children
+        while let child = current {
+            if child.pointee.type == XML_TEXT_NODE || child.pointee.type == XML_CDATA_SECTION_NODE, let content = child.pointee.content {
+                text += String(cString: content)
+            }
+            if child.pointee.type == XML_ELEMENT_NODE, let first = child.pointee.children { current = first; continue }
+            var next = child
+            while next.pointee.next == nil, let parent = next.pointee.parent, parent != node { next = parent }
+            current = next.pointee.next
+        }
+        return text.isEmpty ? nil : text
+    }
+
     var firstChild: HTMLNode? { node.pointee.children.map(HTMLNode.init) }
     var nextSibling: HTMLNode? { node.pointee.next.map(HTMLNode.init) }
+    var previousSibling: HTMLNode? { node.pointee.prev.map(HTMLNode.init) }
     var parent: HTMLNode? { node.pointee.parent.map(HTMLNode.init) }
+
+    /// The topmost node above this one (the document), or nil for that node itself.
+    var root: HTMLNode? {
+        var top = node.pointee.parent
+        while let above = top?.pointee.parent { top = above }
+        return top.map(HTMLNode.init)
+    }
 
     /// Whether the element has any attribute at all: most have none, and then no attribute needs looking up.
     var hasAttributes: Bool { node.pointee.type == XML_ELEMENT_NODE && node.pointee.properties != nil }
@@ -141,6 +166,12 @@ struct XMLDocumentOwner: ~Copyable {
     }
 
     deinit { xmlFreeDoc(document) }
+
+    /// Calls `body` with a view of the root element (nil for a document without one) while the
+    /// document is certainly alive, for reading mixed content in order; the nodes must not escape.
+    func withRootNode<Result>(_ body: (HTMLNode?) -> Result) -> Result {
+        body(xmlDocGetRootElement(document).map(HTMLNode.init))
+    }
 
     /// The root element as pure values, or nil for a document without one.
     func rootElement() -> XMLReader.Element? {
