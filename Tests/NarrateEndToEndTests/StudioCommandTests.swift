@@ -11,7 +11,9 @@ struct StudioCommandTests {
     let fixture: EndToEndFixture
 
     init() throws {
-        fixture = try EndToEndFixture(environment: ["XDG_CONFIG_HOME": "CONFIG"])
+        // No config.toml of the machine's: a folder of its own that nothing writes (a relative
+        // name would make PulseAudio's clients create it in the working folder).
+        fixture = try EndToEndFixture(environment: ["XDG_CONFIG_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("narrate-no-config").path])
     }
 
     /// The studio in an 80×24 tmux terminal, with narrator and publication in config.toml.
