@@ -2,7 +2,7 @@ import Foundation
 import NarrationCore
 import Studio
 
-/// A text message from the page, decoded; see the web studio's section of the README for the
+/// A text message from the page, decoded; see Protocol.md beside this file for the
 /// protocol. Anything else is refused with a sentence.
 enum PageMessage: Equatable {
     /// A key as the terminal studio would get it: the same rules decide what it means. `chunk`
