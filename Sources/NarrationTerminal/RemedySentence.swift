@@ -36,6 +36,10 @@ extension Remedy {
         case .readSkipOrSendIncomplete(let unread):
             ("read \(unread.numbers.count == 1 ? "it" : "them"), skip \(unread.numbers.count == 1 ? "it" : "them") (narrate script --skip \(unread.compact)), or send it as it is with --incomplete.", true)
         case .unskipParagraph(let number): ("Unskip it first with \"narrate script --unskip \(number)\".", false)
+        case .undoDeletion: ("narrate undo brings it back (narrate history lists what was deleted).", true)
+        case .showHistory: ("(narrate history lists them).", true)
+        case .attachOldText: ("attach the old text again with narrate script FILE. Nothing was changed.", true)
+        case .punchWithinChunk: ("punch in at a time within it, or add a chunk with narrate record --insert.", true)
         }
     }
 }
@@ -53,8 +57,13 @@ extension Optional<Remedy> {
         guard let self else { return message }
         let (text, joins) = self.commandLine
         guard joins, message.hasSuffix(".") else { return "\(message) \(text)" }
-        // The ways on after what is unread follow a colon: "… are not read: read them, …".
-        if case .readSkipOrSendIncomplete = self { return "\(message.dropLast()): \(text)" }
+        switch self {
+        // The ways on after what is unread, or after a time outside the chunk, follow a colon.
+        case .readSkipOrSendIncomplete, .punchWithinChunk: return "\(message.dropLast()): \(text)"
+        // Where to look follows in brackets: "… left to reverse (narrate history lists them)."
+        case .showHistory: return "\(message.dropLast()) \(text)"
+        default: break
+        }
         return "\(message.dropLast()); \(text)"
     }
 }

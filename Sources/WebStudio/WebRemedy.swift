@@ -26,6 +26,10 @@ enum WebRemedy {
         case .rereadOrContinue: "Choose the paragraph and press Read again."
         case .readSkipOrSendIncomplete: "Read them, skip them, or send the article as it is."
         case .unskipParagraph: "Press Don't skip to read it."
+        case .undoDeletion: "Undo in the terminal studio brings it back."
+        case .showHistory: "Nothing was changed."
+        case .attachOldText: "Start a new article with the old text to read it again. Nothing was changed."
+        case .punchWithinChunk: "Pause inside the chunk and fix the slip from there, or insert a new chunk."
         }
     }
 }

@@ -169,8 +169,8 @@ public final class Catalog: Sendable {
         if rows.isEmpty, all.count == 1, let deleted = all.first {
             throw NarrationError(
                 .unknownArticle,
-                "The article \(deleted.id) \"\(Self.quoted(deleted.title))\" is in the trash; narrate undo brings it back (narrate history lists what was deleted).",
-                subject: .article(ArticleID(deleted.id)))
+                "The article \(deleted.id) \"\(Self.quoted(deleted.title))\" is in the trash.",
+                subject: .article(ArticleID(deleted.id)), remedy: .undoDeletion)
         }
         if let exact = rows.first(where: { $0.id == lowered }) { return try exact.article() }
         guard rows.count == 1, let only = rows.first else {

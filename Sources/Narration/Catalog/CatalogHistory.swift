@@ -179,13 +179,13 @@ extension Catalog {
         try write { db in
             let request = EditRow.filter(Column("undoneAt") == nil).filter(Column("articleId") == article.rawValue).order(Column("id").desc)
             guard var row = try request.fetchOne(db) else {
-                throw NarrationError(.usage, "There is nothing to undo: no edit of the article is left to reverse (narrate history lists them).")
+                throw NarrationError(.usage, "There is nothing to undo: no edit of the article is left to reverse.", remedy: .showHistory)
             }
             let edit = try row.edit()
             guard edit.kind.canUndo else {
                 throw NarrationError(
                     .usage,
-                    "The last edit attached a new text, which undo cannot take back; attach the old text again with narrate script FILE. Nothing was changed.")
+                    "The last edit attached a new text, which undo cannot take back.", remedy: .attachOldText)
             }
             let decoder = JSONDecoder()
             let before = try decoder.decode(ChunkListSide.self, from: Data(row.chunksBefore.utf8))

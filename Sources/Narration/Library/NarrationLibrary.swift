@@ -208,8 +208,9 @@ public final class NarrationLibrary: Sendable {
             let frame = try AudioTime(seconds: punch.seconds).frames(at: article.format)
             let preRollFrames = try AudioTime(seconds: punch.preRollSeconds).frames(at: article.format)
             guard frame < entry.chunk.frames else {
-                throw .usage(
-                    "Chunk \(punch.index.number) is \(Timecode.precise(entry.chunk.duration)) long, so \(Timecode.precise(punch.seconds)) is not in it: punch in at a time within it, or add a chunk with narrate record --insert.")
+                throw NarrationError(
+                    .usage, "Chunk \(punch.index.number) is \(Timecode.precise(entry.chunk.duration)) long, so \(Timecode.precise(punch.seconds)) is not in it.",
+                    remedy: .punchWithinChunk)
             }
             target = .punch(entry.chunk.id, frame: frame)
             paragraph = plan.paragraphs.first { $0.id == entry.chunk.paragraphID }

@@ -50,6 +50,14 @@ public enum Remedy: Sendable, Equatable {
     case readSkipOrSendIncomplete(UnreadParagraphs)
     /// The paragraph is skipped: unskip it to read it.
     case unskipParagraph(Int)
+    /// The article named is in the trash: undo brings it back; the history lists what was deleted.
+    case undoDeletion
+    /// No edit is left to undo: the history lists the edits.
+    case showHistory
+    /// Undo cannot take back a new text: attach the old text again. Nothing was changed.
+    case attachOldText
+    /// The punch's time is past the chunk's end: punch in within it, or insert a new chunk.
+    case punchWithinChunk
 
     /// What the volunteer can do after mending a chunk, in `replaceOrDeleteChunk`.
     public enum AfterMending: Sendable, Equatable {
