@@ -579,3 +579,22 @@ class StudioTestCase(unittest.TestCase):
         bad = [v for v in violations if v.get("impact") in ("serious", "critical")]
         self.assertFalse(bad, f"axe-core found serious or critical violations on '{screen}':\n" + "\n".join(lines))
         return violations
+
+
+class DeliveringStudioTestCase(StudioTestCase):
+    """A studio whose config.toml names a folder destination, `delivered` in the studio's own
+    folder, with one browser page open on it."""
+
+    config = f'publication = "{PUBLICATION}"\nnarrator = "{NARRATOR}"\ndestination = "{{folder}}/delivered"\n'
+
+    @classmethod
+    def setUpStudio(cls):
+        os.makedirs(os.path.join(cls.studio.folder, "delivered"))
+        cls.page = cls.browser()
+        cls.page.open(cls.studio)
+
+    def delivered_files(self, sidecars=True):
+        """Every file delivered so far, sorted; without the JSON sidecars unless `sidecars`."""
+        folder = os.path.join(self.studio.folder, "delivered")
+        return sorted(os.path.join(root, name) for root, _, names in os.walk(folder) for name in names
+                      if sidecars or not name.endswith(".json"))

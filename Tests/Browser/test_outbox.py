@@ -10,7 +10,7 @@ import os
 import time
 import unittest
 
-from studio_fixture import NARRATOR, PUBLICATION, StudioTestCase
+from studio_fixture import DeliveringStudioTestCase
 
 
 def sha256(path):
@@ -18,15 +18,8 @@ def sha256(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-class OutboxTests(StudioTestCase):
+class OutboxTests(DeliveringStudioTestCase):
     studio_name = "outbox"
-    config = f'publication = "{PUBLICATION}"\nnarrator = "{NARRATOR}"\ndestination = "{{folder}}/delivered"\n'
-
-    @classmethod
-    def setUpStudio(cls):
-        os.makedirs(os.path.join(cls.studio.folder, "delivered"))
-        cls.page = cls.browser()
-        cls.page.open(cls.studio)
 
     def new_article(self, title):
         cookie = self.studio.session_cookie()
@@ -45,9 +38,7 @@ class OutboxTests(StudioTestCase):
         page.wait_chunk_count(count + 1)
 
     def delivered_files(self):
-        folder = os.path.join(self.studio.folder, "delivered")
-        return sorted(os.path.join(root, name) for root, _, names in os.walk(folder) for name in names
-                      if not name.endswith(".json"))
+        return super().delivered_files(sidecars=False)
 
     def test_1_queue_then_retry_delivers_the_outbox_file(self):
         page = self.page

@@ -10,24 +10,13 @@ import unittest
 
 from selenium.webdriver.common.keys import Keys
 
-from studio_fixture import NARRATOR, PUBLICATION, StudioTestCase
+from studio_fixture import DeliveringStudioTestCase
 
 TEXT = "\n\n".join(f"Paragraph {n} of the harbour story, with a few words to read." for n in range(1, 11)) + "\n"
 
 
-class UnreadTests(StudioTestCase):
+class UnreadTests(DeliveringStudioTestCase):
     studio_name = "unread"
-    config = f'publication = "{PUBLICATION}"\nnarrator = "{NARRATOR}"\ndestination = "{{folder}}/delivered"\n'
-
-    @classmethod
-    def setUpStudio(cls):
-        os.makedirs(os.path.join(cls.studio.folder, "delivered"))
-        cls.page = cls.browser()
-        cls.page.open(cls.studio)
-
-    def delivered_files(self):
-        folder = os.path.join(self.studio.folder, "delivered")
-        return sorted(os.path.join(root, name) for root, _, names in os.walk(folder) for name in names)
 
     def recordings(self):
         """Every chunk file's bytes, by path: what a refusal must leave untouched."""
