@@ -3,7 +3,8 @@ import Narration
 import NarrationCore
 
 extension Narrate {
-    /// `narrate config`: the settings narrate runs with, and where each came from.
+    /// `narrate config`: the settings narrate runs with and where each came from (`show`, the
+    /// default), or a commented config.toml to start from (`init`).
     struct Config: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the settings narrate runs with, and where each came from.",
@@ -19,7 +20,20 @@ extension Narrate {
                 only by its path and whether it exists (it is not read).
 
                 --json prints an array of {setting, group, value, source, file, line, variable}.
-                """)
+
+                `narrate config init` writes a config.toml to start from: every setting, \
+                commented out, with an example and its default.
+                """,
+            subcommands: [Show.self, Init.self],
+            defaultSubcommand: Show.self)
+    }
+}
+
+extension Narrate.Config {
+    /// `narrate config` and `narrate config show`: every setting, its value and its source.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show every setting in use, its value and where it came from.")
 
         @OptionGroup var output: JSONOption
 

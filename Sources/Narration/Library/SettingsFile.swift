@@ -52,3 +52,24 @@ extension EffectiveSettings {
             environment: environment, home: home, fileExists: { FileManager.default.fileExists(atPath: $0) })
     }
 }
+
+extension Settings {
+    /// Whether something is at config.toml's place: a file, or a link (dangling or not), which
+    /// counts as there, so that nothing is written over it unasked.
+    public static func fileIsPresent(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        (try? FileSystem.linkStatus(of: fileURL(environment).path)) != nil
+    }
+
+    /// Writes `text` as config.toml at its place, creating its folder: a temporary file beside
+    /// it, synced and renamed over whatever was there (a link there is replaced, never written
+    /// through). The caller decides whether an existing file may be replaced (`fileIsPresent`).
+    /// - Returns: where the file now is.
+    /// - Throws: `fileSystem` when the folder or the file cannot be made; `diskFull`.
+    @discardableResult
+    public static func writeFile(_ text: String, _ environment: [String: String] = ProcessInfo.processInfo.environment) throws(NarrationError) -> URL {
+        let url = fileURL(environment)
+        try FileSystem.createDirectory(url.deletingLastPathComponent())
+        try FileSystem.writeAtomically(Data(text.utf8), to: url)
+        return url
+    }
+}
