@@ -245,6 +245,15 @@ let package = Package(
             dependencies: ["WebStudio", "Studio", "NarrationCore"],
             swiftSettings: strictness
         ),
+        // Keeps the docs true: every `narrate …` line in README.md and the DocC articles parses
+        // with the command line's own parser, and the architecture article's rules (which target
+        // may import which, where C, network and system calls live) hold for Package.swift and
+        // every import in Sources/.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["narrate"],
+            swiftSettings: strictness
+        ),
         // The reliability suite: random kill -9s during real-time takes, full disks, capture
         // under CPU load, and seeded fuzzing of every parser of outside input.
         .testTarget(
