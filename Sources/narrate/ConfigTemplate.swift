@@ -31,7 +31,7 @@ enum ConfigTemplate {
         # profile = "archive"
 
         ## Where submit sends an article when it is not told: a name from [destinations.NAME]
-        ## below, a folder, or s3://BUCKET/PREFIX. Default: none (submit asks for one).
+        ## below, a folder, or s3://BUCKET/PREFIX. Default: none (submit is then told where).
         # destination = "archive"
 
         ## A delivery profile of your own, [profiles.NAME], based on a built-in one. Every key is

@@ -216,6 +216,12 @@ class PackageTests(unittest.TestCase):
                        if "# 5 becomes 2" in line)
         self.assertIn("–", example)
         self.assertIn(example, manual)
+        # What the help cannot say: config.toml (the file `narrate config init` writes), the environment and the data root.
+        for section in ("CONFIGURATION", "ENVIRONMENT", "FILES"):
+            self.assertRegex(manual, rf"(?m)^{section}$")
+        self.assertIn("# [destinations.archive]", manual)
+        self.assertIn("# credentials_file = ", manual)
+        self.assertIn("web-studio.link", manual)
 
     def interactive_shell(self, name, *shell):
         """A volunteer's interactive `shell` in the root, in a detached tmux session; its name."""
