@@ -44,7 +44,8 @@ struct DocsCommandLineTests {
     @Test("a wrong option, a value out of range and a command that does not exist are each refused, naming the line")
     func theCheckCatchesMistakes() throws {
         let text = """
-            Record with `narrate record --insert` and then:
+            Record with `narrate record --insert` and then, with `narrate script
+            vote.html` attached:
 
             ```sh
             narrate recrod
@@ -54,10 +55,12 @@ struct DocsCommandLineTests {
             ```
             """
         let lines = DocumentedCommandLine.all(in: text, file: "example.md")
-        #expect(lines.map(\.line) == [1, 4, 5, 6])
-        #expect(lines.map(\.arguments) == [["record", "--insert"], ["recrod"], ["play", "--speed", "9"], ["new", "Budget vote", "--publication", "Daily Post"]])
+        #expect(lines.map(\.line) == [1, 1, 5, 6, 7])
+        #expect(lines.map(\.arguments) == [
+            ["record", "--insert"], ["script", "vote.html"], ["recrod"], ["play", "--speed", "9"], ["new", "Budget vote", "--publication", "Daily Post"],
+        ])
         let refused = lines.filter { (try? Narrate.parseAsRoot($0.arguments)) == nil }
-        #expect(refused.map(\.line) == [1, 4, 5])
+        #expect(refused.map(\.line) == [1, 5, 6])
         #expect(refused.first?.description == "example.md:1: narrate record --insert")
         // A command named without its arguments is a name; a misspelt one is not.
         #expect(Self.namesCommand(["outbox", "push"]) && Self.namesCommand(["trim"]))

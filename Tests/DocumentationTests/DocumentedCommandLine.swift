@@ -22,11 +22,18 @@ struct DocumentedCommandLine: CustomStringConvertible {
         var found: [DocumentedCommandLine] = []
         var fence: String?  // the open block's language, "" for none
         var pending: (line: Int, text: String)?
+        // The prose lines since the last blank line or fence: inline code may run across a line break.
+        var paragraph: [(line: Int, text: String)] = []
+        func endParagraph() {
+            found += inlineCommands(in: paragraph, file: file)
+            paragraph = []
+        }
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = offset + 1
             let line = String(rawLine)
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("```") {
+                endParagraph()
                 fence = fence == nil ? String(trimmed.dropFirst(3)).trimmingCharacters(in: .whitespaces).lowercased() : nil
                 continue
             }
@@ -43,11 +50,35 @@ struct DocumentedCommandLine: CustomStringConvertible {
                 let start = pending?.line ?? number
                 pending = nil
                 found += commands(in: shellLine, file: file, line: start)
+            } else if trimmed.isEmpty {
+                endParagraph()
             } else {
-                for span in inlineCode(in: line) {
-                    found += commands(in: span, file: file, line: number)
+                paragraph.append((number, line))
+            }
+        }
+        endParagraph()
+        return found.sorted { $0.line < $1.line }
+    }
+
+    /// The narrate commands in a paragraph's inline code spans (single backticks), each at the
+    /// line its span starts on; a span may run across a line break.
+    private static func inlineCommands(in paragraph: [(line: Int, text: String)], file: String) -> [DocumentedCommandLine] {
+        var found: [DocumentedCommandLine] = []
+        var span: (line: Int, text: String)?
+        for (number, line) in paragraph {
+            for character in line {
+                if character == "`" {
+                    if let open = span {
+                        found += commands(in: open.text, file: file, line: open.line)
+                        span = nil
+                    } else {
+                        span = (number, "")
+                    }
+                } else {
+                    span?.text.append(character)
                 }
             }
+            span?.text.append(" ")
         }
         return found
     }
@@ -75,12 +106,5 @@ struct DocumentedCommandLine: CustomStringConvertible {
     private static func isAssignment(_ word: String) -> Bool {
         guard let equals = word.firstIndex(of: "="), equals != word.startIndex else { return false }
         return word[..<equals].allSatisfy { $0.isUppercase || $0.isNumber || $0 == "_" }
-    }
-
-    /// The contents of the line's inline code spans (single backticks).
-    private static func inlineCode(in line: String) -> [String] {
-        let parts = line.split(separator: "`", omittingEmptySubsequences: false)
-        guard parts.count >= 3 else { return [] }
-        return stride(from: 1, to: parts.count - 1, by: 2).map { String(parts[$0]) }
     }
 }
