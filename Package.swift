@@ -246,12 +246,12 @@ let package = Package(
             swiftSettings: strictness
         ),
         // Keeps the docs true: every `narrate …` line in README.md and the DocC articles parses
-        // with the command line's own parser, and the architecture article's rules (which target
-        // may import which, where C, network and system calls live) hold for Package.swift and
-        // every import in Sources/.
+        // with the command line's own parser, every config.toml shown parses with narrate's, and
+        // the architecture article's rules (which target may import which, where C, network and
+        // system calls live) hold for Package.swift and every import in Sources/.
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["narrate"],
+            dependencies: ["narrate", "NarrationCore"],
             swiftSettings: strictness
         ),
         // The reliability suite: random kill -9s during real-time takes, full disks, capture
