@@ -9,10 +9,10 @@ extension Narrate.Config {
         static let configuration = CommandConfiguration(
             abstract: "Write a commented config.toml to start from.",
             discussion: """
-                Writes config.toml ($XDG_CONFIG_HOME/narrate/config.toml, else \\
-                ~/.config/narrate/config.toml) with every section and setting narrate reads, \\
-                each commented out with an example and its default, so that nothing changes \\
-                until you uncomment a line. An existing config.toml is left as it is unless \\
+                Writes config.toml ($XDG_CONFIG_HOME/narrate/config.toml, else \
+                ~/.config/narrate/config.toml) with every section and setting narrate reads, \
+                each commented out with an example and its default, so that nothing changes \
+                until you uncomment a line. An existing config.toml is left as it is unless \
                 --force is given.
                 """)
 

@@ -122,4 +122,15 @@ struct ConfigInitCommandTests {
         #expect(plain.stdout == show.stdout)
         #expect(plain.stdout.hasPrefix("[general]\nnarrator = \"\""))
     }
+
+    @Test("`narrate help config init` says where the file goes and that --force replaces one")
+    func help() throws {
+        let folder = TemporaryFolder()
+        let result = try Self.narrate(folder).run("help", "config", "init")
+        #expect(result.status == 0)
+        let help = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("Writes config.toml ($XDG_CONFIG_HOME/narrate/config.toml, else ~/.config/narrate/config.toml) with every section"))
+        #expect(help.contains("left as it is unless --force is given."))
+        #expect(!result.stdout.contains("\\"))
+    }
 }
