@@ -12,7 +12,7 @@ public typealias SampleProducer = @Sendable (
 /// How a parallel encode gets threads besides the calling one: runs `helper` on up to `count`
 /// other threads while the calling thread runs `own`, and returns once `own` has returned and
 /// every helper that began has returned too; a helper that had not begun by then never runs.
-/// The engine passes its pool's (`ParallelWork.alongside`), so this target makes no threads.
+/// The engine passes its pool's (`ParallelWork.mp3EncoderThreads`), so this target makes no threads.
 public typealias HelperThreads = (_ count: Int, _ helper: @escaping @Sendable () -> Void, _ own: () -> Void) -> Void
 
 /// Encodes one gapless MP3 on several cores: the stream is split into segments on the MP3 frame
