@@ -9,6 +9,12 @@ public typealias SampleProducer = @Sendable (
     _ range: Range<FrameCount>, _ write: (UnsafeBufferPointer<Int32>) throws(NarrationError) -> Void
 ) throws(NarrationError) -> Void
 
+/// How a parallel encode gets threads besides the calling one: runs `helper` on up to `count`
+/// other threads while the calling thread runs `own`, and returns once `own` has returned and
+/// every helper that began has returned too; a helper that had not begun by then never runs.
+/// The engine passes its pool's (`ParallelWork.mp3EncoderThreads`), so this target makes no threads.
+public typealias HelperThreads = (_ count: Int, _ helper: @escaping @Sendable () -> Void, _ own: () -> Void) -> Void
+
 /// Encodes one gapless MP3 on several cores: the stream is split into segments on the MP3 frame
 /// grid (`MP3SegmentPlan`), each encoded by its own LAME instance on its own thread from a
 /// pre-roll before its seam, and the frames are stitched into one stream with one info tag
@@ -28,28 +34,30 @@ public enum ParallelMP3Writer {
     }
 
     /// Creates `path` (which must not exist) and encodes the `frames` frames `produce` makes into
-    /// it on `segments` threads (the calling thread is one of them).
+    /// it on `segments` threads (the calling thread is one of them, `helpers` gives the others).
     /// - Parameter progress: called on this thread with the frames encoded so far.
     /// - Throws: what `produce` throws; `usage` for encodings LAME refuses; `fileSystem`,
     ///   `diskFull`. `path` is removed on any failure.
     public static func write(
         creating path: String, format: AudioFormat, encoding: MP3Encoding, tag: ID3Tag, frames: FrameCount, segments: Int,
-        produce: @escaping SampleProducer, progress: (FrameCount) -> Void
+        helpers: HelperThreads, produce: @escaping SampleProducer, progress: (FrameCount) -> Void
     ) throws(NarrationError) {
         guard case .constant(let kbps) = encoding else { preconditionFailure("a parallel encode is CBR") }
         try write(
             creating: path, format: format, encoding: encoding, tag: tag, plan: plan(frames: frames, format: format, kbps: kbps, segments: segments),
-            threads: segments, produce: produce, progress: progress)
+            threads: segments, helpers: helpers, produce: produce, progress: progress)
     }
 
-    /// Encodes the segments of `plan` on `threads` threads, taking from `store` every segment
+    /// Encodes the segments of `plan` on `threads` threads (this one and `threads - 1` from
+    /// `helpers`), taking from `store` every segment
     /// whose key (`keys[k]` for segment k) it holds and adding those it encodes; the store then
     /// keeps exactly this stream's segments.
     /// - Returns: how many segments were encoded and how many reused.
     @discardableResult
     public static func write(
         creating path: String, format: AudioFormat, encoding: MP3Encoding, tag: ID3Tag, plan: MP3SegmentPlan, threads: Int,
-        reusing store: (MP3SegmentStore, keys: [String])? = nil, produce: @escaping SampleProducer, progress: (FrameCount) -> Void
+        reusing store: (MP3SegmentStore, keys: [String])? = nil, helpers: HelperThreads, produce: @escaping SampleProducer,
+        progress: (FrameCount) -> Void
     ) throws(NarrationError) -> MP3SegmentReuse {
         guard case .constant(let kbps) = encoding else { preconditionFailure("a parallel encode is CBR") }
         precondition(store == nil || store!.keys.count == plan.segmentCount, "a key for each segment")
@@ -77,7 +85,7 @@ public enum ParallelMP3Writer {
                     store.add(Dictionary(pending.filter(\.isEncoded).map { (keys[$0.index], $0) }, uniquingKeysWith: { $1 }))
                 }
             }
-            try encode(pending, threads: threads, produce: produce) { encoded in progress(done + encoded) }
+            try encode(pending, threads: threads, helpers: helpers, produce: produce) { encoded in progress(done + encoded) }
             try stitch(segments, plan: plan, kbps: kbps, into: file, infoTagOffset: tagBytes.count)
             try file.sync()
             file.close()
@@ -97,13 +105,12 @@ public enum ParallelMP3Writer {
     /// not yet begun; a failure stops them all.
     /// - Parameter progress: called on this thread with the samples encoded so far.
     private static func encode(
-        _ segments: [EncodedMP3Segment], threads: Int, produce: @escaping SampleProducer, progress: (FrameCount) -> Void
+        _ segments: [EncodedMP3Segment], threads: Int, helpers: HelperThreads, produce: @escaping SampleProducer, progress: (FrameCount) -> Void
     ) throws(NarrationError) {
         guard !segments.isEmpty else { return }
         let stop = StopSignal()
         let next = Counter()
         let workers = max(1, min(threads, segments.count))
-        let finished = DispatchSemaphore(value: 0)
         /// Encodes segments until none is left; `block` runs after each block of samples.
         @Sendable func work(_ block: () -> Void) {
             while !stop.isRaised {
@@ -113,17 +120,10 @@ public enum ParallelMP3Writer {
                 if segments[index].failure != nil { stop.raise() }
             }
         }
-        for worker in 1..<workers {
-            let thread = Thread {
-                work {}
-                finished.signal()
-            }
-            thread.name = "MP3 encoder \(worker + 1)"
-            thread.start()
-        }
         let encoded = { segments.reduce(0) { $0 + $1.encoded.load(ordering: .relaxed) } }
-        work { progress(encoded()) }
-        for _ in 1..<workers { finished.wait() }
+        withoutActuallyEscaping(progress) { progress in
+            helpers(workers - 1, { work {} }, { work { progress(encoded()) } })
+        }
         progress(encoded())
         // The first failure that was not a segment stopping because another had failed.
         if let failure = segments.lazy.filter({ !$0.stopped }).compactMap(\.failure).first { throw failure }

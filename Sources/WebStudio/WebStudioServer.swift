@@ -7,7 +7,6 @@ import Logging
 public import Narration
 public import NarrationCore
 import NIOCore
-import NIOPosix
 import NIOSSL
 import ServiceLifecycle
 public import Studio
@@ -230,12 +229,14 @@ public struct WebStudioServer: Sendable {
         router.get("/audio") { request, _ -> Response in
             guard let article = host.article else { return Self.refusal(404, "No article is open.") }
             let from = request.uri.queryParameters.get("from").flatMap { Int($0) }
-            // The catalog and the chunk files are read on NIO's thread pool, never on the
-            // concurrency pool that uploads need.
+            // The catalog and the chunk files are read through the door for blocking work,
+            // never on the concurrency pool that uploads need.
             let entries: [NarrationLibrary.ChunkEntry]
-            do {
-                entries = try await NIOThreadPool.singleton.runIfActive { try library.chunkEntries(of: article) }
-            } catch let error as NarrationError {
+            do throws(NarrationError) {
+                entries = try await BlockingWork.run(named: "narrate-web-audio") { () throws(NarrationError) in
+                    try library.chunkEntries(of: article)
+                }
+            } catch {
                 return Self.refusal(500, PageState.sentence(error, canSend: options.destination != nil))
             }
             if let from, !(1...max(1, entries.count)).contains(from) {
@@ -264,7 +265,9 @@ public struct WebStudioServer: Sendable {
                     var start = range.lowerBound
                     while start < range.upperBound {
                         let piece = start..<min(range.upperBound, start + (256 << 10))
-                        let bytes = try await NIOThreadPool.singleton.runIfActive { try wave.bytes(in: piece) }
+                        let bytes = try await BlockingWork.run(named: "narrate-web-audio") { () throws(NarrationError) in
+                            try wave.bytes(in: piece)
+                        }
                         try await writer.write(ByteBuffer(bytes: bytes))
                         start = piece.upperBound
                     }

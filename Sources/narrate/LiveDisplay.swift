@@ -25,7 +25,7 @@ final class LiveDisplay {
             if recording.status.stopReason != nil { return false }
             let left = Int(end.timeIntervalSinceNow.rounded(.up))
             if mode == .bar { Console.status("\r\u{1B}[KStarting in \(left)…") }
-            usleep(50_000)
+            DisplayRefresh.wait()
         }
         return true
     }

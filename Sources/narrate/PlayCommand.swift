@@ -91,7 +91,7 @@ extension Narrate {
             if keys != nil { display.showLegend() }
             player.play()
             while !player.status.state.isOver {
-                usleep(50_000)
+                DisplayRefresh.wait()
                 if let command = controls.tick(at: MonotonicClock.now()) { Self.perform(command, on: player) }
                 display.refresh(controls: keys == nil ? nil : controls.snapshot)
             }

@@ -191,9 +191,9 @@ extension Narrate {
                 _ = recording.finish()
                 throw error
             }
-            // Poll briskly until audio flows, so that "speak now" comes at once; then 20 times a second.
+            // Redraw briskly until audio flows, so that "speak now" comes at once; then 20 times a second.
             while recording.status.stopReason == nil {
-                usleep(recording.status.firstFrameTime == nil ? 5_000 : 50_000)
+                DisplayRefresh.wait(recording.status.firstFrameTime == nil ? .brisk : .steady)
                 display.refresh()
             }
             display.refresh()  // a take that ended before the first poll is still announced (and its "started" event sent)

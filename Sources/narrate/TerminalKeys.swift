@@ -1,12 +1,15 @@
 import Foundation
 import Glibc
+import Narration
 import NarrationCore
 import NarrationTerminal
 
 /// Key presses from a terminal on stdin, without Enter and without echo, while it lives.
 ///
 /// Puts the terminal in raw mode (signals such as Ctrl-C still work) and restores it on
-/// `stop()`. A reader thread polls stdin so that it can end when asked.
+/// `stop()`. A reader thread of its own (it waits on the terminal for as long as the command
+/// runs) polls stdin every 100 ms, so that it can end when asked and tell a lone Escape from the
+/// start of an arrow key.
 final class TerminalKeys: @unchecked Sendable {
     private let rawMode: RawTerminalMode
     private let lock = NSLock()
@@ -16,7 +19,7 @@ final class TerminalKeys: @unchecked Sendable {
     static func start(onKey: @escaping @Sendable (KeyPress) -> Void) -> TerminalKeys? {
         guard let rawMode = RawTerminalMode(keepSignals: true) else { return nil }
         let keys = TerminalKeys(rawMode: rawMode)
-        let thread = Thread {
+        DedicatedThread.start(named: "narrate-keys", because: .blocksIndefinitely) {
             var decoder = KeyDecoder()
             var pollDescriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
             while keys.isRunning {
@@ -29,8 +32,6 @@ final class TerminalKeys: @unchecked Sendable {
                 if let key = decoder.feed(byte) { onKey(key) }
             }
         }
-        thread.name = "narrate-keys"
-        thread.start()
         return keys
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Narration
 import NarrationAudio
 import NarrationCore
 import NarrationTestSupport
@@ -38,7 +39,7 @@ struct ParallelMP3WriterTests {
         let channels = format.channels
         var reported: [FrameCount] = []
         try ParallelMP3Writer.write(
-            creating: url.path, format: format, encoding: .constant(kbps: kbps), tag: ID3Tag(), frames: frames, segments: segments,
+            creating: url.path, format: format, encoding: .constant(kbps: kbps), tag: ID3Tag(), frames: frames, segments: segments, helpers: ParallelWork.mp3EncoderThreads,
             produce: { (range, write) throws(NarrationError) in
                 // Blocks of an odd size, so that no block edge falls on the frame grid.
                 for start in stride(from: range.lowerBound, to: range.upperBound, by: 7_777) {
@@ -126,7 +127,7 @@ struct ParallelMP3WriterTests {
                 "\(plan.input(k)) \(plan.boundaries[k])..<\(plan.boundaries[k + 1]) " + (k == plan.segmentCount - 1 ? "last of \(plan.frames)" : "")
             }
             return try ParallelMP3Writer.write(
-                creating: url.path, format: format, encoding: .constant(kbps: 128), tag: ID3Tag(), plan: plan, threads: 2, reusing: (store, keys),
+                creating: url.path, format: format, encoding: .constant(kbps: 128), tag: ID3Tag(), plan: plan, threads: 2, reusing: (store, keys), helpers: ParallelWork.mp3EncoderThreads,
                 produce: { (range, write) throws(NarrationError) in
                     try samples.withUnsafeBufferPointer { (buffer) throws(NarrationError) in
                         try write(UnsafeBufferPointer(rebasing: buffer[range.lowerBound..<range.upperBound]))
@@ -180,7 +181,7 @@ struct ParallelMP3WriterTests {
         let frames = AudioFormat.speech.frames(forSeconds: 150)
         #expect(throws: NarrationError.self) {
             try ParallelMP3Writer.write(
-                creating: url.path, format: .speech, encoding: .constant(kbps: 64), tag: ID3Tag(), frames: frames, segments: 2,
+                creating: url.path, format: .speech, encoding: .constant(kbps: 64), tag: ID3Tag(), frames: frames, segments: 2, helpers: ParallelWork.mp3EncoderThreads,
                 produce: { (range, write) throws(NarrationError) in
                     let silence = [Int32](repeating: 0, count: 4_096)
                     var done = range.lowerBound
@@ -194,7 +195,7 @@ struct ParallelMP3WriterTests {
         }
         let error = #expect(throws: NarrationError.self) {
             try ParallelMP3Writer.write(
-                creating: url.path, format: .speech, encoding: .constant(kbps: 64), tag: ID3Tag(), frames: frames, segments: 2,
+                creating: url.path, format: .speech, encoding: .constant(kbps: 64), tag: ID3Tag(), frames: frames, segments: 2, helpers: ParallelWork.mp3EncoderThreads,
                 produce: { (range, write) throws(NarrationError) in
                     guard range.lowerBound == 0 else { throw NarrationError(.fileCorrupt, "chunk 7 ended early") }
                     let silence = [Int32](repeating: 0, count: range.count)

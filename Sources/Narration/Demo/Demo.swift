@@ -145,8 +145,7 @@ public struct Demo: Sendable {
             _ = recording.finish()
             throw error
         }
-        while recording.status.stopReason == nil { Thread.sleep(forTimeInterval: 0.002) }
-        let outcome = recording.finish()
+        let outcome = recording.finish()  // returns once capture has ended, here at the paragraph's length
         switch outcome.reason {
         case .deviceFailed(let error), .diskFull(let error): throw error
         case .durationReached, .requested: break

@@ -54,7 +54,7 @@ enum SoundCheck {
     /// a device may still be waking up.
     ///
     /// A device that does not open or answer within `seconds + graceSeconds` is reported as
-    /// stuck; its thread is left blocked in ALSA (closing a device another thread reads from is
+    /// stuck; its thread (a `DedicatedThread`, since it may never return) is left blocked in ALSA (closing a device another thread reads from is
     /// not safe), which the end of the process ends.
     static func microphone(
         device: String, format: AudioFormat, formatOrigin: String, seconds: Double?, onListening: @escaping @Sendable () -> Void
@@ -62,14 +62,17 @@ enum SoundCheck {
         let state = ListeningState()
         let limit = (seconds ?? 0) + graceSeconds
         let outcome: Outcome? = await withCheckedContinuation { (continuation: CheckedContinuation<Outcome?, Never>) in
-            let thread = Thread {
-                let outcome = listen(device: device, format: format, seconds: seconds, state: state, onListening: onListening)
-                if state.claimAnswer() { continuation.resume(returning: outcome) }
+            // The deadline is a task asleep on the clock, cancelled when the device answers first.
+            let deadline = Task {
+                try? await Task.sleep(for: .seconds(limit))
+                if !Task.isCancelled, state.claimAnswer() { continuation.resume(returning: nil) }
             }
-            thread.name = "narrate-doctor-microphone"
-            thread.start()
-            DispatchQueue.global().asyncAfter(deadline: .now() + limit) {
-                if state.claimAnswer() { continuation.resume(returning: nil) }
+            DedicatedThread.start(named: "narrate-doctor-microphone", because: .blocksIndefinitely) {
+                let outcome = listen(device: device, format: format, seconds: seconds, state: state, onListening: onListening)
+                if state.claimAnswer() {
+                    deadline.cancel()
+                    continuation.resume(returning: outcome)
+                }
             }
         }
         let opened = "\"\(device)\" opens for recording in \(format) (\(formatOrigin))"

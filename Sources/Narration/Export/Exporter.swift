@@ -288,7 +288,7 @@ enum Exporter {
             if encoders > 1 {
                 try ParallelMP3Writer.write(
                     creating: path.path, format: plan.format, encoding: settings.mp3, tag: ID3Tag(plan: plan, chapters: settings.chapters),
-                    frames: frames, segments: encoders,
+                    frames: frames, segments: encoders, helpers: ParallelWork.mp3EncoderThreads,
                     produce: producer(segments, frames: frames, gain: gain, ceiling: ceiling, noiseReduction: noiseReduction, format: plan.format),
                     progress: progress)
                 return Encoded(frames: frames, chapters: settings.chapters ? plan.chapters.count : 0, encoders: encoders)

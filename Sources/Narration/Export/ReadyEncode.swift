@@ -32,7 +32,8 @@ extension Exporter {
         }
         let reuse = try ParallelMP3Writer.write(
             creating: path.path, format: format, encoding: settings.mp3, tag: ID3Tag(plan: plan, chapters: settings.chapters), plan: segmentPlan,
-            threads: Processors.available, reusing: (ready.segments, keys), produce: produce, progress: progress)
+            threads: Processors.available, reusing: (ready.segments, keys), helpers: ParallelWork.mp3EncoderThreads, produce: produce,
+            progress: progress)
         // The file is measured in the same parts: a part's samples decode from the frames of its
         // segment and of the segments on either side (the frames before a part that the
         // decoder and the meters' leads read, and the reservoir bytes a seam may patch).

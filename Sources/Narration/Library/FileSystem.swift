@@ -459,6 +459,23 @@ extension FileSystem {
         return path.hasSuffix(" (deleted)") ? String(path.dropLast(" (deleted)".count)) : path
     }
 
+    /// Names the calling thread as `ps -L` shows it: the first 15 bytes of `name` (all Linux
+    /// keeps), cut before a character that would not fit whole. Foundation's `Thread.name` names
+    /// a thread only when it starts, and Swift's Glibc module leaves out `pthread_setname_np`, so
+    /// this writes /proc/thread-self/comm, as that function does on Linux. A name that cannot be
+    /// set leaves the old one.
+    static func nameThisThread(_ name: String) {
+        var bytes = 0
+        let fitting = Array(name.prefix { character in
+            bytes += character.utf8.count
+            return bytes <= 15
+        }.utf8)
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        _ = fitting.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    }
+
     /// Unlinks a file if it is there, saying nothing either way.
     static func discard(_ url: URL) { unlink(url.path) }
 

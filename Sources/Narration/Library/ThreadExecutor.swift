@@ -1,7 +1,7 @@
 import Foundation
 
-/// A task executor with one thread of its own: a task that prefers it
-/// (`Task.detached(executorPreference:)`) runs there from its first line, whatever the
+/// A task executor with one thread to itself, taken from the process's `WorkerPool`: a task that
+/// prefers it (`Task.detached(executorPreference:)`) runs there from its first line, whatever the
 /// cooperative pool is doing.
 ///
 /// Why: the cooperative pool has one thread per core. Work that must start at once even when
@@ -9,18 +9,18 @@ import Foundation
 /// processes; on one core, anything) waited there for minutes. The studio's queue and submit run
 /// on one of these.
 ///
-/// The thread ends after `shutdown()`, once the jobs enqueued before it have run.
+/// After `shutdown()`, once the jobs enqueued before it have run, the thread goes back to the
+/// pool for other blocking work.
 public final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     private let condition = NSCondition()
     /// Guarded by `condition`.
     private var jobs: [UnownedJob] = []
     private var shuttingDown = false
 
-    /// Starts the thread, named `name` (as `ps -L` and a debugger show it).
+    /// Takes a pool thread, named `name` while it serves this executor (as `ps -L` and a
+    /// debugger show it). The pool starts a thread when none is idle, so this never waits.
     public init(named name: String) {
-        let thread = Thread { [self] in runJobs() }
-        thread.name = name
-        thread.start()
+        WorkerPool.shared.start(named: name) { [self] in runJobs() }
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {

@@ -92,7 +92,7 @@ public final class QueuePlayer: @unchecked Sendable {
     private let control = NSCondition()
     private var commands: [Command] = []
     private let shared: Mutex<(status: Status, meter: LevelAccumulator)>
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = DispatchGroup()
     private var started = false
 
     /// - Parameters:
@@ -124,12 +124,11 @@ public final class QueuePlayer: @unchecked Sendable {
         started = true
         let item = chunk.flatMap { index in items.firstIndex { $0.index == index } } ?? 0
         let start = min(starts[item] + max(0, offset), starts.last!)
-        let thread = Thread { [self] in
+        finished.enter()
+        DedicatedThread.start(named: "narrate-playback", because: .realTimeAudio) { [self] in
             run(from: start)
-            finished.signal()
+            finished.leave()
         }
-        thread.name = "narrate-playback"
-        thread.start()
     }
 
     public func pause() { send(.pause) }

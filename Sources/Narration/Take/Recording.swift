@@ -224,12 +224,10 @@ public final class Recording: Sendable {
 
     private func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
         threads.enter()
-        let thread = Thread { [threads] in
+        DedicatedThread.start(named: name, because: .realTimeAudio) { [threads] in
             body()
             threads.leave()
         }
-        thread.name = name
-        thread.start()
     }
 
     private func captureLoop() {
