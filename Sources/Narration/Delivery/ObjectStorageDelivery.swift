@@ -86,12 +86,12 @@ extension NarrationLibrary {
             do throws(NarrationError) {
                 if carriesFeed {
                     _ = try await FeedPublisher.change(
-                        at: storage.key(for: feedPath), with: client,
+                        in: ObjectStorageDeliveryStore(client), feedPath: feedPath,
                         channel: feed.channel(publication: sidecar.publication, feedPath: feedPath, defaultLanguage: "en"),
                         .publish(PodcastFeed.Item(sidecar: sidecar, deliveryPath: job.deliveryPath, feedPath: feedPath, settings: feed, published: Date())))
                 }
                 for left in delivery.leftFeeds.sorted() where !(carriesFeed && left == feedPath) {
-                    _ = try await FeedPublisher.change(at: storage.key(for: left), with: client, channel: nil, .remove(guid: job.articleID.rawValue))
+                    _ = try await FeedPublisher.change(in: ObjectStorageDeliveryStore(client), feedPath: left, channel: nil, .remove(guid: job.articleID.rawValue))
                 }
             } catch {
                 await client.shutdown()
