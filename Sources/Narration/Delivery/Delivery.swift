@@ -24,6 +24,8 @@ extension NarrationLibrary {
             do throws(NarrationError) {
                 switch try Self.prepare(destination, environment: environment) {
                 case .folder(let folder):
+                    // A copy that cannot be removed now stays on record, for the next delivery to try again.
+                    try? await removeStrayCopies(in: FolderDeliveryStore(root: folder))
                     // Copying and checking the file blocks on the disk: a thread of its own.
                     return try await BlockingWork.run(named: "narrate-delivery") { () throws(NarrationError) in
                         try self.deliver(job, toFolder: folder, feed: feed)

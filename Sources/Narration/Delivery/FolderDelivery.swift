@@ -9,6 +9,9 @@ extension NarrationLibrary {
     /// another name, is removed once the new one is in place, so the folder holds one file per
     /// article.
     ///
+    /// Copies that attempts of retired jobs left there are removed before, by
+    /// `deliver(_:to:retrying:)` (`removeStrayCopies(in:)`).
+    ///
     /// The job is claimed first (a second delivery of the same article says it is busy and sends
     /// nothing), checked against the article as it is now (a stale job is withdrawn, never sent),
     /// and its attempt and destination are recorded before the first byte is copied. A failure
@@ -41,7 +44,6 @@ extension NarrationLibrary {
         let sidecar: Sidecar
         var leftFeeds: Set<String> = []  // feeds that may still offer an earlier delivery of the article
         do throws(NarrationError) {
-            try removeStrayCopies(inFolder: folder)
             guard try Checksum.sha256(of: job.file) == job.sha256 else { throw Self.changedSinceQueued(job.file) }
             try FileSystem.createFolders(target.deletingLastPathComponent(), below: folder)
             FileSystem.removeAbandonedPartials(in: target.deletingLastPathComponent())
@@ -149,20 +151,6 @@ extension NarrationLibrary {
             }
         }
         return [copy]
-    }
-
-    /// Removes from `folder` the copies that attempts of retired jobs may have left there (a
-    /// delivery killed after its copy was in place, before it was recorded).
-    private func removeStrayCopies(inFolder folder: URL) throws(NarrationError) {
-        for (attempt, article, isDelivered) in try catalog.strayCopies(at: folder.path) {
-            if !isDelivered {
-                let audio = URL(fileURLWithPath: attempt.audioLocation)
-                let sidecar = audio.deletingPathExtension().appendingPathExtension("json")
-                let sidecarIsDelivered = try isDeliveredFile(sidecar.path, at: folder.path, article: article, sidecar: true)
-                Self.removeCopy(at: audio, ifSHA256: attempt.sha256, sidecar: sidecarIsDelivered ? nil : sidecar)
-            }
-            try catalog.endAttempt(job: attempt.jobId, destination: folder.path)
-        }
     }
 
     /// Whether `location` is the article's current audio file (or, with `sidecar`, its current

@@ -68,7 +68,7 @@ extension NarrationLibrary {
         let sidecar: Sidecar
         do throws(NarrationError) {
             sidecar = try self.sidecar(of: job)
-            try await removeStrayCopies(at: storage, with: client)
+            try await removeStrayCopies(in: ObjectStorageDeliveryStore(client))
             delivery = try await upload(&job, key: key, sidecar: sidecar, title: title, with: client, isRetry: isRetry, progress: progress)
         } catch {
             await client.shutdown()
@@ -103,29 +103,13 @@ extension NarrationLibrary {
         return delivery
     }
 
-    /// Deletes the objects that attempts of retired jobs may have left at `storage` (a delivery
-    /// killed after its upload, before it was recorded).
-    private func removeStrayCopies(at storage: S3Destination, with client: StorageConnection) async throws(NarrationError) {
-        for (attempt, article, isDelivered) in try catalog.strayCopies(at: storage.description) {
-            if !isDelivered {
-                let key = attempt.audioLocation
-                let sidecarIsDelivered = try isDeliveredFile(Self.sidecarKey(for: key), at: storage.description, article: article, sidecar: true)
-                try await Self.deleteObject(key, ifSHA256: attempt.sha256, deletingSidecar: !sidecarIsDelivered, with: client)
-            }
-            try catalog.endAttempt(job: attempt.jobId, destination: storage.description)
-        }
-    }
-
-    /// Deletes an object if it is still the one with that SHA-256 (never another delivery's
-    /// object that took its key), and then its sidecar, when asked, if no object is left at that key.
+    /// Deletes an object (its full key in the bucket) if it is still the one with that SHA-256
+    /// (never another delivery's object that took its key), and then its sidecar, when asked, if
+    /// no object is left at that key (`removeCopy(_:ifSHA256:sidecar:in:)`).
     static func deleteObject(
         _ key: String, ifSHA256 sha256: String, deletingSidecar: Bool, with client: StorageConnection
     ) async throws(NarrationError) {
-        if let head = try await client.headObject(key: key) {
-            guard head.metadata["sha256"] == sha256 else { return }
-            try await client.deleteObject(key: key)
-        }
-        if deletingSidecar { try await client.deleteObject(key: sidecarKey(for: key)) }
+        try await removeCopy(key, ifSHA256: sha256, sidecar: deletingSidecar ? sidecarKey(for: key) : nil, in: ObjectStorageDeliveryStore(client, prefix: ""))
     }
 
     static func sidecarKey(for key: String) -> String {
