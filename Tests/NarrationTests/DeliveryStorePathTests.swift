@@ -122,4 +122,34 @@ struct DeliveryStorePathTests {
         #expect(refused.status == .problem && refused.advice == "Make the folder writable for you, or choose another.")
         #expect(refused.found.hasPrefix("/srv/share: \"../outside\" is not a name narrate stores below memory://store"))
     }
+
+    @Test("stray copies: a killed attempt's copy of a withdrawn export goes with its sidecar; another's bytes at that key stay; the attempts are forgotten")
+    func strayCopies() async throws {
+        let fixture = try LibraryFixture()
+        let store = MemoryDeliveryStore()
+        /// An attempt recorded before its first byte, a copy at its key (the export's own bytes,
+        /// or `other` bytes that took its place), and then the process killed.
+        func killedAttempt(_ title: String, other: Data? = nil) async throws -> String {
+            let article = try fixture.library.newArticle(title: title, publication: "Post", narrator: "Ann", format: .speech)
+            try fixture.record(article, seconds: 0.3)
+            let job = try fixture.library.queue(article, profile: .archive).job
+            let key = job.deliveryPath
+            try fixture.library.catalog.beginAttempt(job.row, destination: store.name, audioLocation: store.recordedLocation(of: key))
+            try await store.write(other ?? Data(contentsOf: job.file), to: key, contentType: "audio/flac")
+            try await store.write(Data("{}".utf8), to: NarrationLibrary.sidecarKey(for: key), contentType: "application/json")
+            _ = try fixture.library.queue(article, profile: .archive)  // queued again: that export is withdrawn
+            return key
+        }
+        let killed = try await killedAttempt("Budget")
+        let taken = try await killedAttempt("Harbour", other: Data("someone else's bytes".utf8))
+        #expect(try await store.list(prefix: "").count == 4)
+
+        try await fixture.library.removeStrayCopies(in: store)
+        #expect(try await store.head(killed) == nil)
+        #expect(try await store.list(prefix: "") == [taken, NarrationLibrary.sidecarKey(for: taken)].sorted())
+        #expect(try fixture.library.catalog.strayCopies(at: store.name).isEmpty)
+        // Nothing on record any more: a second pass touches nothing.
+        try await fixture.library.removeStrayCopies(in: store)
+        #expect(try await store.list(prefix: "").count == 2)
+    }
 }
