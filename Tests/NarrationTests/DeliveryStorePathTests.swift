@@ -152,4 +152,27 @@ struct DeliveryStorePathTests {
         try await fixture.library.removeStrayCopies(in: store)
         #expect(try await store.list(prefix: "").count == 2)
     }
+
+    @Test("an attempt is recorded before its first byte, and a failed one puts the job back with its error and the attempt counted")
+    func attemptAndRestore() async throws {
+        let fixture = try LibraryFixture()
+        let store = MemoryDeliveryStore()
+        let article = try fixture.library.newArticle(title: "Budget", publication: "Post", narrator: "Ann", format: .speech)
+        try fixture.record(article, seconds: 0.3)
+        var job = try fixture.library.queue(article, profile: .archive).job
+        try fixture.library.beginAttempt(&job, to: .folder(store.name), in: store, key: job.deliveryPath)
+        #expect(job.attempts == 1 && job.remotePath == "memory://store/\(job.deliveryPath)" && job.lastError == nil)
+        let attempts = try fixture.library.catalog.strayCopies(at: store.name)
+        #expect(attempts.isEmpty)  // the job is current: its copy is no stray
+        _ = try fixture.library.queue(article, profile: .archive)  // withdrawn: its attempt's copy would now be a stray
+        #expect(try fixture.library.catalog.strayCopies(at: store.name).map(\.attempt.audioLocation) == ["memory://store/\(job.deliveryPath)"])
+
+        var second = try fixture.library.queue(article, profile: .archive).job
+        try fixture.library.beginAttempt(&second, to: .folder(store.name), in: store, key: second.deliveryPath)
+        second.state = .delivered  // as an attempt does once its files are in place
+        fixture.library.restore(&second, to: .queued, after: NarrationError(.storageUnavailable, "The storage did not answer."))
+        let stored = try fixture.library.stored(second)
+        #expect(stored.state == .queued && stored.attempts == 1 && stored.lastError == "The storage did not answer.")
+        #expect(stored.remotePath == "memory://store/\(second.deliveryPath)")
+    }
 }

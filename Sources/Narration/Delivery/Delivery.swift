@@ -100,6 +100,25 @@ extension NarrationLibrary {
         return sidecar
     }
 
+    /// Counts an attempt of `job` to `destination` and records, before its first byte, where in
+    /// `store` it writes: the job's last destination and place, and the attempt (so that a copy a
+    /// killed attempt leaves is found and removed later, `removeStrayCopies(in:)`).
+    func beginAttempt(_ job: inout OutboxJob, to destination: Destination, in store: some DeliveryStore, key: String) throws(NarrationError) {
+        job.target = destination
+        job.attempts += 1
+        job.remotePath = store.location(of: key)
+        job.lastError = nil
+        try catalog.beginAttempt(job.row, destination: store.name, audioLocation: store.recordedLocation(of: key))
+    }
+
+    /// Puts a job whose attempt failed back in the state it had before (queued, or delivered to
+    /// another destination), the attempt still counted and its error kept beside it.
+    func restore(_ job: inout OutboxJob, to state: OutboxJob.State, after error: NarrationError) {
+        job.state = state
+        job.lastError = error.message
+        try? catalog.updateOutbox(job.row)
+    }
+
     /// The error of a delivery whose files arrived and were recorded but whose feed could not be
     /// changed: the job stays delivered, with the error beside it; delivering it again (nothing is
     /// sent twice) changes the feed. The kind stays the feed's error's, so that one that may pass

@@ -36,11 +36,7 @@ extension NarrationLibrary {
         }
         let sidecarTarget = target.deletingPathExtension().appendingPathExtension("json")
         let stateBefore = job.state
-        job.target = .folder(folder.path)
-        job.attempts += 1
-        job.remotePath = target.path
-        job.lastError = nil
-        try catalog.beginAttempt(job.row, destination: folder.path, audioLocation: target.path)  // before the first byte
+        try beginAttempt(&job, to: .folder(folder.path), in: FolderDeliveryStore(root: folder), key: job.deliveryPath)  // before the first byte
         let sidecar: Sidecar
         var leftFeeds: Set<String> = []  // feeds that may still offer an earlier delivery of the article
         do throws(NarrationError) {
@@ -106,9 +102,7 @@ extension NarrationLibrary {
                 throw Self.withdrawn(title: title, reason: OutboxJob.RetirementReason(rawValue: row.retiredReason ?? "") ?? .edited)
             }
         } catch {
-            job.state = stateBefore
-            job.lastError = error.message
-            try? catalog.updateOutbox(job.row)
+            restore(&job, to: stateBefore, after: error)
             throw error
         }
         // Delivered and recorded: the feed links to it now, and a feed that offered an earlier

@@ -58,12 +58,13 @@ extension NarrationLibrary {
         }
         let isRetry = job.attempts > 0 || onRecord
         let stateBefore = job.state
-        job.target = .s3(storage)
-        job.attempts += 1
-        job.remotePath = "s3://\(storage.bucket)/\(key)"
-        job.lastError = nil
-        try catalog.beginAttempt(job.row, destination: storage.description, audioLocation: key)  // before the first byte
         let client = StorageConnection(destination: storage, credentials: credentials, now: now)
+        do throws(NarrationError) {
+            try beginAttempt(&job, to: .s3(storage), in: ObjectStorageDeliveryStore(client), key: job.deliveryPath)  // before the first byte
+        } catch {
+            await client.shutdown()
+            throw error
+        }
         let delivery: ObjectStorageDelivery
         let sidecar: Sidecar
         do throws(NarrationError) {
@@ -72,9 +73,7 @@ extension NarrationLibrary {
             delivery = try await upload(&job, key: key, sidecar: sidecar, title: title, with: client, isRetry: isRetry, progress: progress)
         } catch {
             await client.shutdown()
-            job.state = stateBefore
-            job.lastError = error.message
-            try? catalog.updateOutbox(job.row)
+            restore(&job, to: stateBefore, after: error)
             throw error
         }
         // Delivered and recorded: the feed links to it now, and a feed that offered an earlier
