@@ -27,7 +27,7 @@ public struct S3UploadedPart: Sendable, Equatable {
     }
 }
 
-/// The S3 operations delivery needs (PUT, a conditional PUT and GET for feeds, HEAD, and the multipart upload's create, upload part,
+/// The S3 operations delivery needs (PUT, a conditional PUT and GET for feeds, HEAD, listing, and the multipart upload's create, upload part,
 /// list parts, complete and abort) over async-http-client, each request signed with SigV4.
 ///
 /// Every failure is an `ObjectStorageError`: the operation, the endpoint, and the HTTP status and
@@ -201,6 +201,24 @@ public final class S3Client: Sendable {
     /// Drops an upload and the parts sent for it; an upload the storage no longer knows is fine.
     public func abortMultipartUpload(key: String, uploadID: String) async throws(ObjectStorageError) {
         _ = try await send(.DELETE, key: key, query: [("uploadId", uploadID)], accepting: [404], doing: "dropping an old upload of \(key)")
+    }
+
+    /// The keys of every object whose key begins with `prefix` (ListObjectsV2, page by page).
+    public func listObjects(prefix: String) async throws(ObjectStorageError) -> [String] {
+        var keys: [String] = []
+        var token: String?
+        while true {
+            var query = [("list-type", "2"), ("prefix", prefix)]
+            if let token { query.append(("continuation-token", token)) }
+            query.sort { $0.0 < $1.0 }
+            let response = try await send(.GET, key: "", query: query, doing: "listing \(prefix.isEmpty ? "the bucket" : prefix)")
+            let document = S3XML(String(decoding: response.body, as: UTF8.self))
+            keys += document.elements(named: "Contents").compactMap { $0.value(of: "Key") }
+            guard document.value(of: "IsTruncated") == "true", let next = document.value(of: "NextContinuationToken"), !next.isEmpty,
+                next != token
+            else { return keys }
+            token = next
+        }
     }
 
     /// Deletes the object at `key`; one that is not there is fine.

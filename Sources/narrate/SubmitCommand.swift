@@ -56,9 +56,12 @@ extension Narrate {
             let resolved = try destination.required(settings)
             let exporting = ProgressBar(label: "Exporting", mode: progress.progress)
             let uploading = ProgressBar(label: "Sending", stage: "upload", mode: progress.progress)
-            let (job, sidecar) = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> (OutboxJob, Sidecar?) in
+            let (job, sidecar, check) = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> (OutboxJob, Sidecar?, String) in
                 let article = try library.article(target.article)
-                _ = try NarrationLibrary.prepare(resolved)  // before exporting: a missing share or key pair is said now
+                // Before exporting: a missing share or key pair is said now.
+                let store = try NarrationLibrary.store(for: resolved)
+                let check = store.verification
+                await store.close()
                 let requested = try profile.profile.map { (name) throws(NarrationError) in try settings.deliveryProfile(named: name) }
                 let (job, _) = try library.exportForDelivery(
                     article, profile: requested, fallback: try profile.resolve(settings), language: settings.language,
@@ -68,12 +71,11 @@ extension Narrate {
                 let delivered = try await library.deliver(
                     job, to: resolved, retrying: retry.schedule, progress: { uploading.update(done: $0, total: $1) },
                     onRetry: Narrate.announceRetry(job))
-                return (delivered, try? library.sidecar(of: delivered))
+                return (delivered, try? library.sidecar(of: delivered), check)
             }
             if output.json {
                 Console.printJSON(OutboxJobJSON(job))
             } else {
-                let check = if case .s3 = resolved { "size, ETag and SHA-256 checked" } else { "SHA-256 checked" }
                 Console.print("Delivered \(job.file.lastPathComponent) to \(job.remotePath ?? resolved.description) (\(check)).")
                 for line in Self.carried(job, sidecar) { Console.print(line) }
             }

@@ -24,6 +24,8 @@ extension NarrationLibrary {
             do throws(NarrationError) {
                 switch try Self.prepare(destination, environment: environment) {
                 case .folder(let folder):
+                    // A copy that cannot be removed now stays on record, for the next delivery to try again.
+                    try? await removeStrayCopies(in: FolderDeliveryStore(root: folder))
                     // Copying and checking the file blocks on the disk: a thread of its own.
                     return try await BlockingWork.run(named: "narrate-delivery") { () throws(NarrationError) in
                         try self.deliver(job, toFolder: folder, feed: feed)
@@ -96,6 +98,25 @@ extension NarrationLibrary {
             (sidecar.files ?? []).allSatisfy({ SafeFileName.isSafeComponent(Substring($0.name)) })
         else { return nil }
         return sidecar
+    }
+
+    /// Counts an attempt of `job` to `destination` and records, before its first byte, where in
+    /// `store` it writes: the job's last destination and place, and the attempt (so that a copy a
+    /// killed attempt leaves is found and removed later, `removeStrayCopies(in:)`).
+    func beginAttempt(_ job: inout OutboxJob, to destination: Destination, in store: some DeliveryStore, key: String) throws(NarrationError) {
+        job.target = destination
+        job.attempts += 1
+        job.remotePath = store.location(of: key)
+        job.lastError = nil
+        try catalog.beginAttempt(job.row, destination: store.name, audioLocation: store.recordedLocation(of: key))
+    }
+
+    /// Puts a job whose attempt failed back in the state it had before (queued, or delivered to
+    /// another destination), the attempt still counted and its error kept beside it.
+    func restore(_ job: inout OutboxJob, to state: OutboxJob.State, after error: NarrationError) {
+        job.state = state
+        job.lastError = error.message
+        try? catalog.updateOutbox(job.row)
     }
 
     /// The error of a delivery whose files arrived and were recorded but whose feed could not be

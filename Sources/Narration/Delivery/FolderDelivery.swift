@@ -9,6 +9,9 @@ extension NarrationLibrary {
     /// another name, is removed once the new one is in place, so the folder holds one file per
     /// article.
     ///
+    /// Copies that attempts of retired jobs left there are removed before, by
+    /// `deliver(_:to:retrying:)` (`removeStrayCopies(in:)`).
+    ///
     /// The job is claimed first (a second delivery of the same article says it is busy and sends
     /// nothing), checked against the article as it is now (a stale job is withdrawn, never sent),
     /// and its attempt and destination are recorded before the first byte is copied. A failure
@@ -33,15 +36,10 @@ extension NarrationLibrary {
         }
         let sidecarTarget = target.deletingPathExtension().appendingPathExtension("json")
         let stateBefore = job.state
-        job.target = .folder(folder.path)
-        job.attempts += 1
-        job.remotePath = target.path
-        job.lastError = nil
-        try catalog.beginAttempt(job.row, destination: folder.path, audioLocation: target.path)  // before the first byte
+        try beginAttempt(&job, to: .folder(folder.path), in: FolderDeliveryStore(root: folder), key: job.deliveryPath)  // before the first byte
         let sidecar: Sidecar
         var leftFeeds: Set<String> = []  // feeds that may still offer an earlier delivery of the article
         do throws(NarrationError) {
-            try removeStrayCopies(inFolder: folder)
             guard try Checksum.sha256(of: job.file) == job.sha256 else { throw Self.changedSinceQueued(job.file) }
             try FileSystem.createFolders(target.deletingLastPathComponent(), below: folder)
             FileSystem.removeAbandonedPartials(in: target.deletingLastPathComponent())
@@ -104,9 +102,7 @@ extension NarrationLibrary {
                 throw Self.withdrawn(title: title, reason: OutboxJob.RetirementReason(rawValue: row.retiredReason ?? "") ?? .edited)
             }
         } catch {
-            job.state = stateBefore
-            job.lastError = error.message
-            try? catalog.updateOutbox(job.row)
+            restore(&job, to: stateBefore, after: error)
             throw error
         }
         // Delivered and recorded: the feed links to it now, and a feed that offered an earlier
@@ -149,20 +145,6 @@ extension NarrationLibrary {
             }
         }
         return [copy]
-    }
-
-    /// Removes from `folder` the copies that attempts of retired jobs may have left there (a
-    /// delivery killed after its copy was in place, before it was recorded).
-    private func removeStrayCopies(inFolder folder: URL) throws(NarrationError) {
-        for (attempt, article, isDelivered) in try catalog.strayCopies(at: folder.path) {
-            if !isDelivered {
-                let audio = URL(fileURLWithPath: attempt.audioLocation)
-                let sidecar = audio.deletingPathExtension().appendingPathExtension("json")
-                let sidecarIsDelivered = try isDeliveredFile(sidecar.path, at: folder.path, article: article, sidecar: true)
-                Self.removeCopy(at: audio, ifSHA256: attempt.sha256, sidecar: sidecarIsDelivered ? nil : sidecar)
-            }
-            try catalog.endAttempt(job: attempt.jobId, destination: folder.path)
-        }
     }
 
     /// Whether `location` is the article's current audio file (or, with `sidecar`, its current

@@ -58,23 +58,22 @@ extension NarrationLibrary {
         }
         let isRetry = job.attempts > 0 || onRecord
         let stateBefore = job.state
-        job.target = .s3(storage)
-        job.attempts += 1
-        job.remotePath = "s3://\(storage.bucket)/\(key)"
-        job.lastError = nil
-        try catalog.beginAttempt(job.row, destination: storage.description, audioLocation: key)  // before the first byte
         let client = StorageConnection(destination: storage, credentials: credentials, now: now)
+        do throws(NarrationError) {
+            try beginAttempt(&job, to: .s3(storage), in: ObjectStorageDeliveryStore(client), key: job.deliveryPath)  // before the first byte
+        } catch {
+            await client.shutdown()
+            throw error
+        }
         let delivery: ObjectStorageDelivery
         let sidecar: Sidecar
         do throws(NarrationError) {
             sidecar = try self.sidecar(of: job)
-            try await removeStrayCopies(at: storage, with: client)
+            try await removeStrayCopies(in: ObjectStorageDeliveryStore(client))
             delivery = try await upload(&job, key: key, sidecar: sidecar, title: title, with: client, isRetry: isRetry, progress: progress)
         } catch {
             await client.shutdown()
-            job.state = stateBefore
-            job.lastError = error.message
-            try? catalog.updateOutbox(job.row)
+            restore(&job, to: stateBefore, after: error)
             throw error
         }
         // Delivered and recorded: the feed links to it now, and a feed that offered an earlier
@@ -86,12 +85,12 @@ extension NarrationLibrary {
             do throws(NarrationError) {
                 if carriesFeed {
                     _ = try await FeedPublisher.change(
-                        at: storage.key(for: feedPath), with: client,
+                        in: ObjectStorageDeliveryStore(client), feedPath: feedPath,
                         channel: feed.channel(publication: sidecar.publication, feedPath: feedPath, defaultLanguage: "en"),
                         .publish(PodcastFeed.Item(sidecar: sidecar, deliveryPath: job.deliveryPath, feedPath: feedPath, settings: feed, published: Date())))
                 }
                 for left in delivery.leftFeeds.sorted() where !(carriesFeed && left == feedPath) {
-                    _ = try await FeedPublisher.change(at: storage.key(for: left), with: client, channel: nil, .remove(guid: job.articleID.rawValue))
+                    _ = try await FeedPublisher.change(in: ObjectStorageDeliveryStore(client), feedPath: left, channel: nil, .remove(guid: job.articleID.rawValue))
                 }
             } catch {
                 await client.shutdown()
@@ -103,29 +102,13 @@ extension NarrationLibrary {
         return delivery
     }
 
-    /// Deletes the objects that attempts of retired jobs may have left at `storage` (a delivery
-    /// killed after its upload, before it was recorded).
-    private func removeStrayCopies(at storage: S3Destination, with client: StorageConnection) async throws(NarrationError) {
-        for (attempt, article, isDelivered) in try catalog.strayCopies(at: storage.description) {
-            if !isDelivered {
-                let key = attempt.audioLocation
-                let sidecarIsDelivered = try isDeliveredFile(Self.sidecarKey(for: key), at: storage.description, article: article, sidecar: true)
-                try await Self.deleteObject(key, ifSHA256: attempt.sha256, deletingSidecar: !sidecarIsDelivered, with: client)
-            }
-            try catalog.endAttempt(job: attempt.jobId, destination: storage.description)
-        }
-    }
-
-    /// Deletes an object if it is still the one with that SHA-256 (never another delivery's
-    /// object that took its key), and then its sidecar, when asked, if no object is left at that key.
+    /// Deletes an object (its full key in the bucket) if it is still the one with that SHA-256
+    /// (never another delivery's object that took its key), and then its sidecar, when asked, if
+    /// no object is left at that key (`removeCopy(_:ifSHA256:sidecar:in:)`).
     static func deleteObject(
         _ key: String, ifSHA256 sha256: String, deletingSidecar: Bool, with client: StorageConnection
     ) async throws(NarrationError) {
-        if let head = try await client.headObject(key: key) {
-            guard head.metadata["sha256"] == sha256 else { return }
-            try await client.deleteObject(key: key)
-        }
-        if deletingSidecar { try await client.deleteObject(key: sidecarKey(for: key)) }
+        try await removeCopy(key, ifSHA256: sha256, sidecar: deletingSidecar ? sidecarKey(for: key) : nil, in: ObjectStorageDeliveryStore(client, prefix: ""))
     }
 
     static func sidecarKey(for key: String) -> String {

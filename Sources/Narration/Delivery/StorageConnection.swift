@@ -76,6 +76,10 @@ final class StorageConnection: Sendable {
         try await translating { () async throws(ObjectStorageError) in try await client.deleteObject(key: key) }
     }
 
+    func listObjects(prefix: String) async throws(NarrationError) -> [String] {
+        try await translating { () async throws(ObjectStorageError) in try await client.listObjects(prefix: prefix) }
+    }
+
     private func translating<T>(_ request: () async throws(ObjectStorageError) -> T) async throws(NarrationError) -> T {
         do {
             return try await request()

@@ -59,10 +59,7 @@ enum DeliveryCheck {
     /// The safety of the credentials each object storage destination uses: the key pair from the
     /// environment, or a credentials file only its owner can read (`CredentialSource`).
     static func credentials(_ targets: [Target], environment: [String: String]) -> [DoctorFinding] {
-        let storages = targets.compactMap { target -> (String, S3Destination)? in
-            if case .s3(let storage) = target.destination { return (target.label, storage) }
-            return nil
-        }
+        let storages = targets.compactMap { target in target.destination.objectStorage.map { (target.label, $0) } }
         guard !storages.isEmpty else {
             return [DoctorFinding(.credentials, .ok, "none needed: no destination is object storage")]
         }
@@ -103,30 +100,37 @@ enum DeliveryCheck {
     /// What a test object holds.
     static let testBody = Data("narrate doctor checks that this destination can be written; this file is removed at once.\n".utf8)
 
-    /// Writes a small test file or object to the destination, reads it back and removes it.
+    /// Writes a small test file or object to the destination, reads it back and removes it,
+    /// through the destination's store (the same round trip for every store, `roundTrip`).
     static func destination(_ target: Target, environment: [String: String]) async -> DoctorFinding {
+        // Each request waits for an answer as long as deliveries do (NARRATE_STORAGE_ANSWER_TIMEOUT),
+        // and tries to connect no longer than that: a storage that cannot be reached is
+        // said as soon as one that does not answer.
+        let answerWait = S3Client.answerWait(environment: environment)
+        let store: any DeliveryStore
+        do throws(NarrationError) {
+            store = try NarrationLibrary.store(for: target.destination, environment: environment, checkingFolder: false, connectWait: min(10, answerWait))
+        } catch {
+            return DoctorFinding(.destination, .problem, "\(target.label) was not tried: its credentials cannot be used")
+        }
+        // Where a folder and a bucket differ: a folder is examined first, and the words.
+        let words: TestObjectWords
         switch target.destination {
         case .folder(let path):
-            return await BlockingWork.run(named: "narrate-doctor-folder") { folder(path, label: target.label) }
+            if let problem = await BlockingWork.run(named: "narrate-doctor-folder", { examine(path, label: target.label) }) { return problem }
+            words = .folder
         case .s3(let storage):
-            let credentials: S3Credentials
-            do {
-                credentials = try CredentialSource.credentials(for: storage, environment: environment)
-            } catch {
-                return DoctorFinding(.destination, .problem, "\(target.label) was not tried: its credentials cannot be used")
-            }
-            // Each request waits for an answer as long as deliveries do (NARRATE_STORAGE_ANSWER_TIMEOUT),
-            // and tries to connect no longer than that: a storage that cannot be reached is
-            // said as soon as one that does not answer.
-            let answerWait = S3Client.answerWait(environment: environment)
-            let connection = StorageConnection(destination: storage, credentials: credentials, connectWait: min(10, answerWait))
-            let finding = await objectStorage(connection, key: storage.key(for: testName()), storage: storage, label: target.label)
-            await connection.shutdown()
-            return finding
+            words = .objectStorage(storage)
         }
+        let key = testName()
+        let finding = await roundTrip(
+            DoctorTestObjects(store: store), key: key, label: target.label, words: words, shownAs: store.recordedLocation(of: key))
+        await store.close()
+        return finding
     }
 
-    private static func folder(_ path: String, label: String) -> DoctorFinding {
+    /// A problem with the destination folder itself (missing, a file), or nil when it is a folder.
+    private static func examine(_ path: String, label: String) -> DoctorFinding? {
         let folder = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
         do throws(SystemError) {
             guard try FileSystem.status(of: folder.path).kind == .folder else {
@@ -138,21 +142,44 @@ enum DeliveryCheck {
                     .destination, .problem, "\(label) does not exist", advice: "Mount the share it is on (or make the folder), or correct the destination.")
                 : DoctorFinding(.destination, .problem, "\(label) cannot be examined (\(error.reason.lowercased()))")
         }
-        let file = folder.appendingPathComponent(testName())
-        do throws(NarrationError) {
-            try FileSystem.writeAtomically(testBody, to: file)
-            let back = try FileSystem.contents(of: file)
-            try FileSystem.remove(file)
-            guard Data(back) == testBody else {
-                return DoctorFinding(
-                    .destination, .problem, "\(label) gave back other bytes than were written to a test file",
-                    advice: "Check the share: its disk or its connection may be failing.")
-            }
-        } catch {
-            FileSystem.discard(file)
-            return DoctorFinding(.destination, .problem, "\(label): \(error.message)", advice: "Make the folder writable for you, or choose another.")
+        return nil
+    }
+
+    /// Writes, reads back and removes a test object in object storage through `store` (see `roundTrip`).
+    static func objectStorage(_ store: some DoctorObjectStore, key: String, storage: S3Destination, label: String) async -> DoctorFinding {
+        await roundTrip(store, key: key, label: label, words: .objectStorage(storage))
+    }
+
+    /// How the check speaks of its test object where a folder and object storage differ.
+    struct TestObjectWords: Sendable {
+        /// The test object, as the finding names it when it reads back other bytes.
+        let named: @Sendable (String) -> String
+        /// What to do when other bytes came back.
+        let otherBytesAdvice: String
+        /// What to do when it cannot be written; nil: the error says enough.
+        let writeAdvice: String?
+        /// The finding when every step worked.
+        let done: String
+        /// What to do when it was written but not removed, for `key`.
+        let leftAdvice: @Sendable (String) -> String
+        /// The finding and advice when a write that may have been stored could not be removed.
+        let mayBeLeft: @Sendable (String) -> (found: String, advice: String)
+
+        static let folder = TestObjectWords(
+            named: { _ in "a test file" }, otherBytesAdvice: "Check the share: its disk or its connection may be failing.",
+            writeAdvice: "Make the folder writable for you, or choose another.", done: "wrote a test file, read it back and removed it",
+            leftAdvice: { "Remove \($0) by hand." }, mayBeLeft: { ("the test file \($0) may have been written", "Remove \($0) if it is there.") })
+
+        static func objectStorage(_ storage: S3Destination) -> TestObjectWords {
+            TestObjectWords(
+                named: { "the test object \($0)" }, otherBytesAdvice: "Ask the storage's administrator to look at it.", writeAdvice: nil,
+                done: "wrote a test object at \(storage.endpoint), read it back and removed it",
+                leftAdvice: { "Remove \($0) from the bucket \(storage.bucket) by hand, and ask for permission to delete there (narrate replaces a delivery's earlier files)." },
+                mayBeLeft: {
+                    ("the test object \($0) in the bucket \(storage.bucket) may have been stored",
+                     "Ask the storage's administrator to remove \($0) from the bucket \(storage.bucket) if it is there.")
+                })
         }
-        return DoctorFinding(.destination, .ok, "\(label): wrote a test file, read it back and removed it")
     }
 
     /// Writes, reads back and removes a test object through `store`; each step's failure is said,
@@ -161,13 +188,19 @@ enum DeliveryCheck {
     /// A write refused or never sent stored nothing. One that timed out or whose connection broke
     /// (`storageUnavailable`) may have been stored all the same: the removal is tried anyway, and
     /// when it fails too the finding names the object, for the storage's administrator to remove.
-    static func objectStorage(_ store: some DoctorObjectStore, key: String, storage: S3Destination, label: String) async -> DoctorFinding {
+    /// - Parameter shownAs: how the findings name the test object (the full key in the bucket); nil: `key`.
+    static func roundTrip(
+        _ store: some DoctorObjectStore, key: String, label: String, words: TestObjectWords, shownAs: String? = nil
+    ) async -> DoctorFinding {
+        let shown = shownAs ?? key
         var finding: DoctorFinding?
         var written = true
         do throws(NarrationError) {
             try await store.writeTestObject(key: key, body: testBody)
         } catch {
-            guard error.kind == .storageUnavailable else { return DoctorFinding(.destination, .problem, "\(label): \(error.message)") }
+            guard error.kind == .storageUnavailable else {
+                return DoctorFinding(.destination, .problem, "\(label): \(error.message)", advice: words.writeAdvice)
+            }
             finding = DoctorFinding(.destination, .problem, "\(label): \(error.message)")
             written = false
         }
@@ -175,8 +208,8 @@ enum DeliveryCheck {
             do throws(NarrationError) {
                 if try await store.readTestObject(key: key) != testBody {
                     finding = DoctorFinding(
-                        .destination, .problem, "\(label) gave back other bytes than were written to the test object \(key)",
-                        advice: "Ask the storage's administrator to look at it.")
+                        .destination, .problem, "\(label) gave back other bytes than were written to \(words.named(shown))",
+                        advice: words.otherBytesAdvice)
                 }
             } catch {
                 finding = DoctorFinding(.destination, .problem, "\(label) took a test object but reading it back failed: \(error.message)")
@@ -185,24 +218,23 @@ enum DeliveryCheck {
         do throws(NarrationError) {
             try await store.removeTestObject(key: key)
         } catch {
+            let mayBeLeft = words.mayBeLeft(shown)
             let removal = written
                 ? DoctorFinding(
                     .destination, .warning, "\(label) took a test object, but it could not be removed: \(error.message)",
-                    advice: "Remove \(key) from the bucket \(storage.bucket) by hand, and ask for permission to delete there (narrate replaces a delivery's earlier files).")
-                : DoctorFinding(
-                    .destination, .warning, "the test object \(key) in the bucket \(storage.bucket) may have been stored, and removing it failed: \(error.message)",
-                    advice: "Ask the storage's administrator to remove \(key) from the bucket \(storage.bucket) if it is there.")
+                    advice: words.leftAdvice(shown))
+                : DoctorFinding(.destination, .warning, "\(mayBeLeft.found), and removing it failed: \(error.message)", advice: mayBeLeft.advice)
             guard let finding else { return removal }
             return DoctorFinding(
                 .destination, max(finding.status, removal.status), "\(finding.found); \(removal.found)",
                 advice: [finding.advice, removal.advice].compactMap { $0 }.joined(separator: " "))
         }
-        return finding ?? DoctorFinding(.destination, .ok, "\(label): wrote a test object at \(storage.endpoint), read it back and removed it")
+        return finding ?? DoctorFinding(.destination, .ok, "\(label): \(words.done)")
     }
 }
 
-/// What the destination check asks of object storage: write, read back and remove one small
-/// object. `StorageConnection` in use, a stand-in in tests.
+/// What the destination check asks of a store: write, read back and remove one small object.
+/// `DoctorTestObjects` over the destination's `DeliveryStore` in use, a stand-in in tests.
 protocol DoctorObjectStore: Sendable {
     func writeTestObject(key: String, body: Data) async throws(NarrationError)
     /// The object's bytes; nil when there is no such object.
@@ -210,12 +242,15 @@ protocol DoctorObjectStore: Sendable {
     func removeTestObject(key: String) async throws(NarrationError)
 }
 
-extension StorageConnection: DoctorObjectStore {
+/// The destination check's test object in any `DeliveryStore`.
+struct DoctorTestObjects: DoctorObjectStore {
+    let store: any DeliveryStore
+
     func writeTestObject(key: String, body: Data) async throws(NarrationError) {
-        _ = try await putObject(key: key, body: body, contentType: "text/plain; charset=utf-8")
+        try await store.write(body, to: key, contentType: "text/plain; charset=utf-8")
     }
 
-    func readTestObject(key: String) async throws(NarrationError) -> Data? { try await getObject(key: key)?.body }
+    func readTestObject(key: String) async throws(NarrationError) -> Data? { try await store.read(key) }
 
-    func removeTestObject(key: String) async throws(NarrationError) { try await deleteObject(key: key) }
+    func removeTestObject(key: String) async throws(NarrationError) { try await store.delete(key) }
 }

@@ -21,24 +21,14 @@ extension NarrationLibrary {
     public func feed(
         of publication: String, at destination: Destination, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws(NarrationError) -> PublishedFeed {
-        let feedPath = Sidecar.publicationFolder(publication) + "/" + FeedSettings.fileName
-        switch try Self.prepare(destination, environment: environment) {
-        case .folder(let folder):
-            let location = folder.appendingPathComponent(feedPath).path
-            return PublishedFeed(location: location, feed: try FeedPublisher.read(inFolder: folder, feedPath: feedPath))
-        case .s3(let storage, let credentials):
-            let client = StorageConnection(destination: storage, credentials: credentials)
-            let key = storage.key(for: feedPath)
-            let location = "s3://\(storage.bucket)/\(key)"
-            do throws(NarrationError) {
-                let current = try await client.getObject(key: key)
-                await client.shutdown()
-                return PublishedFeed(location: location, feed: try current.map { (found) throws(NarrationError) in try FeedPublisher.read(found.body, location: location) })
-            } catch {
-                await client.shutdown()
-                throw error
-            }
-        }
+        let store = try Self.store(for: destination, environment: environment)
+        return try await store.closing { () async throws(NarrationError) in try await feed(of: publication, in: store) }
+    }
+
+    /// The feed of `publication` in `store`.
+    func feed(of publication: String, in store: some DeliveryStore) async throws(NarrationError) -> PublishedFeed {
+        let feedPath = Self.feedPath(of: publication)
+        return PublishedFeed(location: store.location(of: feedPath), feed: try await FeedPublisher.read(in: store, feedPath: feedPath))
     }
 
     /// Takes article `guid`'s item out of the feed of `publication` at `destination`, the same
@@ -50,29 +40,29 @@ extension NarrationLibrary {
         _ guid: String, of publication: String, at destination: Destination, settings: FeedSettings,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws(NarrationError) -> (update: FeedUpdate, removed: Bool) {
-        let feedPath = Sidecar.publicationFolder(publication) + "/" + FeedSettings.fileName
+        let store = try Self.store(for: destination, environment: environment)
+        return try await store.closing { () async throws(NarrationError) in
+            try await removeFromFeed(guid, of: publication, in: store, settings: settings)
+        }
+    }
+
+    /// Takes article `guid`'s item out of the feed of `publication` in `store`.
+    func removeFromFeed(
+        _ guid: String, of publication: String, in store: some DeliveryStore, settings: FeedSettings
+    ) async throws(NarrationError) -> (update: FeedUpdate, removed: Bool) {
+        let feedPath = Self.feedPath(of: publication)
         let channel = settings.channel(publication: publication, feedPath: feedPath, defaultLanguage: "en")
-        let before = try await feed(of: publication, at: destination, environment: environment)
+        let before = try await feed(of: publication, in: store)
         guard before.feed != nil else {
-            throw .usage("\(destination.description) has no feed for \"\(publication)\" (there is no \(before.location)).")
+            throw .usage("\(store.name) has no feed for \"\(publication)\" (there is no \(before.location)).")
         }
-        let update: FeedUpdate
-        switch try Self.prepare(destination, environment: environment) {
-        case .folder(let folder):
-            update = try await BlockingWork.run(named: "narrate-feed") { () throws(NarrationError) in
-                try FeedPublisher.change(inFolder: folder, feedPath: feedPath, channel: channel, .remove(guid: guid))
-            }
-        case .s3(let storage, let credentials):
-            let client = StorageConnection(destination: storage, credentials: credentials)
-            do throws(NarrationError) {
-                update = try await FeedPublisher.change(at: storage.key(for: feedPath), with: client, channel: channel, .remove(guid: guid))
-                await client.shutdown()
-            } catch {
-                await client.shutdown()
-                throw error
-            }
-        }
+        let update = try await FeedPublisher.change(in: store, feedPath: feedPath, channel: channel, .remove(guid: guid))
         let held = before.feed?.items.contains { $0.guid == guid } ?? false
         return (update, held)
+    }
+
+    /// Where a publication's feed is below a destination.
+    static func feedPath(of publication: String) -> String {
+        Sidecar.publicationFolder(publication) + "/" + FeedSettings.fileName
     }
 }

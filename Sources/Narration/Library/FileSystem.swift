@@ -352,6 +352,8 @@ struct FileStatus: Sendable {
     let permissions: UInt32
     /// How many names the file has (hard links).
     let links: Int
+    /// When its contents last changed (`st_mtim`).
+    let modified: Date
 
     init(_ info: stat) {
         switch info.st_mode & S_IFMT {
@@ -368,6 +370,7 @@ struct FileStatus: Sendable {
         owner = info.st_uid
         permissions = UInt32(info.st_mode & 0o7777)
         links = Int(info.st_nlink)
+        modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
     }
 
     var isSticky: Bool { permissions & UInt32(S_ISVTX) != 0 }
@@ -675,6 +678,16 @@ final class OpenFile: Sendable {
     }
 
     func unlock() { flock(descriptor, LOCK_UN) }
+
+    /// Takes an exclusive `flock`, waiting for the open file that holds it to let go (the kernel
+    /// wakes this thread then: no polling). Call it on a thread that may block.
+    /// - Throws: the system's error when the file cannot be locked at all (`ENOLCK` on a share
+    ///   without lock support).
+    func lock() throws(SystemError) {
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .last }
+        }
+    }
 
     /// The path the kernel has for the open file, after every symbolic link (from
     /// `/proc/self/fd`), or nil if it does not say.

@@ -152,8 +152,9 @@ extension NarrationLibrary {
         var deliveries: [ArticleID: [Delivery]] = [:]
         for row in try catalog.allDeliveries() {
             var location = row.audioLocation
-            if case .s3(let storage)? = OutboxJob.destination(
-                row.destination, endpoint: row.endpoint, region: row.region, pathStyle: row.pathStyle, credentialsFile: nil, credentialsProfile: nil) {
+            if let storage = OutboxJob.destination(
+                row.destination, endpoint: row.endpoint, region: row.region, pathStyle: row.pathStyle, credentialsFile: nil, credentialsProfile: nil
+            )?.objectStorage {
                 location = "s3://\(storage.bucket)/\(row.audioLocation)"
             }
             deliveries[ArticleID(row.articleId), default: []].append(

@@ -119,8 +119,7 @@ public struct OutboxJob: Sendable, Equatable {
     public static func == (lhs: OutboxJob, rhs: OutboxJob) -> Bool { lhs.row == rhs.row }
 
     var row: OutboxRow {
-        var storage: S3Destination?
-        if case .s3(let destination) = target { storage = destination }
+        let storage = target?.objectStorage
         return OutboxRow(
             id: id, articleId: articleID.rawValue, file: legacyFile, sidecar: legacySidecar, sha256: sha256, bytes: bytes,
             profile: profile, queuedAt: queuedAt, state: state.rawValue, destination: target?.description, attempts: attempts,

@@ -52,12 +52,11 @@ extension NarrationLibrary {
             throw .usage("\"\(article.title)\" changed after its delivered export, so that export holds other chunks. Submit the article again, then prune.")
         }
         let deliveries = try catalog.deliveries(of: article.id).filter { $0.jobId == job.id }
-        var confirmed: DeliveryRow?
+        var confirmed: (row: DeliveryRow, location: String)?
         var failures: [String] = []
         for delivery in deliveries {
             do throws(NarrationError) {
-                try await verify(delivery, localFile: job.file, environment: environment)
-                confirmed = delivery
+                confirmed = (delivery, try await verify(delivery, localFile: job.file, environment: environment))
                 break
             } catch {
                 failures.append(error.message)
@@ -71,13 +70,7 @@ extension NarrationLibrary {
         let entries = try chunkEntries(of: article)
         let folders = [root.chunksURL(article.id), root.trashURL(article.id)]
         let bytes = folders.reduce(0) { $0 + Self.size(ofFolder: $1) }
-        let place: String
-        if case .s3(let storage)? = Self.destination(of: confirmed) {
-            place = "s3://\(storage.bucket)/\(confirmed.audioLocation)"
-        } else {
-            place = confirmed.audioLocation
-        }
-        let result = PruneResult(article: article.id, chunks: entries.count, bytes: bytes, deliveredTo: place)
+        let result = PruneResult(article: article.id, chunks: entries.count, bytes: bytes, deliveredTo: confirmed.location)
         guard !dryRun else { return result }
         guard try catalog.forgetChunks(of: article.id, ifStill: fingerprint) else {
             throw .usage("\"\(article.title)\" changed while its delivery was being checked. Submit the article again, then prune.")
@@ -92,42 +85,37 @@ extension NarrationLibrary {
         return result
     }
 
-    /// Checks that a destination holds the delivered file: size and SHA-256.
-    private func verify(_ delivery: DeliveryRow, localFile: URL, environment: [String: String]) async throws(NarrationError) {
-        switch Self.destination(of: delivery) {
-        case .folder?:
-            let file = URL(fileURLWithPath: delivery.audioLocation)
-            guard FileSystem.exists(file) else {
-                throw NarrationError(.chunkFileMissing, "the delivered file \(file.path) is not there any more")
-            }
-            guard FileSystem.size(file) == delivery.bytes, try Checksum.sha256(of: file) == delivery.sha256 else {
-                throw NarrationError(.fileCorrupt, "the delivered file \(file.path) holds other bytes than were delivered")
-            }
-        case .s3(let storage)?:
-            let credentials = try CredentialSource.credentials(for: storage, environment: environment)
-            let client = StorageConnection(destination: storage, credentials: credentials)
-            let answer: Result<S3ObjectHead?, NarrationError>
-            do throws(NarrationError) {
-                answer = .success(try await client.headObject(key: delivery.audioLocation))
-            } catch {
-                answer = .failure(error)
-            }
-            await client.shutdown()
-            guard let head = try answer.get() else {
-                throw NarrationError(.chunkFileMissing, "s3://\(storage.bucket)/\(delivery.audioLocation) is not there any more")
-            }
-            var matches = head.bytes == delivery.bytes && head.metadata["sha256"] == delivery.sha256
-            if matches, FileSystem.exists(localFile), try Checksum.sha256(of: localFile) == delivery.sha256 {
-                let plan = UploadPlan(bytes: delivery.bytes)
-                let partMD5s = try Checksum.digests(of: localFile, plan: plan).partMD5s
-                matches = head.etag == (plan.isMultipart ? Digest.multipartETag(partMD5s: partMD5s) : Digest.hex(partMD5s[0]))
-            }
-            guard matches else {
-                throw NarrationError(.fileCorrupt, "s3://\(storage.bucket)/\(delivery.audioLocation) holds other bytes than were delivered")
-            }
-        case nil:
+    /// Checks that the destination on record holds the delivered file (see `confirm`).
+    /// - Returns: where it is.
+    private func verify(_ delivery: DeliveryRow, localFile: URL, environment: [String: String]) async throws(NarrationError) -> String {
+        guard let destination = Self.destination(of: delivery) else {
             throw NarrationError(.fileCorrupt, "the destination \(delivery.destination) on record cannot be read")
         }
+        let store = try Self.store(for: destination, environment: environment, checkingFolder: false)
+        return try await store.closing { () async throws(NarrationError) in try await Self.confirm(delivery, in: store, localFile: localFile) }
+    }
+
+    /// Checks that `store` holds the delivered file: its size and SHA-256 (a folder's file read
+    /// back; an object's metadata), and, where the store has an ETag and the outbox file is still
+    /// the one delivered, the ETag its upload had.
+    /// - Returns: where it is. - Throws: `chunkFileMissing`; `fileCorrupt`; the store's errors.
+    static func confirm(_ delivery: DeliveryRow, in store: some DeliveryStore, localFile: URL) async throws(NarrationError) -> String {
+        guard let key = store.key(ofRecorded: delivery.audioLocation) else {
+            throw NarrationError(.fileCorrupt, "the delivered file \(delivery.audioLocation) on record is not below \(store.name)")
+        }
+        guard let head = try await store.head(key) else {
+            throw NarrationError(.chunkFileMissing, "\(store.naming(key)) is not there any more")
+        }
+        var matches = head.bytes == delivery.bytes && head.sha256 == delivery.sha256
+        if matches, let etag = head.etag, FileSystem.exists(localFile), try Checksum.sha256(of: localFile) == delivery.sha256 {
+            let plan = UploadPlan(bytes: delivery.bytes)
+            let partMD5s = try Checksum.digests(of: localFile, plan: plan).partMD5s
+            matches = etag == (plan.isMultipart ? Digest.multipartETag(partMD5s: partMD5s) : Digest.hex(partMD5s[0]))
+        }
+        guard matches else {
+            throw NarrationError(.fileCorrupt, "\(store.naming(key)) holds other bytes than were delivered")
+        }
+        return store.location(of: key)
     }
 
     private static func destination(of delivery: DeliveryRow) -> Destination? {

@@ -9,4 +9,10 @@ public enum Destination: Sendable, Equatable, CustomStringConvertible {
         case .s3(let storage): storage.description
         }
     }
+
+    /// The object storage destination, or nil for a folder: what the catalog keeps beside the
+    /// description to reach it again (endpoint, region, credentials).
+    public var objectStorage: S3Destination? {
+        if case .s3(let storage) = self { storage } else { nil }
+    }
 }
