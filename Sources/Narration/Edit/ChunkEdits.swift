@@ -10,7 +10,7 @@ public struct TrimResult: Sendable {
     /// Frames cut at the start and at the end.
     public let cutAtStart: FrameCount
     public let cutAtEnd: FrameCount
-    /// The article's noise floor the cut was measured against (`--auto` only).
+    /// The article's noise floor the cut was measured against (`TrimBounds.automatic` only).
     public let noiseFloor: Decibels?
     public let withdrawn: WithdrawnExport?
 }
@@ -38,7 +38,7 @@ extension NarrationLibrary {
     /// file goes to the trash (undo brings it back).
     /// - Returns: nil when nothing would be cut (no edit is made).
     /// - Throws: a usage error for bounds outside the chunk or keeping nothing, or a chunk with
-    ///   no sound above the noise floor (`--auto`); the file's errors; `articleBusy`.
+    ///   no sound above the noise floor (`TrimBounds.automatic`); the file's errors; `articleBusy`.
     public func trim(chunkAt index: ChunkIndex, of article: Article, _ bounds: TrimBounds) throws(NarrationError) -> TrimResult? {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .edit)
         defer { withExtendedLifetime(lock) {} }
@@ -56,10 +56,13 @@ extension NarrationLibrary {
             let last = end?.frames(at: format) ?? chunk.frames
             let length = Timecode.precise(chunk.duration)
             guard first <= chunk.frames, last <= chunk.frames else {
-                throw .usage("Chunk \(index.number) is \(length) long; give --start and --end within it.")
+                throw NarrationError(.usage, "Chunk \(index.number) is \(length) long.", remedy: .trimWithinChunk)
             }
             guard first < last else {
-                throw .usage("--start \(Timecode.precise(format.seconds(first))) is not before --end \(Timecode.precise(format.seconds(last))): that keeps nothing of chunk \(index.number); to remove it, use narrate delete-chunk \(index.number).")
+                throw NarrationError(
+                    .usage,
+                    naming: "\(.trimStart) \(Timecode.precise(format.seconds(first))) is not before \(.trimEnd) \(Timecode.precise(format.seconds(last))): that keeps nothing of chunk \(index.number).",
+                    remedy: .deleteChunkInstead(index))
             }
             kept = first..<last
         case .automatic:
@@ -68,8 +71,9 @@ extension NarrationLibrary {
             var edges = EdgeTrim(format: format)
             try AudioSegment.stream([AudioSegment(file: entry.file, range: 0..<chunk.frames)], format: format) { edges.add($0) }
             guard let range = edges.keptFrames(noiseFloor: noiseFloor) else {
-                throw .usage(
-                    "Chunk \(index.number) holds no sound above the article's noise floor (\(noiseFloor.formatted) dBFS); nothing was trimmed. To remove it, use narrate delete-chunk \(index.number).")
+                throw NarrationError(
+                    .usage, "Chunk \(index.number) holds no sound above the article's noise floor (\(noiseFloor.formatted) dBFS), so nothing was trimmed.",
+                    remedy: .deleteChunkInstead(index))
             }
             kept = range
         }
@@ -143,7 +147,7 @@ extension NarrationLibrary {
         case .unreadable(let reason): "cannot be read (\(reason))"
         }
         return NarrationError(
-            .chunkFileMissing, "The file of chunk \(entry.index.number) (\(entry.file.path)) \(what); narrate chunks says more. Nothing was changed.",
-            subject: .file(entry.file.path))
+            .chunkFileMissing, "The file of chunk \(entry.index.number) (\(entry.file.path)) \(what). Nothing was changed.",
+            subject: .file(entry.file.path), remedy: .replaceOrDeleteChunk(entry.index, then: .nothing))
     }
 }
