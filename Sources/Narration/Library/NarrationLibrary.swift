@@ -82,6 +82,15 @@ public final class NarrationLibrary: Sendable {
         try catalog.setCurrentArticle(article.id)
     }
 
+    // MARK: Reading
+
+    /// The library's records, read-only: its articles, the current one, the history of edits and
+    /// the volunteer's activity.
+    public var records: LibraryRecords { LibraryRecords(catalog: catalog) }
+
+    /// One article's records, read-only: its chunks, paragraphs, reading plan and take checks.
+    public func records(of article: Article) -> ArticleRecords { ArticleRecords(article: article, catalog: catalog) }
+
     // MARK: Chunks
 
     /// What is wrong with a chunk's file, as far as its header and size tell.
