@@ -45,7 +45,7 @@ extension NarrationLibrary {
         let entries = try chunkEntries(of: article)
         try ChunkOrder(entries.map(\.chunk.id)).validate(index)
         let entry = entries[index.position]
-        if let problem = entry.problem { throw Self.unusable(entry, problem: problem) }
+        try entry.requireUsable()
         let chunk = entry.chunk
         let format = article.format
         var floor: Decibels?
@@ -66,7 +66,7 @@ extension NarrationLibrary {
             }
             kept = first..<last
         case .automatic:
-            let noiseFloor = try articleNoiseFloor(entries)
+            let noiseFloor = try entries.noiseFloor()
             floor = noiseFloor
             var edges = EdgeTrim(format: format)
             try AudioSegment.stream([AudioSegment(file: entry.file, range: 0..<chunk.frames)], format: format) { edges.add($0) }
@@ -82,7 +82,7 @@ extension NarrationLibrary {
         let partial = root.partialURL(trimmedID, of: article.id)
         let levels: LevelAccumulator
         do {
-            levels = try Self.copy(entry.file, frames: kept, to: partial, format: format)
+            levels = try AudioSegment(file: entry.file, range: kept).copy(to: partial, format: format)
         } catch {
             try? FileManager.default.removeItem(at: partial)
             throw error
@@ -111,11 +111,14 @@ extension NarrationLibrary {
         return TrimResult(
             index: placed.index, chunk: trimmed, cutAtStart: cutStart, cutAtEnd: cutEnd, noiseFloor: floor, withdrawn: placed.withdrawn)
     }
+}
 
-    /// The article's noise floor: the quietest 500 ms of any of its chunks, as `check` measures it.
-    func articleNoiseFloor(_ entries: [ChunkEntry]) throws(NarrationError) -> Decibels {
+extension [NarrationLibrary.ChunkEntry] {
+    /// The article's noise floor: the quietest 500 ms of any of these chunks whose file is
+    /// usable, as `check` measures it; silence when none has 500 ms.
+    func noiseFloor() throws(NarrationError) -> Decibels {
         var quietest: Decibels?
-        for entry in entries where entry.problem == nil {
+        for entry in self where entry.problem == nil {
             var statistics = SignalStatistics(format: entry.chunk.format)
             try AudioSegment.stream([AudioSegment(file: entry.file, range: 0..<entry.chunk.frames)], format: entry.chunk.format) { statistics.add($0) }
             statistics.finish()
@@ -125,29 +128,36 @@ extension NarrationLibrary {
         }
         return quietest ?? .silence
     }
+}
 
-    /// Copies `frames` of `source` into a new WAV file at `destination`, measuring its levels.
-    static func copy(_ source: URL, frames: Range<FrameCount>, to destination: URL, format: AudioFormat) throws(NarrationError) -> LevelAccumulator {
-        let writer = try SoundFileWriter(creating: destination.path, format: format)
-        var levels = LevelAccumulator(channels: format.channels)
-        try AudioSegment.stream([AudioSegment(file: source, range: frames)], format: format) { (block) throws(NarrationError) in
-            levels.add(block)
-            try writer.write(block)
-        }
-        try writer.close()
-        return levels
-    }
-
-    /// The error for a chunk whose file cannot be edited.
-    static func unusable(_ entry: ChunkEntry, problem: FileProblem) -> NarrationError {
+extension NarrationLibrary.ChunkEntry {
+    /// Throws when the chunk's file cannot be edited or punched into, saying what is wrong with
+    /// it and that nothing was changed.
+    /// - Throws: `chunkFileMissing`, with the remedy to record the chunk again or delete it.
+    func requireUsable() throws(NarrationError) {
+        guard let problem else { return }
         let what = switch problem {
         case .missing: "is missing"
         case .truncated: "is shorter than the catalog says"
         case .otherFormat: "is not in the article's format"
         case .unreadable(let reason): "cannot be read (\(reason))"
         }
-        return NarrationError(
-            .chunkFileMissing, "The file of chunk \(entry.index.number) (\(entry.file.path)) \(what). Nothing was changed.",
-            subject: .file(entry.file.path), remedy: .replaceOrDeleteChunk(entry.index, then: .nothing))
+        throw NarrationError(
+            .chunkFileMissing, "The file of chunk \(index.number) (\(file.path)) \(what). Nothing was changed.",
+            subject: .file(file.path), remedy: .replaceOrDeleteChunk(index, then: .nothing))
+    }
+}
+
+extension AudioSegment {
+    /// Copies the segment into a new WAV file at `destination`, measuring its levels.
+    func copy(to destination: URL, format: AudioFormat) throws(NarrationError) -> LevelAccumulator {
+        let writer = try SoundFileWriter(creating: destination.path, format: format)
+        var levels = LevelAccumulator(channels: format.channels)
+        try AudioSegment.stream([self], format: format) { (block) throws(NarrationError) in
+            levels.add(block)
+            try writer.write(block)
+        }
+        try writer.close()
+        return levels
     }
 }
