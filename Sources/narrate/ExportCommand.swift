@@ -227,7 +227,7 @@ extension Narrate {
                 }
                 if let transcript, let transcriptURL {
                     bar.finish()
-                    try library.writeTranscript(of: result.plan, as: transcript.format, to: transcriptURL)
+                    try result.plan.writeTranscript(as: transcript.format, to: transcriptURL)
                 }
                 return (result, chunkCount)
             }
