@@ -53,8 +53,8 @@ extension NarrationError {
     public var sentence: String { remedy.said(after: message(naming: \.commandLine)) }
 }
 
-extension Entry {
-    /// The entry as the command line names it: the flag that carries it.
+extension InputField {
+    /// The field as the command line names it: the flag that carries it.
     public var commandLine: String {
         switch self {
         case .listenerDate: "--date"

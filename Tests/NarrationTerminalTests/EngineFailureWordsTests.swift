@@ -2,7 +2,7 @@ import NarrationCore
 import NarrationTerminal
 import Testing
 
-/// The engine says what happened in plain words, naming entries and remedies as values; the
+/// The engine says what happened in plain words, naming fields and remedies as values; the
 /// terminal says the same with narrate's flags and commands, in the words it always used.
 @Suite("An engine failure in plain words and in the terminal's")
 struct EngineFailureWordsTests {
@@ -41,10 +41,10 @@ struct EngineFailureWordsTests {
         #expect(!error.message.contains("--") && !error.message.contains("narrate "), "\(error.message)")
     }
 
-    @Test("a message naming no entry is the same for every front end")
+    @Test("a message naming no field is the same for every front end")
     func plainMessage() {
         let error = NarrationError(.usage, "The title is empty.", remedy: .giveTitle)
-        #expect(error.entryMessage == nil)
+        #expect(error.fieldMessage == nil)
         #expect(error.message(naming: \.commandLine) == "The title is empty.")
     }
 }

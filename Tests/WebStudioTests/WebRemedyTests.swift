@@ -20,7 +20,7 @@ struct WebRemedyTests {
         #expect(!words.contains("--") && !words.contains("narrate "), "\(words)")
     }
 
-    @Test("a failure naming an entry reaches the page in plain words")
+    @Test("a failure naming a field reaches the page in plain words")
     func entryInPlainWords() {
         let error = NarrationError(
             .usage, naming: "\(.trimStart) 00:00:00.800 is not before \(.trimEnd) 00:00:00.200: that keeps nothing of chunk 2.",

@@ -77,9 +77,9 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
     public let cause: Cause?
     /// What the volunteer can do about it, for the front end to say or offer.
     public let remedy: Remedy?
-    /// The message with the entries it names kept as values, when it names any: a front end that
-    /// names entries its own way says `message(naming:)`.
-    public let entryMessage: EntryMessage?
+    /// The message with the fields it names kept as values, when it names any: a front end that
+    /// names fields its own way says `message(naming:)`.
+    public let fieldMessage: InputFieldMessage?
 
     public init(_ kind: Kind, _ message: String, subject: Subject? = nil, cause: Cause? = nil, remedy: Remedy? = nil) {
         self.kind = kind
@@ -87,24 +87,24 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
         self.subject = subject
         self.cause = cause
         self.remedy = remedy
-        self.entryMessage = nil
+        self.fieldMessage = nil
     }
 
-    /// A failure whose message names entries the volunteer typed (`Entry`); `message` names them
+    /// A failure whose message names fields the volunteer typed (`InputField`); `message` names them
     /// in plain words.
-    public init(_ kind: Kind, naming message: EntryMessage, subject: Subject? = nil, cause: Cause? = nil, remedy: Remedy? = nil) {
+    public init(_ kind: Kind, naming message: InputFieldMessage, subject: Subject? = nil, cause: Cause? = nil, remedy: Remedy? = nil) {
         self.kind = kind
         self.message = message.plain
         self.subject = subject
         self.cause = cause
         self.remedy = remedy
-        self.entryMessage = message
+        self.fieldMessage = message
     }
 
-    /// What happened, with each entry it names called by `name` (the command line's flags); the
+    /// What happened, with each field it names called by `name` (the command line's flags); the
     /// same as `message` for a message that names none.
-    public func message(naming name: (Entry) -> String) -> String {
-        entryMessage?.said(naming: name) ?? message
+    public func message(naming name: (InputField) -> String) -> String {
+        fieldMessage?.said(naming: name) ?? message
     }
 
     /// Two failures are the same when they say the same thing and offer the same remedy, which is

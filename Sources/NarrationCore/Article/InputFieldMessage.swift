@@ -1,13 +1,13 @@
-/// A message that names entries the volunteer typed (`Entry`): the words around them are the
-/// engine's, the entries' names are each front end's own.
+/// A message that names fields the volunteer typed (`InputField`): the words around them are the
+/// engine's, the fields' names are each front end's own.
 ///
-/// Written as a string with the entries interpolated:
+/// Written as a string with the fields interpolated:
 /// `"\(.trimStart) 0.8 s is not before \(.trimEnd) 0.2 s."` is "The start 0.8 s is not before the
 /// end 0.2 s." in plain words and "--start 0.8 s is not before --end 0.2 s." on the command line.
-public struct EntryMessage: Sendable, Equatable, ExpressibleByStringInterpolation {
+public struct InputFieldMessage: Sendable, Equatable, ExpressibleByStringInterpolation {
     enum Part: Sendable, Equatable {
         case text(String)
-        case entry(Entry)
+        case field(InputField)
     }
 
     let parts: [Part]
@@ -20,24 +20,24 @@ public struct EntryMessage: Sendable, Equatable, ExpressibleByStringInterpolatio
         parts = stringInterpolation.parts
     }
 
-    /// The message with each entry named by `name`; a message that starts with an entry starts
+    /// The message with each field named by `name`; a message that starts with a field starts
     /// with a capital letter.
-    public func said(naming name: (Entry) -> String) -> String {
+    public func said(naming name: (InputField) -> String) -> String {
         var text = ""
         for part in parts {
             switch part {
             case .text(let words): text += words
-            case .entry(let entry): text += name(entry)
+            case .field(let field): text += name(field)
             }
         }
-        guard case .entry = parts.first, let first = text.first else { return text }
+        guard case .field = parts.first, let first = text.first else { return text }
         return first.uppercased() + text.dropFirst()
     }
 
-    /// The message in plain words (`Entry.plainName`).
+    /// The message in plain words (`InputField.plainName`).
     public var plain: String { said(naming: \.plainName) }
 
-    /// Collects an `EntryMessage` literal's words and entries.
+    /// Collects an `InputFieldMessage` literal's words and fields.
     public struct StringInterpolation: StringInterpolationProtocol {
         var parts: [Part] = []
 
@@ -47,9 +47,9 @@ public struct EntryMessage: Sendable, Equatable, ExpressibleByStringInterpolatio
             if !literal.isEmpty { parts.append(.text(literal)) }
         }
 
-        /// An entry, named by each front end its own way.
-        public mutating func appendInterpolation(_ entry: Entry) {
-            parts.append(.entry(entry))
+        /// A field, named by each front end its own way.
+        public mutating func appendInterpolation(_ field: InputField) {
+            parts.append(.field(field))
         }
 
         /// Any other value, as a string interpolation would show it.
