@@ -40,6 +40,9 @@ extension Remedy {
         case .showHistory: ("(narrate history lists them).", true)
         case .attachOldText: ("attach the old text again with narrate script FILE. Nothing was changed.", true)
         case .punchWithinChunk: ("punch in at a time within it, or add a chunk with narrate record --insert.", true)
+        case .trimWithinChunk: ("give --start and --end within it.", true)
+        case .deleteChunkInstead(let index): ("to remove it, use narrate delete-chunk \(index).", true)
+        case .deliverOrDeleteAnyway: ("deliver it first (narrate outbox push), or delete it anyway with --force, which withdraws the export.", true)
         }
     }
 }
@@ -47,7 +50,18 @@ extension Remedy {
 extension NarrationError {
     /// The failure as one line for the terminal: what happened, then what to do, in narrate's
     /// commands.
-    public var sentence: String { remedy.said(after: message) }
+    public var sentence: String { remedy.said(after: message(naming: \.commandLine)) }
+}
+
+extension InputField {
+    /// The field as the command line names it: the flag that carries it.
+    public var commandLine: String {
+        switch self {
+        case .listenerDate: "--date"
+        case .trimStart: "--start"
+        case .trimEnd: "--end"
+        }
+    }
 }
 
 extension Optional<Remedy> {
@@ -58,8 +72,9 @@ extension Optional<Remedy> {
         let (text, joins) = self.commandLine
         guard joins, message.hasSuffix(".") else { return "\(message) \(text)" }
         switch self {
-        // The ways on after what is unread, or after a time outside the chunk, follow a colon.
-        case .readSkipOrSendIncomplete, .punchWithinChunk: return "\(message.dropLast()): \(text)"
+        // The ways on after what is unread, after a time outside the chunk, or after an export
+        // not yet delivered, follow a colon.
+        case .readSkipOrSendIncomplete, .punchWithinChunk, .deliverOrDeleteAnyway: return "\(message.dropLast()): \(text)"
         // Where to look follows in brackets: "… left to reverse (narrate history lists them)."
         case .showHistory: return "\(message.dropLast()) \(text)"
         default: break

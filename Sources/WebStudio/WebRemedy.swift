@@ -30,6 +30,9 @@ enum WebRemedy {
         case .showHistory: "Nothing was changed."
         case .attachOldText: "Start a new article with the old text to read it again. Nothing was changed."
         case .punchWithinChunk: "Pause inside the chunk and fix the slip from there, or insert a new chunk."
+        case .trimWithinChunk: "Choose a start and an end within the chunk."
+        case .deleteChunkInstead(let index): "To remove it, delete chunk \(index)."
+        case .deliverOrDeleteAnyway: "Send it from the outbox on this page first."
         }
     }
 }

@@ -15,7 +15,7 @@ extension Narrate {
         func run() throws {
             let (article, entries, paragraphs) = try CommandRunner.withLibrary(readOnly: true) { library throws(NarrationError) in
                 let article = try library.article(target.article)
-                return (article, try library.chunkEntries(of: article), try library.catalog.paragraphs(of: article.id))
+                return (article, try library.chunkEntries(of: article), try library.records(of: article).paragraphs())
             }
             let numbers = Dictionary(uniqueKeysWithValues: paragraphs.map { ($0.id, $0.number) })
             let paragraph = { (chunk: Chunk) in chunk.paragraphID.flatMap { numbers[$0] } }

@@ -27,8 +27,8 @@ extension Narrate {
 
         func run() throws {
             let (article, withdrawn, chunks) = try CommandRunner.withLibrary { library throws(NarrationError) in
-                let article = try library.catalog.article(matching: id)
-                let chunks = try library.catalog.order(of: article.id).count
+                let article = try library.article(id)
+                let chunks = try library.records(of: article).chunkCount()
                 return (article, try library.deleteArticle(article, force: force), chunks)
             }
             if output.json {

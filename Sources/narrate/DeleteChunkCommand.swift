@@ -19,7 +19,7 @@ extension Narrate {
             let (article, removed, left) = try CommandRunner.withLibrary { library throws(NarrationError) in
                 let article = try library.article(target.article)
                 let removed = try library.deleteChunk(at: ChunkIndex(index), of: article)
-                return (article, removed, try library.catalog.order(of: article.id).count)
+                return (article, removed, try library.records(of: article).chunkCount())
             }
             if output.json {
                 Console.printJSON(DeletedJSON(deleted: index, remaining: left, withdrawnExport: removed.withdrawn.map { "\($0)" }))

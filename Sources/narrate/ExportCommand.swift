@@ -217,9 +217,9 @@ extension Narrate {
             let transcriptURL = transcript.map { destination.deletingPathExtension().appendingPathExtension($0.format.fileExtension) }
             let (result, chunkCount) = try CommandRunner.withLibrary(readOnly: true) { (library) throws(NarrationError) -> (ExportResult, Int) in
                 let article = try library.article(target.article)
-                let chunkCount = try library.catalog.chunks(of: article).count
+                let chunkCount = try library.records(of: article).chunks().count
                 if let problem = rangeProblem(count: chunkCount, title: article.title) { throw .usage(problem) }
-                if transcript != nil, try library.catalog.paragraphs(of: article.id).isEmpty {
+                if transcript != nil, try library.records(of: article).paragraphs().isEmpty {
                     throw NarrationError(.usage, "\"\(article.title)\" has no text, so there is no transcript to write.", remedy: .attachText)
                 }
                 let result = try library.export(article, to: destination, settings: settings) { done, total in
@@ -227,7 +227,7 @@ extension Narrate {
                 }
                 if let transcript, let transcriptURL {
                     bar.finish()
-                    try library.writeTranscript(of: result.plan, as: transcript.format, to: transcriptURL)
+                    try result.plan.writeTranscript(as: transcript.format, to: transcriptURL)
                 }
                 return (result, chunkCount)
             }
@@ -277,7 +277,7 @@ extension Narrate.Export {
         let bar = ProgressBar(label: "Exporting")
         let result = try CommandRunner.withLibrary(readOnly: true) { (library) throws(NarrationError) -> BookResult in
             let article = try library.article(target.article)
-            let chunkCount = try library.catalog.chunks(of: article).count
+            let chunkCount = try library.records(of: article).chunks().count
             if let problem = rangeProblem(count: chunkCount, title: article.title) { throw .usage(problem) }
             return try library.exportBook(article, as: book, to: destination, settings: settings) { done, total in
                 bar.update(done: done, total: total)

@@ -84,7 +84,7 @@ extension Narrate {
                 var guid = text
                 var title = text
                 var publication = publication
-                if let article = try? library.catalog.article(matching: text) {
+                if let article = try? library.article(text) {
                     guid = article.id.rawValue
                     title = "\"\(article.title)\""
                     publication = publication ?? article.publication

@@ -38,18 +38,15 @@ extension Narrate {
 
         func run() throws {
             let (edits, titles) = try CommandRunner.withLibrary(readOnly: true) { library throws(NarrationError) in
-                var edits: [Edit]
+                let edits: [Edit]
                 if all {
-                    edits = try library.catalog.history(of: nil, limit: limit)
+                    edits = try library.records.history(of: nil, limit: limit)
                 } else if let id = target.article {
-                    edits = try library.catalog.history(of: try library.catalog.article(matching: id).id, limit: limit)
+                    edits = try library.records.history(of: try library.article(id).id, limit: limit)
                 } else {
-                    let current = try library.catalog.currentArticle()
-                    let deletions = try library.catalog.history(of: nil, kinds: [.deleteArticle], limit: limit)
-                    let own = try current.map { (article) throws(NarrationError) in try library.catalog.history(of: article.id, limit: limit) } ?? []
-                    edits = Array((own + deletions.filter { $0.article != current?.id }).sorted { $0.number > $1.number }.prefix(limit))
+                    edits = try library.records.historyAroundCurrent(limit: limit)
                 }
-                let titles = try library.catalog.titles(of: Set(edits.map(\.article)))
+                let titles = try library.records.titles(of: Set(edits.map(\.article)))
                 return (edits, titles)
             }
             if output.json {

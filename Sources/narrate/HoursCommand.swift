@@ -51,7 +51,7 @@ extension Narrate {
         }
 
         func run() throws {
-            let events = try CommandRunner.withLibrary(readOnly: true) { library throws(NarrationError) in try library.catalog.activity() }
+            let events = try CommandRunner.withLibrary(readOnly: true) { library throws(NarrationError) in try library.records.activity() }
             let filter = VolunteerHours.Filter(from: from.flatMap(CalendarDay.init), to: to.flatMap(CalendarDay.init), narrator: narrator)
             let rows = VolunteerHours.report(events, filter: filter, timeZone: .current)
             if output.json {

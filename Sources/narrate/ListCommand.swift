@@ -18,7 +18,7 @@ extension Narrate {
 
         func run() throws {
             let (articles, totals, current, deliveries) = try CommandRunner.withLibrary(readOnly: true) { library throws(NarrationError) in
-                (try library.catalog.articles(), try library.catalog.chunkTotals(), try library.catalog.currentArticle()?.id, try library.deliveries())
+                (try library.records.articles(), try library.records.chunkTotals(), try library.records.currentArticle()?.id, try library.deliveries())
             }
             if output.json {
                 Console.printJSON(articles.map {

@@ -55,7 +55,7 @@ extension Narrate {
             let (article, withdrawn, count) = try CommandRunner.withLibrary { library throws(NarrationError) in
                 let article = try library.article(target.article)
                 let withdrawn = try library.moveChunk(at: ChunkIndex(index), to: ChunkIndex(to), of: article)
-                return (article, withdrawn, try library.catalog.order(of: article.id).count)
+                return (article, withdrawn, try library.records(of: article).chunkCount())
             }
             if output.json {
                 Console.printJSON(MovedJSON(moved: index, to: to, chunks: count, withdrawnExport: withdrawn.map { "\($0)" }))

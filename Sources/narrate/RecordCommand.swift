@@ -131,7 +131,7 @@ extension Narrate {
                     },
                     device: device ?? settings.device, duration: duration)
                 if !output.json, let paragraph = recording.paragraph {
-                    showParagraph(paragraph, upNext: recording.upNext, of: try library.catalog.paragraphs(of: article.id).count)
+                    showParagraph(paragraph, upNext: recording.upNext, of: try library.records(of: article).paragraphs().count)
                 }
                 return (try capture(recording, playbackDevice: outputDevice ?? settings.device), article)
             }

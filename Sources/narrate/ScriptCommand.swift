@@ -104,7 +104,7 @@ extension Narrate {
             let (article, change, unread) = try CommandRunner.withLibrary { library throws(NarrationError) in
                 let article = try library.article(target.article)
                 let change = try library.skipParagraphs(numbers, skipping: skipping, of: article)
-                return (article, change, try library.catalog.readingPlan(of: article).unread)
+                return (article, change, try library.records(of: article).readingPlan().unread)
             }
             if output.json {
                 Console.printJSON(SkipChangeJSON(change, unread: unread))
@@ -133,7 +133,7 @@ extension Narrate {
                 // After a take, its measure first: quick, and every take needs one, text or not.
                 if afterTake { try? library.measureChunks(of: article) }
                 let checks = try library.checkTakes(of: article, language: language)
-                let order = try library.catalog.order(of: article.id)
+                let order = try library.records(of: article).order()
                 return (article, checks, checks.map { order.index(of: $0.chunk)?.number ?? 0 })
             }
             if output.json {
@@ -176,10 +176,8 @@ extension Narrate {
         private func list() throws {
             let (article, entries, next, checks, order) = try CommandRunner.withLibrary(readOnly: true) { library throws(NarrationError) in
                 let article = try library.article(target.article)
-                return (
-                    article, try library.paragraphEntries(of: article), try library.catalog.readingPlan(of: article).next,
-                    try library.catalog.takeChecks(of: article.id), try library.catalog.order(of: article.id)
-                )
+                let records = library.records(of: article)
+                return (article, try records.paragraphEntries(), try records.readingPlan().next, try records.takeChecks(), try records.order())
             }
             // The hints not dismissed of each paragraph's takes, with the chunk they are about.
             let hintsOf = { (entry: ParagraphEntry) -> [(chunk: Int, hint: TakeHint)] in

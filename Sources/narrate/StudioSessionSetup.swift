@@ -30,7 +30,7 @@ enum StudioSessionSetup {
             }
             return article
         }
-        guard let current = try library.catalog.currentArticle(), current.state == .open else { return nil }
+        guard let current = try library.records.currentArticle(), current.state == .open else { return nil }
         return current
     }
 }

@@ -28,13 +28,13 @@ extension Narrate {
             let (undone, article, chunks) = try CommandRunner.withLibrary { library throws(NarrationError) in
                 let scope: UndoScope
                 if let id = target.article {
-                    scope = .article(try library.catalog.article(matching: id).id)
+                    scope = .article(try library.article(id).id)
                 } else {
-                    scope = .latest(current: try library.catalog.currentArticle()?.id)
+                    scope = .latest(current: try library.records.currentArticle()?.id)
                 }
                 let undone = try library.undo(scope)
                 let article = try library.article(undone.edit.article.rawValue)
-                return (undone, article, try library.catalog.chunks(of: article))
+                return (undone, article, try library.records(of: article).chunks())
             }
             let frames = chunks.reduce(0) { $0 + $1.frames }
             if output.json {

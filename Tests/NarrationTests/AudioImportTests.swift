@@ -31,7 +31,7 @@ struct AudioImportTests {
         let reader = try SoundFileReader(path: imported.file.path)
         #expect(reader.format == format)
         #expect(try reader.readAll() == samples.flatMap { [$0, $0] })
-        #expect(try library.catalog.chunks(of: article).map(\.id) == [imported.chunk.id])
+        #expect(try library.records(of: article).chunks().map(\.id) == [imported.chunk.id])
         let levels = samples.withUnsafeBufferPointer { block in
             var accumulator = LevelAccumulator(channels: 1)
             accumulator.add(block)

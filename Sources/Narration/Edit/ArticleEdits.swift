@@ -37,8 +37,8 @@ extension NarrationLibrary {
         if !force, let job = try catalog.undeliveredExport(of: article.id) {
             throw NarrationError(
                 .articleBusy,
-                "The article \"\(article.title)\" is queued (job \(job)) and not delivered yet: deliver it first (narrate outbox push), or delete it anyway with --force, which withdraws the export.",
-                subject: .article(article.id))
+                "The article \"\(article.title)\" is queued (job \(job)) and not delivered yet.",
+                subject: .article(article.id), remedy: .deliverOrDeleteAnyway)
         }
         let withdrawn = try catalog.moveToTrash(article, withdrawing: force)
         if withdrawn != nil { OutboxSweep.run(root: root, catalog: catalog) }

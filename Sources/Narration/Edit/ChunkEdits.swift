@@ -10,7 +10,7 @@ public struct TrimResult: Sendable {
     /// Frames cut at the start and at the end.
     public let cutAtStart: FrameCount
     public let cutAtEnd: FrameCount
-    /// The article's noise floor the cut was measured against (`--auto` only).
+    /// The article's noise floor the cut was measured against (`TrimBounds.automatic` only).
     public let noiseFloor: Decibels?
     public let withdrawn: WithdrawnExport?
 }
@@ -38,14 +38,14 @@ extension NarrationLibrary {
     /// file goes to the trash (undo brings it back).
     /// - Returns: nil when nothing would be cut (no edit is made).
     /// - Throws: a usage error for bounds outside the chunk or keeping nothing, or a chunk with
-    ///   no sound above the noise floor (`--auto`); the file's errors; `articleBusy`.
+    ///   no sound above the noise floor (`TrimBounds.automatic`); the file's errors; `articleBusy`.
     public func trim(chunkAt index: ChunkIndex, of article: Article, _ bounds: TrimBounds) throws(NarrationError) -> TrimResult? {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .edit)
         defer { withExtendedLifetime(lock) {} }
         let entries = try chunkEntries(of: article)
         try ChunkOrder(entries.map(\.chunk.id)).validate(index)
         let entry = entries[index.position]
-        if let problem = entry.problem { throw Self.unusable(entry, problem: problem) }
+        try entry.requireUsable()
         let chunk = entry.chunk
         let format = article.format
         var floor: Decibels?
@@ -56,20 +56,24 @@ extension NarrationLibrary {
             let last = end?.frames(at: format) ?? chunk.frames
             let length = Timecode.precise(chunk.duration)
             guard first <= chunk.frames, last <= chunk.frames else {
-                throw .usage("Chunk \(index.number) is \(length) long; give --start and --end within it.")
+                throw NarrationError(.usage, "Chunk \(index.number) is \(length) long.", remedy: .trimWithinChunk)
             }
             guard first < last else {
-                throw .usage("--start \(Timecode.precise(format.seconds(first))) is not before --end \(Timecode.precise(format.seconds(last))): that keeps nothing of chunk \(index.number); to remove it, use narrate delete-chunk \(index.number).")
+                throw NarrationError(
+                    .usage,
+                    naming: "\(.trimStart) \(Timecode.precise(format.seconds(first))) is not before \(.trimEnd) \(Timecode.precise(format.seconds(last))): that keeps nothing of chunk \(index.number).",
+                    remedy: .deleteChunkInstead(index))
             }
             kept = first..<last
         case .automatic:
-            let noiseFloor = try articleNoiseFloor(entries)
+            let noiseFloor = try entries.noiseFloor()
             floor = noiseFloor
             var edges = EdgeTrim(format: format)
             try AudioSegment.stream([AudioSegment(file: entry.file, range: 0..<chunk.frames)], format: format) { edges.add($0) }
             guard let range = edges.keptFrames(noiseFloor: noiseFloor) else {
-                throw .usage(
-                    "Chunk \(index.number) holds no sound above the article's noise floor (\(noiseFloor.formatted) dBFS); nothing was trimmed. To remove it, use narrate delete-chunk \(index.number).")
+                throw NarrationError(
+                    .usage, "Chunk \(index.number) holds no sound above the article's noise floor (\(noiseFloor.formatted) dBFS), so nothing was trimmed.",
+                    remedy: .deleteChunkInstead(index))
             }
             kept = range
         }
@@ -78,7 +82,7 @@ extension NarrationLibrary {
         let partial = root.partialURL(trimmedID, of: article.id)
         let levels: LevelAccumulator
         do {
-            levels = try Self.copy(entry.file, frames: kept, to: partial, format: format)
+            levels = try AudioSegment(file: entry.file, range: kept).copy(to: partial, format: format)
         } catch {
             try? FileManager.default.removeItem(at: partial)
             throw error
@@ -107,11 +111,14 @@ extension NarrationLibrary {
         return TrimResult(
             index: placed.index, chunk: trimmed, cutAtStart: cutStart, cutAtEnd: cutEnd, noiseFloor: floor, withdrawn: placed.withdrawn)
     }
+}
 
-    /// The article's noise floor: the quietest 500 ms of any of its chunks, as `check` measures it.
-    func articleNoiseFloor(_ entries: [ChunkEntry]) throws(NarrationError) -> Decibels {
+extension [NarrationLibrary.ChunkEntry] {
+    /// The article's noise floor: the quietest 500 ms of any of these chunks whose file is
+    /// usable, as `check` measures it; silence when none has 500 ms.
+    func noiseFloor() throws(NarrationError) -> Decibels {
         var quietest: Decibels?
-        for entry in entries where entry.problem == nil {
+        for entry in self where entry.problem == nil {
             var statistics = SignalStatistics(format: entry.chunk.format)
             try AudioSegment.stream([AudioSegment(file: entry.file, range: 0..<entry.chunk.frames)], format: entry.chunk.format) { statistics.add($0) }
             statistics.finish()
@@ -121,29 +128,36 @@ extension NarrationLibrary {
         }
         return quietest ?? .silence
     }
+}
 
-    /// Copies `frames` of `source` into a new WAV file at `destination`, measuring its levels.
-    static func copy(_ source: URL, frames: Range<FrameCount>, to destination: URL, format: AudioFormat) throws(NarrationError) -> LevelAccumulator {
-        let writer = try SoundFileWriter(creating: destination.path, format: format)
-        var levels = LevelAccumulator(channels: format.channels)
-        try AudioSegment.stream([AudioSegment(file: source, range: frames)], format: format) { (block) throws(NarrationError) in
-            levels.add(block)
-            try writer.write(block)
-        }
-        try writer.close()
-        return levels
-    }
-
-    /// The error for a chunk whose file cannot be edited.
-    static func unusable(_ entry: ChunkEntry, problem: FileProblem) -> NarrationError {
+extension NarrationLibrary.ChunkEntry {
+    /// Throws when the chunk's file cannot be edited or punched into, saying what is wrong with
+    /// it and that nothing was changed.
+    /// - Throws: `chunkFileMissing`, with the remedy to record the chunk again or delete it.
+    func requireUsable() throws(NarrationError) {
+        guard let problem else { return }
         let what = switch problem {
         case .missing: "is missing"
         case .truncated: "is shorter than the catalog says"
         case .otherFormat: "is not in the article's format"
         case .unreadable(let reason): "cannot be read (\(reason))"
         }
-        return NarrationError(
-            .chunkFileMissing, "The file of chunk \(entry.index.number) (\(entry.file.path)) \(what); narrate chunks says more. Nothing was changed.",
-            subject: .file(entry.file.path))
+        throw NarrationError(
+            .chunkFileMissing, "The file of chunk \(index.number) (\(file.path)) \(what). Nothing was changed.",
+            subject: .file(file.path), remedy: .replaceOrDeleteChunk(index, then: .nothing))
+    }
+}
+
+extension AudioSegment {
+    /// Copies the segment into a new WAV file at `destination`, measuring its levels.
+    func copy(to destination: URL, format: AudioFormat) throws(NarrationError) -> LevelAccumulator {
+        let writer = try SoundFileWriter(creating: destination.path, format: format)
+        var levels = LevelAccumulator(channels: format.channels)
+        try AudioSegment.stream([self], format: format) { (block) throws(NarrationError) in
+            levels.add(block)
+            try writer.write(block)
+        }
+        try writer.close()
+        return levels
     }
 }

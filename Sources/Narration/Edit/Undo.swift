@@ -19,7 +19,7 @@ extension NarrationLibrary {
             let deletion = try catalog.history(of: nil, kinds: [.deleteArticle]).first { $0.undoneAt == nil }
             let own = try current.flatMap { (id) throws(NarrationError) in try catalog.history(of: id).first { $0.undoneAt == nil } }
             guard let latest = [deletion, own].compactMap({ $0 }).max(by: { $0.number < $1.number }) else {
-                throw NarrationError(.usage, "There is nothing to undo: no edit of the article is left to reverse (narrate history lists them).")
+                throw NarrationError(.usage, "There is nothing to undo: no edit of the article is left to reverse.", remedy: .showHistory)
             }
             candidate = latest.article
         }
@@ -35,7 +35,7 @@ extension NarrationLibrary {
             if !missing.isEmpty {
                 throw NarrationError(
                     .chunkFileMissing,
-                    "Undo would bring back \(missing.count == 1 ? "a chunk whose file is" : "\(missing.count) chunks whose files are") no longer in the article's trash (narrate prune removes them after delivery), so nothing was changed.")
+                    "Undo would bring back \(missing.count == 1 ? "a chunk whose file is" : "\(missing.count) chunks whose files are") no longer in the article's trash (it is emptied when the recordings are pruned after delivery), so nothing was changed.")
             }
             for id in leaving where FileSystem.exists(root.chunkURL(id, of: article)) {
                 try FileSystem.move(root.chunkURL(id, of: article), to: root.trashedChunkURL(id, of: article))

@@ -7,6 +7,10 @@ public import NarrationCore
 /// Opening a library adopts takes abandoned by a crashed recorder; `notices` says what was adopted.
 /// A library opened read-only (a data root that cannot be written, for a command that only reads)
 /// adopts nothing and changes nothing; its notice says so.
+///
+/// Front ends read through `records` (the articles, the current one, the history, the activity)
+/// and `records(of:)` (one article's chunks, paragraphs, reading plan and take checks), and
+/// change things through the library's operations; they never reach into its `catalog`.
 public final class NarrationLibrary: Sendable {
     public let root: DataRoot
     public let catalog: Catalog
@@ -81,6 +85,15 @@ public final class NarrationLibrary: Sendable {
     public func use(_ article: Article) throws(NarrationError) {
         try catalog.setCurrentArticle(article.id)
     }
+
+    // MARK: Reading
+
+    /// The library's records, read-only: its articles, the current one, the history of edits and
+    /// the volunteer's activity.
+    public var records: LibraryRecords { LibraryRecords(catalog: catalog) }
+
+    /// One article's records, read-only: its chunks, paragraphs, reading plan and take checks.
+    public func records(of article: Article) -> ArticleRecords { ArticleRecords(article: article, catalog: catalog) }
 
     // MARK: Chunks
 
@@ -203,7 +216,7 @@ public final class NarrationLibrary: Sendable {
         if let punch {
             try order.validate(punch.index)
             let entry = try chunkEntries(of: article)[punch.index.position]
-            if let problem = entry.problem { throw Self.unusable(entry, problem: problem) }
+            try entry.requireUsable()
             // The request's numbers may come from a page or a typed line: checked before any arithmetic.
             let frame = try AudioTime(seconds: punch.seconds).frames(at: article.format)
             let preRollFrames = try AudioTime(seconds: punch.preRollSeconds).frames(at: article.format)

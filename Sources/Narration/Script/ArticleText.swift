@@ -17,19 +17,6 @@ extension NarrationLibrary {
         if change.withdrawn != nil { OutboxSweep.run(root: root, catalog: catalog) }
         return change
     }
-
-    /// The article's paragraphs, each with its chunks, as a listing shows them.
-    public func paragraphEntries(of article: Article) throws(NarrationError) -> [ParagraphEntry] {
-        let paragraphs = try catalog.paragraphs(of: article.id)
-        guard !paragraphs.isEmpty else { return [] }
-        let chunks = try catalog.chunks(of: article)
-        return paragraphs.map { paragraph in
-            let own = chunks.enumerated().filter { $0.element.paragraphID == paragraph.id }
-            return ParagraphEntry(
-                paragraph: paragraph, chunks: own.map { ChunkIndex(position: $0.offset) },
-                frames: own.reduce(0) { $0 + $1.element.frames }, format: article.format)
-        }
-    }
 }
 
 /// A paragraph of the article's text with the chunks that read it.

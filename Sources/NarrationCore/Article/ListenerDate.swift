@@ -19,7 +19,7 @@ public enum ListenerDate {
     public static func parse(_ text: String) throws(NarrationError) -> String {
         let trimmed = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         guard isWellFormed(trimmed) else {
-            throw .usage("--date \(trimmed.isEmpty ? "\"\"" : trimmed) is not a day: give it as YYYY-MM-DD, e.g. 2026-11-23.")
+            throw NarrationError(.usage, naming: "\(.listenerDate) \(trimmed.isEmpty ? "\"\"" : trimmed) is not a day: give it as YYYY-MM-DD, e.g. 2026-11-23.")
         }
         return trimmed
     }

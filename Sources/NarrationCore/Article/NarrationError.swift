@@ -77,6 +77,9 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
     public let cause: Cause?
     /// What the volunteer can do about it, for the front end to say or offer.
     public let remedy: Remedy?
+    /// The message with the fields it names kept as values, when it names any: a front end that
+    /// names fields its own way says `message(naming:)`.
+    public let fieldMessage: InputFieldMessage?
 
     public init(_ kind: Kind, _ message: String, subject: Subject? = nil, cause: Cause? = nil, remedy: Remedy? = nil) {
         self.kind = kind
@@ -84,6 +87,24 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
         self.subject = subject
         self.cause = cause
         self.remedy = remedy
+        self.fieldMessage = nil
+    }
+
+    /// A failure whose message names fields the volunteer typed (`InputField`); `message` names them
+    /// in plain words.
+    public init(_ kind: Kind, naming message: InputFieldMessage, subject: Subject? = nil, cause: Cause? = nil, remedy: Remedy? = nil) {
+        self.kind = kind
+        self.message = message.plain
+        self.subject = subject
+        self.cause = cause
+        self.remedy = remedy
+        self.fieldMessage = message
+    }
+
+    /// What happened, with each field it names called by `name` (the command line's flags); the
+    /// same as `message` for a message that names none.
+    public func message(naming name: (InputField) -> String) -> String {
+        fieldMessage?.said(naming: name) ?? message
     }
 
     /// Two failures are the same when they say the same thing and offer the same remedy, which is

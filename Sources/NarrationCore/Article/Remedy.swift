@@ -58,6 +58,13 @@ public enum Remedy: Sendable, Equatable {
     case attachOldText
     /// The punch's time is past the chunk's end: punch in within it, or insert a new chunk.
     case punchWithinChunk
+    /// A trim's start and end must lie within the chunk: give them within it.
+    case trimWithinChunk
+    /// What was asked would keep nothing of the chunk: to remove it, delete the chunk instead.
+    case deleteChunkInstead(ChunkIndex)
+    /// The article's export waits undelivered: deliver it first, or delete the article anyway,
+    /// which withdraws the export.
+    case deliverOrDeleteAnyway
 
     /// What the volunteer can do after mending a chunk, in `replaceOrDeleteChunk`.
     public enum AfterMending: Sendable, Equatable {
