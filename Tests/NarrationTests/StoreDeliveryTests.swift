@@ -30,7 +30,7 @@ struct StoreDeliveryTests {
     }
 
     @Test("the audio, its chapters and its sidecar go in verified and the feed gets the item; delivered again at the same place without them, the chapters go and the feed offers the article no more")
-    func sameplaceWithdrawsCarriedFiles() async throws {
+    func samePlaceWithdrawsCarriedFiles() async throws {
         let fixture = try LibraryFixture()
         let store = MemoryDeliveryStore()
         let article = try fixture.library.newArticle(title: "Budget vote", publication: "Daily Post", narrator: "Ann", format: .speech)

@@ -52,9 +52,12 @@ public struct StoredChange: Sendable, Equatable {
 /// - `read`, `head` and `delete` of a key with nothing there answer nil, nil and quietly.
 /// - `list` names the objects below a prefix, sorted; never the store's own lock or temporary
 ///   files (hidden names in a folder).
-/// - `stage` writes a delivery's file verified, and `commit` puts every staged file in its place
-///   together: a failure while staging (a full disk, a dropped connection) leaves no staged file
-///   in its place, and staged files that are dropped uncommitted leave nothing (see `DeliveryFile`).
+/// - `stage` writes a delivery's file verified, and `commit` puts the staged files in their
+///   places together. In a folder and in memory a failure while staging (a full disk) leaves
+///   none of them in place, and staged files dropped uncommitted leave nothing behind. Object
+///   storage has no rename: each object is stored whole as it is staged, at the place the
+///   delivery recorded before its first byte, so that the next attempt keeps it (or resumes its
+///   multipart upload) and a withdrawn job's copy is removed as a stray one.
 public protocol DeliveryStore: Sendable {
     /// A file staged and verified, waiting for `commit`: a folder's copy beside its place, the
     /// bytes in memory, or an object already stored whole (object storage has no rename).
