@@ -63,9 +63,14 @@ extension Narrate {
                 let check = store.verification
                 await store.close()
                 let requested = try profile.profile.map { (name) throws(NarrationError) in try settings.deliveryProfile(named: name) }
-                let (job, _) = try library.exportForDelivery(
-                    article, profile: requested, fallback: try profile.resolve(settings), language: settings.language,
-                    sendingUnread: incomplete.incomplete) { exporting.update(done: $0, total: $1) }
+                let fallback = try profile.resolve(settings)
+                let (language, sendingUnread) = (settings.language, incomplete.incomplete)
+                // Exporting encodes the audio and writes the outbox: a thread of its own, off the concurrency pool.
+                let (job, _) = try await BlockingWork.run(named: "narrate-submit-export") { () throws(NarrationError) in
+                    try library.exportForDelivery(
+                        article, profile: requested, fallback: fallback, language: language, sendingUnread: sendingUnread
+                    ) { exporting.update(done: $0, total: $1) }
+                }
                 exporting.finish()
                 defer { uploading.finish() }
                 let delivered = try await library.deliver(

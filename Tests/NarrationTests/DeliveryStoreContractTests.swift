@@ -3,6 +3,7 @@ import Foundation
 import NarrationCore
 import NarrationTestSupport
 import ObjectStorage
+import Synchronization
 import Testing
 
 /// The one contract every `DeliveryStore` keeps, checked against all three: memory, a real folder
@@ -159,5 +160,70 @@ struct DeliveryStoreContractTests {
         await #expect(throws: refusal) { try await store.change(Self.feedKey, contentType: "text/plain") { (_) throws(NarrationError) in throw refusal } }
         #expect(try await store.read(Self.feedKey) == Data(text.utf8))
         await store.close()
+    }
+    @Test("stage writes each file verified, commit puts them in place together; what is there is kept when allowed; a source that is not what it should be is refused; staged files dropped leave nothing", arguments: Kind.allCases)
+    func stagingAndCommit(_ kind: Kind) async throws {
+        let subject = try Subject(kind)
+        do {
+            try await Self.stageAndCommit(in: subject.store, subject, kind)
+        } catch {
+            await subject.store.close()
+            throw error
+        }
+        await subject.store.close()
+    }
+
+    static func stageAndCommit<Store: DeliveryStore>(in store: Store, _ subject: Subject, _ kind: Kind) async throws {
+        let outbox = TemporaryFolder("narrate-stage-source")
+        // Above two 8 MiB parts: object storage sends it as a multipart upload.
+        var audio = Data(repeating: 0x5A, count: 2 * UploadPlan.minimumPartSize + 1_000)
+        for index in stride(from: 0, to: audio.count, by: 4_093) { audio[index] = UInt8(truncatingIfNeeded: index) }
+        let sidecar = Data(#"{"title":"Budget"}"#.utf8)
+        let (audioFile, sidecarFile) = (outbox.file("Budget-a1.wav"), outbox.file("Budget-a1.json"))
+        try audio.write(to: audioFile)
+        try sidecar.write(to: sidecarFile)
+        let (audioKey, sidecarKey) = ("Daily Post/2026-11-24/Budget-a1.wav", "Daily Post/2026-11-24/Budget-a1.json")
+        func file(_ source: URL, _ data: Data, at key: String, sha256: String? = nil, reusing: Bool = false) -> DeliveryFile {
+            let sha256 = sha256 ?? Digest.sha256Hex(data)
+            return DeliveryFile(
+                source: source, key: key, sha256: sha256, bytes: data.count, contentType: "audio/wav", metadata: ["sha256": sha256],
+                reusesStoredCopy: reusing)
+        }
+        let saved = Mutex<[String?]>([])
+        let transfer = DeliveryTransfer(total: audio.count + sidecar.count, save: { upload in saved.withLock { $0.append(upload?.id) } })
+        let staged = [
+            try await store.stage(file(audioFile, audio, at: audioKey), transfer: transfer),
+            try await store.stage(file(sidecarFile, sidecar, at: sidecarKey), transfer: transfer),
+        ].compactMap { $0 }
+        #expect(staged.count == 2)
+        // Object storage has no rename: its objects are stored whole at once; elsewhere nothing is in place yet.
+        #expect(try await store.list(prefix: "") == (kind == .objectStorage ? [sidecarKey, audioKey] : []))
+        try await store.commit(staged)
+        #expect(try await store.list(prefix: "") == [sidecarKey, audioKey])
+        // (Object storage's store reads what narrate reads back, feeds and sidecars, up to 8 MiB: the audio is read through boto3.)
+        if kind == .objectStorage { #expect(try subject.outsideRead(audioKey) == audio) } else { #expect(try await store.read(audioKey) == audio) }
+        if let folder = subject.folder { #expect(try Data(contentsOf: folder.file(audioKey)) == audio) }
+        #expect(try await store.read(sidecarKey) == sidecar)
+        #expect(try await store.head(audioKey)?.sha256 == Digest.sha256Hex(audio))
+        // Only object storage sends in parts, saving the upload's id before the first part; only it counts bytes.
+        #expect(saved.withLock { $0.count } == (kind == .objectStorage ? 1 : 0))
+        #expect(transfer.bytesSent == (kind == .objectStorage ? audio.count + sidecar.count : 0))
+        if kind == .objectStorage { #expect(transfer.upload?.key == "narrations/" + audioKey) }
+
+        // The same bytes there already are kept when the file allows it, and written again when not.
+        #expect(try await store.stage(file(audioFile, audio, at: audioKey, reusing: true), transfer: DeliveryTransfer(total: 0)) == nil)
+        #expect(try await store.stage(file(sidecarFile, sidecar, at: sidecarKey), transfer: DeliveryTransfer(total: 0)) != nil)
+
+        // A source that is not the file it should be is refused, and nothing is at its place.
+        await #expect { try await store.stage(file(sidecarFile, sidecar, at: "Weekly/x.json", sha256: Digest.sha256Hex(audio)), transfer: transfer) }
+            throws: { ($0 as? NarrationError)?.kind == .fileCorrupt }
+        #expect(try await store.head("Weekly/x.json") == nil)
+
+        // Staged and dropped without a commit: nothing in its place, no temporary file left (object storage has it stored).
+        _ = try await store.stage(file(sidecarFile, sidecar, at: "Weekly/y.json"), transfer: transfer)
+        #expect(try await store.head("Weekly/y.json") == nil || kind == .objectStorage)
+        if let folder = subject.folder {
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("Weekly").path) == [])
+        }
     }
 }

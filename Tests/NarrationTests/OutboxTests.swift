@@ -35,12 +35,12 @@ struct OutboxTests {
     }
 
     @Test("submit copies both files under publication and date, verified, and records the delivery")
-    func deliver() throws {
+    func deliver() async throws {
         let fixture = try LibraryFixture()
         let (article, job, sidecar) = try queuedArticle(fixture)
         let share = fixture.folder.file("share")
         try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
-        let delivered = try fixture.library.deliver(job, toFolder: share)
+        let delivered = try await fixture.library.deliver(job, toFolder: share)
         let target = share.appendingPathComponent("Daily-Post/\(sidecar.date)/Budget vote-\(article.id).flac")
         #expect(delivered.remotePath == target.path)
         #expect(try Data(contentsOf: target) == Data(contentsOf: job.file))
@@ -50,14 +50,14 @@ struct OutboxTests {
         #expect(try fixture.library.article(article.id.rawValue).state == .delivered)
         // A second delivery of the same export finds it there: nothing is copied again, never a duplicate.
         let inode = try FileManager.default.attributesOfItem(atPath: target.path)[.systemFileNumber] as? UInt64
-        let again = try fixture.library.deliver(job, toFolder: share)
+        let again = try await fixture.library.deliver(job, toFolder: share)
         #expect(try FileManager.default.subpathsOfDirectory(atPath: share.path).filter { $0.hasSuffix(".flac") }.count == 1)
         #expect(try FileManager.default.attributesOfItem(atPath: target.path)[.systemFileNumber] as? UInt64 == inode)
         #expect(again.state == .delivered && again.attempts == 2)
     }
 
     @Test("a file changed in the outbox is refused, and the job stays queued with its error")
-    func changedFile() throws {
+    func changedFile() async throws {
         let fixture = try LibraryFixture()
         let (_, job, _) = try queuedArticle(fixture)
         let handle = try FileHandle(forWritingTo: job.file)
@@ -66,10 +66,10 @@ struct OutboxTests {
         try handle.close()
         let share = fixture.folder.file("share")
         try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
-        #expect(throws: NarrationError(
+        await #expect(throws: NarrationError(
             .fileCorrupt,
             "\(job.file.path) changed since it was queued (its SHA-256 no longer matches), so it was not delivered. Queue the article again.")) {
-            try fixture.library.deliver(job, toFolder: share)
+            try await fixture.library.deliver(job, toFolder: share)
         }
         let stored = try #require(try fixture.library.outboxJobs().first)
         #expect(stored.state == .queued && stored.attempts == 1 && stored.lastError?.contains("changed since it was queued") == true)
@@ -77,16 +77,16 @@ struct OutboxTests {
     }
 
     @Test("a read-only destination fails the delivery, which push then completes elsewhere", .enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
-    func failedThenPushed() throws {
+    func failedThenPushed() async throws {
         let fixture = try LibraryFixture()
         let (_, job, _) = try queuedArticle(fixture)
         let readOnly = try TemporaryMount(sizeKiB: 64, readOnly: true)
-        #expect { try fixture.library.deliver(job, toFolder: readOnly.url) } throws: { ($0 as? NarrationError)?.kind == .fileSystem }
+        await #expect { try await fixture.library.deliver(job, toFolder: readOnly.url) } throws: { ($0 as? NarrationError)?.kind == .fileSystem }
         let failed = try #require(try fixture.library.outboxJobs().first)
         #expect(failed.state == .queued && failed.attempts == 1 && failed.destination == readOnly.url.path && failed.lastError != nil)
         let share = fixture.folder.file("share")
         try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
-        let delivered = try fixture.library.deliver(failed, toFolder: share)
+        let delivered = try await fixture.library.deliver(failed, toFolder: share)
         #expect(delivered.state == .delivered && delivered.attempts == 2)
     }
 
@@ -140,7 +140,7 @@ struct OutboxMigrationTests {
 @Suite("A job found stale when it is about to be sent")
 struct StaleJobTests {
     @Test("is withdrawn, sends nothing, and its files leave the outbox at once")
-    func staleJob() throws {
+    func staleJob() async throws {
         let fixture = try LibraryFixture()
         let article = try fixture.library.newArticle(title: "Stale", publication: "Post", narrator: "Ann", format: .speech)
         try fixture.record(article, seconds: 0.3)
@@ -149,7 +149,7 @@ struct StaleJobTests {
         try fixture.library.catalog.write { db in try db.execute(sql: "UPDATE chunk SET frames = frames - 1") }
         let share = fixture.folder.file("share")
         try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
-        #expect { try fixture.library.deliver(job, toFolder: share) } throws: { ($0 as? NarrationError)?.kind == .exportWithdrawn }
+        await #expect { try await fixture.library.deliver(job, toFolder: share) } throws: { ($0 as? NarrationError)?.kind == .exportWithdrawn }
         #expect(try fixture.library.outboxJobs().first?.retiredReason == .edited)
         #expect(!FileManager.default.fileExists(atPath: job.file.deletingLastPathComponent().path))
         #expect(try FileManager.default.subpathsOfDirectory(atPath: share.path).isEmpty)

@@ -26,7 +26,7 @@ struct PruneAndCredentialsTests {
         }
         let share = fixture.folder.file("share")
         try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
-        let delivered = try fixture.library.deliver(job, toFolder: share)
+        let delivered = try await fixture.library.deliver(job, toFolder: share)
 
         // A take after the delivery withdraws it: prune refuses until the article is delivered again.
         try fixture.record(article, seconds: 0.3)
@@ -39,7 +39,7 @@ struct PruneAndCredentialsTests {
         _ = try fixture.library.deleteChunk(at: ChunkIndex(2), of: article)
         let trash = fixture.library.root.trashURL(article.id)
         #expect(try FileManager.default.contentsOfDirectory(atPath: trash.path).count == 2)  // the replaced take and the deleted one
-        let again = try fixture.library.deliver(try fixture.library.queue(article, profile: .archive).job, toFolder: share)
+        let again = try await fixture.library.deliver(try fixture.library.queue(article, profile: .archive).job, toFolder: share)
         #expect(again.remotePath == delivered.remotePath)
 
         // A delivered file that was changed at the destination is not a confirmed delivery.

@@ -3,7 +3,8 @@ public import NarrationCore
 public import ObjectStorage
 
 extension NarrationLibrary {
-    /// Delivers a job to a folder or to object storage, trying again after failures that may
+    /// Delivers a job to a folder or to object storage (`deliver(_:to:in:feed:progress:)` with
+    /// the destination's store), trying again after failures that may
     /// pass (storage unreachable or busy, a dropped connection) as `schedule` allows. Each try
     /// counts as an attempt in the outbox; the last error stays with the job.
     /// - Parameters:
@@ -22,16 +23,9 @@ extension NarrationLibrary {
         var retry = 0
         while true {
             do throws(NarrationError) {
-                switch try Self.prepare(destination, environment: environment) {
-                case .folder(let folder):
-                    // A copy that cannot be removed now stays on record, for the next delivery to try again.
-                    try? await removeStrayCopies(in: FolderDeliveryStore(root: folder))
-                    // Copying and checking the file blocks on the disk: a thread of its own.
-                    return try await BlockingWork.run(named: "narrate-delivery") { () throws(NarrationError) in
-                        try self.deliver(job, toFolder: folder, feed: feed)
-                    }
-                case .s3(let storage, let credentials):
-                    return try await deliver(job, to: storage, credentials: credentials, feed: feed, progress: progress).job
+                let store = try Self.store(for: destination, environment: environment)
+                return try await store.closing { () async throws(NarrationError) in
+                    try await self.deliver(job, to: destination, in: store, feed: feed, progress: progress).job
                 }
             } catch {
                 retry += 1

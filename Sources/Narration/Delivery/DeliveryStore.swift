@@ -52,7 +52,17 @@ public struct StoredChange: Sendable, Equatable {
 /// - `read`, `head` and `delete` of a key with nothing there answer nil, nil and quietly.
 /// - `list` names the objects below a prefix, sorted; never the store's own lock or temporary
 ///   files (hidden names in a folder).
+/// - `stage` writes a delivery's file verified, and `commit` puts the staged files in their
+///   places together. In a folder and in memory a failure while staging (a full disk) leaves
+///   none of them in place, and staged files dropped uncommitted leave nothing behind. Object
+///   storage has no rename: each object is stored whole as it is staged, at the place the
+///   delivery recorded before its first byte, so that the next attempt keeps it (or resumes its
+///   multipart upload) and a withdrawn job's copy is removed as a stray one.
 public protocol DeliveryStore: Sendable {
+    /// A file staged and verified, waiting for `commit`: a folder's copy beside its place, the
+    /// bytes in memory, or an object already stored whole (object storage has no rename).
+    associatedtype Staged: Sendable
+
     /// The destination as the catalog records it: a folder's path, or `s3://bucket/prefix`.
     var name: String { get }
     /// How a write is checked, in words for a person: "SHA-256 checked".
@@ -86,6 +96,18 @@ public protocol DeliveryStore: Sendable {
     func change(
         _ key: String, contentType: String, _ transform: @escaping @Sendable (Data?) throws(NarrationError) -> Data?
     ) async throws(NarrationError) -> StoredChange
+    /// Writes `file.source` at `file.key` verified, but not yet in its place where the store can
+    /// keep it aside (a folder: a hidden copy beside it, forced to disk, its SHA-256 checked;
+    /// memory: the bytes held aside). Object storage stores it whole at once (one PUT, or a
+    /// multipart upload that resumes the one `transfer` holds and saves a new one's id before its
+    /// first part), checked by HEAD: size, ETag and SHA-256.
+    /// - Returns: nil when `file` may reuse what is there and the bytes there are already these.
+    /// - Throws: `fileCorrupt` when what was written does not match `file`; `diskFull`,
+    ///   `fileSystem`, `foreignFile` for a folder; the storage's errors.
+    func stage(_ file: DeliveryFile, transfer: DeliveryTransfer) async throws(NarrationError) -> Staged?
+    /// Puts staged files in their places, in order (a folder renames each copy into place;
+    /// memory puts them all in at once; object storage has them there already).
+    func commit(_ staged: [Staged]) async throws(NarrationError)
     /// Lets go of what the store holds open (object storage's connection); await it before dropping the store.
     func close() async
 }

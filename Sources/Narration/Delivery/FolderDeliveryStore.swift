@@ -65,9 +65,46 @@ public struct FolderDeliveryStore: DeliveryStore {
         try await BlockingWork.run(named: "narrate-store-change") { () throws(NarrationError) in try changeNow(key, transform) }
     }
 
+    /// A copy beside its place, renamed into it on commit; dropped uncommitted, it is removed.
+    public struct Staged: Sendable {
+        let copy: StagedCopy
+    }
+
+    public func stage(_ file: DeliveryFile, transfer: DeliveryTransfer) async throws(NarrationError) -> Staged? {
+        try await BlockingWork.run(named: "narrate-store-stage") { () throws(NarrationError) in try stageNow(file).map(Staged.init) }
+    }
+
+    public func commit(_ staged: [Staged]) async throws(NarrationError) {
+        try await BlockingWork.run(named: "narrate-store-commit") { () throws(NarrationError) in
+            for file in staged { try file.copy.commit() }
+        }
+    }
+
     public func close() async {}
 
     // MARK: On a thread that may block
+
+    /// See `stage`: the copy, made beside its place under narrate's temporary name and forced to
+    /// disk, is read back and its SHA-256 compared; temporary copies that killed writers left in
+    /// that folder are removed first. A regular file already at the place with `file`'s size and
+    /// SHA-256 is kept when `file` allows it (a symbolic link there is never read: it is replaced).
+    /// - Throws: `fileCorrupt` when the copy does not match; `fileSystem`, `diskFull` (the partial
+    ///   copy removed), `foreignFile`.
+    func stageNow(_ file: DeliveryFile) throws(NarrationError) -> StagedCopy? {
+        let target = try url(of: file.key)
+        try FileSystem.createFolders(target.deletingLastPathComponent(), below: root)
+        FileSystem.removeAbandonedPartials(in: target.deletingLastPathComponent())
+        if file.reusesStoredCopy, FileSystem.foreignFile(at: target) == nil, FileSystem.size(target) == file.bytes,
+            (try? Checksum.sha256(of: target)) == file.sha256
+        {
+            return nil
+        }
+        return try StagedCopy(file.source, to: target) { (copy) throws(NarrationError) in
+            guard try Checksum.sha256(of: copy) == file.sha256 else {
+                throw NarrationError(.fileCorrupt, "The copy at \(target.path) did not match the outbox file, so it was not put in place. Try again.")
+            }
+        }
+    }
 
     /// See `write`. - Throws: `fileSystem`, `diskFull`, `foreignFile`; `fileCorrupt` when the
     /// bytes read back are not those written.

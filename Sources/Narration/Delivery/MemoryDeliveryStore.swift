@@ -21,6 +21,16 @@ public final class MemoryDeliveryStore: DeliveryStore {
     private struct Contents {
         var objects: [String: Object] = [:]
         var nextVersion = 1
+        /// What the next commit throws instead of putting its files in (`failNextCommit`).
+        var commitFailure: NarrationError?
+    }
+
+    /// A staged file: its bytes, held aside until committed.
+    public struct Staged: Sendable {
+        let key: String
+        let data: Data
+        let contentType: String
+        let metadata: [String: String]
     }
 
     public let name: String
@@ -105,6 +115,40 @@ public final class MemoryDeliveryStore: DeliveryStore {
         throw NarrationError(
             .storageUnavailable, "\(location(of: key)) kept changing under this delivery (\(StoreRetry.maximumAttempts) tries); nothing in it was changed.",
             remedy: .sendOutboxLater)
+    }
+
+    /// See `DeliveryStore.stage`: the source's bytes are read, checked against `file`'s SHA-256
+    /// and held aside; bytes at the place that already match are kept when `file` allows it.
+    public func stage(_ file: DeliveryFile, transfer: DeliveryTransfer) async throws(NarrationError) -> Staged? {
+        let key = try Self.checked(file.key, in: name)
+        let data = Data(try FileSystem.contents(of: file.source))
+        guard data.count == file.bytes, Digest.sha256Hex(data) == file.sha256 else {
+            throw NarrationError(.fileCorrupt, "The copy at \(location(of: key)) did not match the outbox file, so it was not put in place. Try again.")
+        }
+        if file.reusesStoredCopy, contents.withLock({ $0.objects[key]?.data }) == data { return nil }
+        return Staged(key: key, data: data, contentType: file.contentType, metadata: file.metadata)
+    }
+
+    /// See `DeliveryStore.commit`: every staged file goes in at once, under one lock, so a
+    /// reader sees all of them or none; a commit that fails puts none of them in.
+    public func commit(_ staged: [Staged]) async throws(NarrationError) {
+        try contents.withLock { (contents) throws(NarrationError) in
+            if let failure = contents.commitFailure {
+                contents.commitFailure = nil
+                throw failure
+            }
+            for file in staged {
+                contents.objects[file.key] = Object(
+                    data: file.data, contentType: file.contentType, metadata: file.metadata, modified: Date(), version: contents.nextVersion)
+                contents.nextVersion += 1
+            }
+        }
+    }
+
+    /// Makes the next commit throw `error` and put none of its files in: a destination that
+    /// fails while a delivery's files go into place, for tests.
+    public func failNextCommit(with error: NarrationError) {
+        contents.withLock { $0.commitFailure = error }
     }
 
     public func close() async {}

@@ -1,5 +1,5 @@
-public import Foundation
-public import NarrationCore
+import Foundation
+import NarrationCore
 import ObjectStorage
 
 /// An S3 destination as a `DeliveryStore`: each key an object below the destination's prefix,
@@ -95,6 +95,87 @@ struct ObjectStorageDeliveryStore: DeliveryStore {
         throw NarrationError(
             .storageUnavailable, "\(location) kept changing under this delivery (\(StoreRetry.maximumAttempts) tries); nothing in it was changed.",
             remedy: .sendOutboxLater)
+    }
+
+    /// See `DeliveryStore.stage`: the file is stored at its place at once, as one object (one
+    /// PUT; above 8 MiB a multipart upload that resumes `transfer`'s and saves a new one's id
+    /// before sending a part), and checked by HEAD: size, ETag and the metadata's SHA-256.
+    /// - Returns: the object's key, or nil when the object there already holds these bytes.
+    /// - Throws: `fileCorrupt` if the outbox file changed since it was queued or while it was
+    ///   sent; `storageUnavailable` when the stored object does not match; the storage's errors.
+    func stage(_ file: DeliveryFile, transfer: DeliveryTransfer) async throws(NarrationError) -> String? {
+        let objectKey = try checkedKey(file.key)
+        let plan = UploadPlan(bytes: FileSystem.size(file.source))
+        let (sha256, partMD5s) = try Checksum.digests(of: file.source, plan: plan)
+        guard sha256 == file.sha256, plan.bytes == file.bytes else { throw NarrationLibrary.changedSinceQueued(file.source) }
+        let expectedETag = plan.isMultipart ? Digest.multipartETag(partMD5s: partMD5s) : Digest.hex(partMD5s.first ?? Digest.md5(Data()))
+        func holdsThisFile(_ head: S3ObjectHead?) -> Bool {
+            guard let head else { return false }
+            return head.bytes == plan.bytes && head.etag == expectedETag && head.metadata["sha256"] == file.metadata["sha256"]
+        }
+        if file.reusesStoredCopy, holdsThisFile(try await connection.headObject(key: objectKey)) {
+            transfer.skip(plan.bytes)
+            return nil
+        }
+        if plan.isMultipart {
+            try await sendParts(of: file, plan: plan, partMD5s: partMD5s, key: objectKey, transfer: transfer)
+        } else {
+            let body = try Checksum.read(0..<plan.bytes, of: file.source)
+            guard Digest.sha256Hex(body) == file.sha256 else { throw NarrationLibrary.changedWhileSending(file.source) }
+            _ = try await connection.putObject(key: objectKey, body: body, contentType: file.contentType, metadata: file.metadata, progress: transfer.add)
+        }
+        let head = try await connection.headObject(key: objectKey)
+        guard holdsThisFile(head) else {
+            throw NarrationError(
+                .storageUnavailable,
+                "\(location(of: file.key)) does not match the outbox file after the upload (\(head.map { "\($0.bytes) bytes, ETag \($0.etag)" } ?? "nothing there") instead of \(plan.bytes) bytes, ETag \(expectedETag)).",
+                remedy: .sendOutboxLater)
+        }
+        return objectKey
+    }
+
+    /// Objects are stored whole by `stage`: there is nothing left to put in place.
+    func commit(_ staged: [String]) async throws(NarrationError) {}
+
+    /// Sends the parts the storage does not hold yet, continuing `transfer`'s upload when the
+    /// storage still knows it (one for another key is aborted), and completes it.
+    private func sendParts(
+        of file: DeliveryFile, plan: UploadPlan, partMD5s: [Data], key: String, transfer: DeliveryTransfer
+    ) async throws(NarrationError) {
+        let ranges = plan.parts
+        var held: [Int: S3UploadedPart] = [:]
+        var uploadID: String?
+        if let earlier = transfer.upload {
+            if earlier.key == key, let parts = try await connection.listParts(key: key, uploadID: earlier.id) {
+                uploadID = earlier.id
+                for part in parts where (1...ranges.count).contains(part.number) {
+                    let index = part.number - 1
+                    if part.bytes == ranges[index].count && part.etag == Digest.hex(partMD5s[index]) { held[part.number] = part }
+                }
+            } else if earlier.key != key {
+                try? await connection.abortMultipartUpload(key: earlier.key, uploadID: earlier.id)
+            }
+        }
+        if uploadID == nil {
+            let id = try await connection.createMultipartUpload(key: key, contentType: file.contentType, metadata: file.metadata)
+            try transfer.begin((id, key))
+            uploadID = id
+        }
+        guard let uploadID else { preconditionFailure("an upload id was found or made above") }
+        var parts: [S3UploadedPart] = []
+        for (index, range) in ranges.enumerated() {
+            if let part = held[index + 1] {
+                parts.append(part)
+                transfer.skip(range.count)
+                continue
+            }
+            let body = try Checksum.read(range, of: file.source)
+            guard Digest.md5(body) == partMD5s[index] else { throw NarrationLibrary.changedWhileSending(file.source) }
+            let etag = try await connection.uploadPart(key: key, uploadID: uploadID, number: index + 1, body: body, progress: transfer.add)
+            parts.append(S3UploadedPart(number: index + 1, etag: etag.isEmpty ? Digest.hex(partMD5s[index]) : etag, bytes: range.count))
+        }
+        _ = try await connection.completeMultipartUpload(key: key, uploadID: uploadID, parts: parts)
+        transfer.reuse(parts: held.count)
     }
 
     func close() async { await connection.shutdown() }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NarrationCore
+import Synchronization
 
 /// The engine's one file of system calls: the few file operations it needs, each turning a
 /// failure into a sentence, and below them the calls themselves (`OpenFile`, `FileStatus`,
@@ -222,11 +223,13 @@ enum FileSystem {
 /// forced to disk and verified, waiting to be renamed into place: several of them staged first
 /// and committed together put a delivery's files in place only once every one of them was
 /// written, so that a full disk leaves none of them behind. Its writer's lock is held until it is
-/// committed or discarded, so that nobody takes it for one a killed writer left.
-final class StagedCopy {
+/// committed or discarded, so that nobody takes it for one a killed writer left. It may be
+/// handed from the thread that made it to the one that commits it.
+final class StagedCopy: Sendable {
     let target: URL
     let temporary: URL
-    private var descriptor: CInt
+    /// The copy's open file, which holds its lock; -1 once committed or discarded.
+    private let descriptor = Mutex<CInt>(-1)
 
     /// Copies `source` beside `target`, block by block, and checks the copy with `verify`.
     /// - Throws: `diskFull` when the disk holding `target` fills ("nothing was delivered there":
@@ -251,7 +254,7 @@ final class StagedCopy {
             throw NarrationError(
                 .fileSystem, "Cannot write to \(target.deletingLastPathComponent().path): \(FileSystem.describe(errno: code)).", cause: .system(errno: code))
         }
-        descriptor = output
+        descriptor.withLock { $0 = output }
         _ = FileSystem.lockPartial(output)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var failure: CInt?
@@ -289,23 +292,22 @@ final class StagedCopy {
     /// Renames the copy into place at `target`, replacing what is there (a symbolic link there is
     /// replaced, never followed), and forces the folder's entry to disk.
     func commit() throws(NarrationError) {
-        precondition(descriptor >= 0, "a staged copy is committed or discarded once")
+        precondition(descriptor.withLock { $0 } >= 0, "a staged copy is committed or discarded once")
         guard rename(temporary.path, target.path) == 0 else {
             let code = errno
             discard()
             throw Self.failure(code, target: target)
         }
-        close(descriptor)
-        descriptor = -1
+        close(descriptor.withLock { file in defer { file = -1 }; return file })
         FileSystem.syncDirectory(target.deletingLastPathComponent())
     }
 
     /// Removes the copy; `target` is left as it was.
     func discard() {
-        guard descriptor >= 0 else { return }
+        let file = descriptor.withLock { file in defer { file = -1 }; return file }
+        guard file >= 0 else { return }
         unlink(temporary.path)
-        close(descriptor)
-        descriptor = -1
+        close(file)
     }
 
     deinit { discard() }
