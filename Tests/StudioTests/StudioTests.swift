@@ -45,7 +45,7 @@ struct StudioTests {
             }
             self.article = article
             self.options = options
-            studio = Studio(library: fixture.library, options: options, article: article)
+            studio = Studio(library: fixture.library, options: options, devices: .alsa(options), article: article)
         }
 
         var state: StudioState { studio.state }
@@ -127,7 +127,7 @@ struct StudioTests {
         #expect(session.state.header?.title == "No credits")
 
         // The next form (n from the article list a studio starts on) offers what the last article named.
-        let next = Studio(library: session.fixture.library, options: session.options, article: nil)
+        let next = Studio(library: session.fixture.library, options: session.options, devices: .alsa(session.options), article: nil)
         if let action = next.state.action(for: .character("n")) { next.perform(action) }
         guard case .newArticle(let offered) = next.state.panel else { Issue.record("no form without an article"); return }
         #expect(offered.publication == "Daily Post" && offered.narrator == "Ann Reader")
@@ -413,7 +413,7 @@ struct StudioTests {
         #expect(session.state.chunks[0].hints.isEmpty && session.state.reading?.flags == [])
         #expect(try library.catalog.takeChecks(of: article.id)[chunk.id]?.dismissed == true)
         // Kept in the catalog: a new session shows the take unflagged.
-        let again = Studio(library: library, options: session.options, article: article)
+        let again = Studio(library: library, options: session.options, devices: .alsa(session.options), article: article)
         #expect(again.state.chunks[0].hints.isEmpty)
     }
 
@@ -485,7 +485,7 @@ struct StudioTests {
         #expect(session.state.notice?.text == "Opened “Budget vote”.")
         #expect(try library.catalog.currentArticle()?.id == other.id)
         // A studio started with no article to open starts on the list; n goes to the form, Esc back to the list.
-        let fresh = Studio(library: library, options: session.options, article: nil)
+        let fresh = Studio(library: library, options: session.options, devices: .alsa(session.options), article: nil)
         guard case .articles(let start) = fresh.state.panel else { Issue.record("not on the list: \(fresh.state.panel)"); return }
         #expect(start.rows.count == 2 && start.openArticle == nil)
         fresh.perform(.showNewArticleForm)
