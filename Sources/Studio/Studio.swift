@@ -15,51 +15,6 @@ public import NarrationCore
 /// Not thread-safe: one loop calls `perform(_:)` and `tick()` and reads `state`. The recorder,
 /// the player and queue/submit run on threads of their own; `tick()` collects what they did.
 public final class Studio {
-    /// What the studio works with, from the command line and config.toml.
-    public struct Options: Sendable {
-        public var captureDevice: String
-        public var playbackDevice: String
-        public var profile: DeliveryProfile
-        /// Where submit sends the file; nil when none is configured.
-        public var destination: Destination?
-        public var retry: RetrySchedule
-        /// Prefilled in the new-article form.
-        public var publication: String
-        public var narrator: String
-        public var format: AudioFormat
-        public var definitions: ALSADefinitions?
-        /// The articles' language, for the take check (see `Settings.language`).
-        public var language: String
-        /// Whether each take of an article with a text is checked after it is committed.
-        public var checksTakes: Bool
-        /// Whether q and s always ask before sending (see `StudioState.confirmsEverySend`).
-        public var confirmsEverySend = true
-
-        public init(
-            captureDevice: String, playbackDevice: String, profile: DeliveryProfile, destination: Destination?,
-            retry: RetrySchedule, publication: String, narrator: String, format: AudioFormat, definitions: ALSADefinitions? = nil,
-            language: String = "en", checksTakes: Bool = true
-        ) {
-            self.captureDevice = captureDevice
-            self.playbackDevice = playbackDevice
-            self.profile = profile
-            self.destination = destination
-            self.retry = retry
-            self.publication = publication
-            self.narrator = narrator
-            self.format = format
-            self.definitions = definitions
-            self.language = language
-            self.checksTakes = checksTakes
-        }
-    }
-
-    /// Where takes come from: the studio's capture device, or a browser's microphone whose audio
-    /// a front end hands to `streamedInput` while a take runs (the web studio).
-    public enum Microphone: String, Sendable, Equatable {
-        case device, browser
-    }
-
     public private(set) var state = StudioState()
     /// Where the next take comes from; a take under way keeps its own.
     public var microphone: Microphone {
@@ -537,17 +492,21 @@ public final class Studio {
 
     // MARK: Editing
 
+    /// Reads the article again after an edit and shows what it did.
+    private func show(_ done: StudioEdits.Done) {
+        if done.followsText { reading.followText() }
+        reload()
+        if let position = done.select { select(position) }
+        if let checking = done.afterChange { afterChange(checking: checking) }
+        state.notice = done.notice
+    }
+
     /// Takes back the article's last edit and says which.
     private func undo() {
         guard let article, !isBusy else { return }
         stopPlaying()
         do throws(NarrationError) {
-            let undone = try library.undo(.article(article.id))
-            reading.followText()
-            reload()
-            afterChange(checking: false)
-            let note = undone.withdrawn.map { " " + WithdrawnExport.sentence($0, title: article.title) } ?? ""
-            state.notice = .init("Undone: \(undone.edit.summary) Press u again to go one edit further back.\(note)")
+            show(try StudioEdits.undo(article, library: library))
         } catch {
             state.notice = .init(error)
         }
@@ -557,65 +516,43 @@ public final class Studio {
         guard let article, case .confirmDelete(let index) = state.panel else { return }
         state.panel = .chunks
         do throws(NarrationError) {
-            // The chunk this screen showed, by its id: another command may have changed the list.
-            let shown = chunks.entry(at: index.position)?.chunk.id
-            let (chunk, withdrawn) = try library.deleteChunk(at: index, of: article, expected: shown)
-            chunks.forget(chunk.id)
-            reload()
-            afterChange(checking: false)
-            let note = withdrawn.map { " " + WithdrawnExport.sentence($0, title: article.title) } ?? ""
-            state.notice = .init("Chunk \(index) deleted (\(Timecode.tenths(chunk.format.seconds(chunk.frames)))); its file is in the article's trash.\(note)")
+            let (done, chunk) = try StudioEdits.delete(index, shown: chunks.entry(at: index.position)?.chunk.id, of: article, library: library)
+            chunks.forget(chunk)
+            show(done)
         } catch {
             reload()  // the list as it is now, when another command changed it
             state.notice = .init(error)
         }
     }
 
-    /// Skips the paragraph the reading pane shows, or unskips it when it is skipped: one edit
-    /// that undo reverses. A skipped paragraph the pane followed the text to gives way to the next.
+    /// Skips the paragraph the reading pane shows, or unskips it when it is skipped. A skipped
+    /// paragraph the pane followed the text to gives way to the next.
     private func toggleSkip() {
         guard let article, let shown = state.reading, !recorder.isRecording else { return }
-        let skipping = !shown.isSkipped
         do throws(NarrationError) {
-            _ = try library.skipParagraphs([shown.number], skipping: skipping, of: article)
-            reload()
-            state.notice = .init(
-                skipping
-                    ? "Paragraph \(shown.number) is skipped: it is not read, and in no chapter or transcript. Press k on it again to read it after all, or u to undo."
-                    : "Paragraph \(shown.number) is to be read again.")
+            show(try StudioEdits.skip(shown.number, skipping: !shown.isSkipped, of: article, library: library))
         } catch {
             state.notice = .init(error)
         }
     }
 
-    /// Puts the selected take on the paragraph the take check says it sounds like, among that
-    /// paragraph's chunks; undo puts it back.
+    /// Puts the selected take on the paragraph the take check says it sounds like.
     private func moveTakeToSuggested() {
         guard let article, !isBusy, state.chunks.indices.contains(state.selection),
             let paragraph = state.chunks[state.selection].suggestedParagraph
         else { return }
         stopPlaying()
         do throws(NarrationError) {
-            let moved = try library.rebindChunk(at: state.chunks[state.selection].index, toParagraph: paragraph, of: article)
-            reload()
-            select(moved.to.position)
-            afterChange(checking: true)
-            let place = moved.to == moved.from ? "" : " (it is chunk \(moved.to) now)"
-            let note = moved.withdrawn.map { " " + WithdrawnExport.sentence($0, title: article.title) } ?? ""
-            state.notice = .init("Chunk \(moved.from) now reads paragraph \(paragraph)\(place). Press u to undo.\(note)")
+            show(try StudioEdits.move(state.chunks[state.selection].index, toParagraph: paragraph, of: article, library: library))
         } catch {
             state.notice = .init(error)
         }
     }
 
-    /// Dismisses the selected take's hints in the catalog: the chunk is no longer flagged, here
-    /// or in any studio.
     private func dismissSelectedHints() {
         guard article != nil, let entry = chunks.entry(at: state.selection) else { return }
         do throws(NarrationError) {
-            try library.dismissHints(ofChunk: entry.chunk.id)
-            reload()
-            state.notice = .init("Chunk \(entry.index)'s hint is dismissed: it is no longer marked.")
+            show(try StudioEdits.dismissHints(of: entry, library: library))
         } catch {
             state.notice = .init(error)
         }
