@@ -12,8 +12,16 @@ public import NarrationCore
 /// - `StudioSending`: queue and submit, and the question about unread paragraphs;
 /// - `StudioChunks`, `StudioArticles`: the open article's chunks, the form and the article list.
 ///
-/// Not thread-safe: one loop calls `perform(_:)` and `tick()` and reads `state`. The recorder,
-/// the player and queue/submit run on threads of their own; `tick()` collects what they did.
+/// Not thread-safe: one loop calls `perform(_:)` and `tick()` and reads `state` (the terminal's
+/// main thread; the web studio's session, run as blocking work). How the parts run beside it:
+/// - audio on dedicated threads: a take's capture and writer (`Recording`), the player
+///   (`QueuePlayer`); they publish what they did in lock-protected values;
+/// - blocking work (a pre-roll, what follows a take, the export, the loudness check) through
+///   `BlockingWork`, results handed back in a `Mutex` or awaited;
+/// - queue and submit as one task on an executor of its own (`StudioWork`), the upload awaited;
+/// - `tick()` polls them all, so nothing the session does waits on a semaphore; the waits left
+///   are for a take's or the player's threads once they were told to stop, which they do within
+///   one block, on the session's own thread, never in async code.
 public final class Studio {
     public private(set) var state = StudioState()
     /// Where the next take comes from; a take under way keeps its own.
