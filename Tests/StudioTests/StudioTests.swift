@@ -117,23 +117,14 @@ struct StudioTests {
 
         /// Ticks until `done` holds what the studio's threads (player, export, upload, take check)
         /// did, for at most `limit` seconds: a bound on a wait for an event, not a measure.
-        /// Sleeps without holding a thread of the concurrency pool: submit's upload needs one.
+        /// Sleeps without holding a thread of the concurrency pool: the studio's background work
+        /// (a pre-roll, what follows a take, submit's upload) starts from it.
         func run(_ limit: Double = 120, until done: (StudioState) -> Bool) async {
             let end = Date().addingTimeInterval(limit)
             while true {
                 tick()
                 if done(studio.state) || Date() >= end { return }
                 try? await Task.sleep(for: .milliseconds(5))
-            }
-        }
-
-        /// As `run`, keeping this thread.
-        func hold(_ limit: Double = 120, until done: (StudioState) -> Bool) {
-            let end = Date().addingTimeInterval(limit)
-            while true {
-                tick()
-                if done(studio.state) || Date() >= end { return }
-                usleep(5_000)
             }
         }
 
@@ -160,7 +151,7 @@ struct StudioTests {
     }
 
     @Test("the form requires a publication and a narrator, naming what is missing, and offers the last article's when config.toml sets none")
-    func formCredits() throws {
+    func formCredits() async throws {
         let session = try Session(publication: "", narrator: "")
         guard case .newArticle(let empty) = session.state.panel else { Issue.record("no form without an article"); return }
         #expect(empty.publication == "" && empty.narrator == "")
@@ -188,7 +179,7 @@ struct StudioTests {
 
     @Test("form, two takes, a delete that asks, a re-record, playback, then queue: the result names the file and its loudness")
     func wholeArticle() async throws {
-        let session = try Session()
+        let session = try Session(pacedPlayback: true)
         guard case .newArticle(let form) = session.state.panel else { Issue.record("no form without an article"); return }
         #expect(form.publication == "Daily Post" && form.narrator == "Ann Reader")
         session.startArticle("Studio 港口")
@@ -230,6 +221,7 @@ struct StudioTests {
 
         session.press(.character(" "))
         #expect(session.state.isPlaying)
+        try #require(session.devices.speaker).stopPacing()  // heard to the end
         await session.run { !$0.isPlaying }
         #expect(session.state.notice?.text == "Played to the end.")
         // The speaker received the chunk's samples unchanged, each once.
@@ -263,10 +255,10 @@ struct StudioTests {
         session.press(.character(" "))
         let speaker = try #require(session.devices.speaker)
         speaker.hear(frames: 4_410)  // the selected chunk 2 plays: 0.1 s of it is heard
-        session.hold { if case .playing(_, _, let position, _, _, _) = $0.activity { position > lengths[0] } else { false } }
+        await session.run { if case .playing(_, _, let position, _, _, _) = $0.activity { position > lengths[0] } else { false } }
         session.press(.character(" "))
         speaker.hear(frames: 4_410)  // the player acts on the pause once its block is written, as a device plays on
-        session.hold { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { true } }
+        await session.run { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { true } }
         guard case .playing(let chunk, let count, let position, let total, let paused, let inChunk) = session.state.activity else {
             Issue.record("not playing: \(session.state.activity)")
             return
@@ -387,7 +379,7 @@ struct StudioTests {
     func exportMadeReady() async throws {
         let session = try Session(profile: .podcast, recorded: [15, 15, 15])
         // Opened on an article with chunks, the studio makes its export ready at once.
-        session.hold(120) { $0.header?.exportReady == true }
+        await session.run(120) { $0.header?.exportReady == true }
         #expect(session.state.header?.exportReady == true)
         let screen = StudioRenderer.render(session.state, width: 100, height: 30).lines.map { $0.map(\.text).joined() }
         #expect(screen.contains { $0.contains("· 3 chunks · ready to queue") }, "\(screen)")
@@ -397,7 +389,7 @@ struct StudioTests {
         session.speak(1)
         session.press(.character("r"))
         #expect(session.state.header?.exportReady == false, "not ready for the new take yet")
-        session.hold(120) { $0.header?.exportReady == true }
+        await session.run(120) { $0.header?.exportReady == true }
         #expect(session.state.header?.exportReady == true)
 
         session.press(.character("q"))
@@ -417,7 +409,7 @@ struct StudioTests {
     }
 
     @Test("after a take the chunk is measured on a thread of its own and its measure kept, as record's after-take process does")
-    func measuredAfterTheTake() throws {
+    func measuredAfterTheTake() async throws {
         let session = try Session()
         session.startArticle("Measured")
         session.recordTake(seconds: 0.5)
@@ -425,7 +417,7 @@ struct StudioTests {
         let chunks = try session.library.catalog.chunks(of: article)
         #expect(chunks.count == 1)
         var measures: [ChunkID: ChunkMeasure] = [:]
-        session.hold(30) { _ in
+        await session.run(30) { _ in
             measures = (try? session.library.catalog.measures(of: chunks)) ?? [:]
             return !measures.isEmpty
         }
@@ -436,12 +428,12 @@ struct StudioTests {
     }
 
     @Test("after a take the check runs on a thread of its own; its hint about the take (a tone, no words) comes as a notice")
-    func takeCheckNotice() throws {
+    func takeCheckNotice() async throws {
         let session = try Session(text: Self.text, checksTakes: true)
         let article = try #require(session.article)
         session.recordTake(seconds: 0.5)
         #expect(session.state.notice?.text.hasPrefix("Chunk 1 recorded (paragraph 1): ") == true)
-        session.hold(30) { $0.notice?.text.contains("may need a listen") == true }
+        await session.run(30) { $0.notice?.text.contains("may need a listen") == true }
         #expect(session.state.notice?.text.hasPrefix("Chunk 1, paragraph 1 may need a listen: ") == true, "\(String(describing: session.state.notice))")
         #expect(session.state.notice?.text.hasSuffix(". It stays marked ⚑ until you dismiss it (d); to read it again, move to it with p or n and press a.") == true)
         let chunk = try #require(try session.library.catalog.chunks(of: article).first)
@@ -452,12 +444,12 @@ struct StudioTests {
 
 
     @Test("a flagged take stays marked in its row and under its paragraph after moving away and back, until d dismisses it for good")
-    func flaggedTakeStaysMarked() throws {
+    func flaggedTakeStaysMarked() async throws {
         let session = try Session(text: Self.text, checksTakes: true)
         let library = session.library
         let article = try #require(session.article)
         session.recordTake(seconds: 0.5)
-        session.hold(30) { !($0.chunks.first?.hints.isEmpty ?? true) }
+        await session.run(30) { !($0.chunks.first?.hints.isEmpty ?? true) }
         let chunk = try #require(try library.catalog.chunks(of: article).first)
         let check = try #require(try library.catalog.takeChecks(of: article.id)[chunk.id])
         let hints = check.report.hints.map(\.description)
@@ -479,7 +471,7 @@ struct StudioTests {
     }
 
     @Test("c while paused plays the pre-roll and says so (not REC); r cannot start a take then; Esc cancels the fix and the chunk stays byte for byte")
-    func preRollInTheTerminal() throws {
+    func preRollInTheTerminal() async throws {
         let session = try Session(recorded: [2.5], pacedPlayback: true)
         let article = try #require(session.article)
         let file = session.library.root.chunkURL(try session.library.catalog.chunks(of: article)[0].id, of: article.id)
@@ -487,10 +479,10 @@ struct StudioTests {
         let samples = try SoundFileReader(path: file.path).readAll()
         session.press(.character(" "))
         try #require(session.devices.speaker).hear(frames: 57_330)  // 1.3 s
-        session.hold { if case .playing(_, _, _, _, _, let inChunk) = $0.activity { inChunk > 1.2 } else { false } }
+        await session.run { if case .playing(_, _, _, _, _, let inChunk) = $0.activity { inChunk > 1.2 } else { false } }
         session.press(.character(" "))
         try #require(session.devices.speaker).hear(frames: 4_410)  // the player acts on the pause once its block is written
-        session.hold { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { false } }
+        await session.run { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { false } }
         guard case .playing(_, _, _, _, true, let point) = session.state.activity else { Issue.record("not paused: \(session.state.activity)"); return }
         session.press(.character("c"))
         guard case .preRoll(let preRoll) = session.state.activity else { Issue.record("no pre-roll: \(session.state.activity)"); return }
@@ -498,7 +490,9 @@ struct StudioTests {
         #expect(session.state.notice?.text.hasPrefix("Playing the ") == true && session.state.notice?.text.hasSuffix(" Esc cancels the fix.") == true)
         #expect(!session.state.isRecording)
         // The pre-roll plays the chunk's own samples, from `lead` seconds before the point.
-        session.hold { _ in session.devices.speakers.count == 2 && session.devices.speakers[1].frames > 0 }
+        let started = Date()
+        await session.run { _ in session.devices.speakers.count == 2 && session.devices.speakers[1].frames > 0 }
+        try #require(session.devices.speakers.count == 2, "\(session.devices.speakers.count) speakers after \(Date().timeIntervalSince(started)) s: \(session.state.activity), \(String(describing: session.state.notice))")
         let preRollSpeaker = session.devices.speakers[1]
         let start = Int(((preRoll.at - preRoll.lead) * 44_100).rounded())
         let heard = preRollSpeaker.samples
@@ -515,12 +509,44 @@ struct StudioTests {
         #expect(!session.studio.isFinished, "Esc cancelled the fix; it did not leave")
         // The pre-roll stops at the next block, short of its lead, and closes its speaker.
         preRollSpeaker.stopPacing()
-        session.hold { _ in preRollSpeaker.isClosed }
+        await session.run { _ in preRollSpeaker.isClosed }
         #expect(preRollSpeaker.isClosed && preRollSpeaker.frames < Int(preRoll.lead * 44_100))
     }
 
+    @Test("c while paused: once the pre-roll has played the take starts by itself and says so; r joins it at the paused position")
+    func punchAfterPreRoll() async throws {
+        let session = try Session(recorded: [2.5], pacedPlayback: true)
+        let article = try #require(session.article)
+        let original = try SoundFileReader(path: session.library.chunkEntries(of: article)[0].file.path).readAll()
+        session.press(.character(" "))
+        try #require(session.devices.speaker).hear(frames: 57_330)  // 1.3 s
+        await session.run { if case .playing(_, _, _, _, _, let inChunk) = $0.activity { inChunk > 1.2 } else { false } }
+        session.press(.character(" "))
+        try #require(session.devices.speaker).hear(frames: 4_410)  // the player acts on the pause once its block is written
+        await session.run { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { false } }
+        guard case .playing(_, _, _, _, true, let point) = session.state.activity else { Issue.record("not paused: \(session.state.activity)"); return }
+        session.press(.character("c"))
+        #expect(session.state.isPreRolling)
+        await session.run { _ in session.devices.speakers.count == 2 }
+        try #require(session.devices.speakers.count == 2, "\(session.devices.speakers.count) speakers: \(session.state.activity), \(String(describing: session.state.notice))")
+        session.devices.speakers[1].stopPacing()  // the pre-roll is heard to its end
+        await session.run { $0.notice?.text == "Recording from there. Press r to stop; the take is kept whatever happens." }
+        #expect(session.state.isRecording && !session.state.isPreRolling)
+        #expect(session.devices.speakers[1].frames == Int((point * 44_100).rounded()), "the whole pre-roll, up to the point")
+        session.speak(0.5)
+        session.press(.character("r"))
+        let entries = try session.library.chunkEntries(of: article)
+        #expect(entries.count == 1)
+        let joined = try SoundFileReader(path: entries[0].file.path).readAll()
+        let take = Signals.samples(Session.tone(seconds: 0.5), bitsPerSample: 16)
+        let punchFrame = joined.count - take.count
+        #expect(abs(punchFrame - Int((point * 44_100).rounded())) <= 1, "punched at frame \(punchFrame), paused at \(point) s")
+        #expect(Array(joined[0..<punchFrame]) == Array(original[0..<punchFrame]))
+        #expect(Array(joined[(punchFrame + 441)...]) == Array(take[441...]), "after the crossfade, the take as spoken")
+    }
+
     @Test("a front end's pre-roll (the web page plays it): the state shows it, r and every other take are refused, the punch that follows records")
-    func frontEndPreRoll() throws {
+    func frontEndPreRoll() async throws {
         let session = try Session(recorded: [1.5, 1.0])
         let library = session.library
         let article = try #require(session.article)
@@ -542,7 +568,7 @@ struct StudioTests {
     }
 
     @Test("o lists the articles with paragraphs read and length; Enter opens another, o and Esc go back; with none open the studio starts on the list")
-    func articleList() throws {
+    func articleList() async throws {
         let session = try Session(recorded: [0.5])
         let library = session.library
         let other = try library.newArticle(title: "Budget vote", publication: "Weekly", narrator: "Ann Reader", format: .speech)
@@ -576,7 +602,7 @@ struct StudioTests {
     ]
 
     @Test("k skips the paragraph shown and the pane goes on; m puts a take on the paragraph its check heard; u takes each back")
-    func skipAndMoveTake() throws {
+    func skipAndMoveTake() async throws {
         let session = try Session(text: Self.text)
         let library = session.library
         let article = try #require(session.article)
@@ -610,7 +636,7 @@ struct StudioTests {
     }
 
     @Test("the reading pane follows the text take by take; p goes back to paragraph 1 and a reads it again in place of its take")
-    func readingPane() throws {
+    func readingPane() async throws {
         let session = try Session(text: Self.text)
         let library = session.library
         let article = try #require(session.article)
@@ -675,7 +701,7 @@ struct StudioTests {
     }
 
     @Test("a chunk's level profile is the RMS level of each stretch: a loud sentence, a soft one and a pause differ")
-    func levelProfile() throws {
+    func levelProfile() async throws {
         let folder = TemporaryFolder()
         // 1 s at -6 dBFS peak, 1 s at -30 dBFS peak, 1 s of digital silence: 48 stretches of 16 each.
         var samples = Signals.samples(Signals.sine(frequency: 441, peakDBFS: -6, seconds: 1), bitsPerSample: 16)
