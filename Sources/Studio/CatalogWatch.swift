@@ -16,7 +16,7 @@ public struct CatalogWatch {
     public init(library: NarrationLibrary, interval: Double = 0.25) {
         self.library = library
         self.interval = interval
-        seen = try? library.catalog.dataVersion()
+        seen = try? library.catalogVersion()
         lastLook = MonotonicClock.now()
     }
 
@@ -26,7 +26,7 @@ public struct CatalogWatch {
         let now = MonotonicClock.now()
         if checkingNow || now - lastLook >= interval {
             lastLook = now
-            if let version = try? library.catalog.dataVersion(), version != seen {
+            if let version = try? library.catalogVersion(), version != seen {
                 seen = version
                 pending = true
             }

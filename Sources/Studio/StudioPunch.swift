@@ -1,44 +1,51 @@
-import Foundation
 import Narration
 import NarrationAudio
 import NarrationCore
 import Synchronization
 
-/// The start of a punch-and-roll take in the studio: its pre-roll played on a thread of its own,
-/// then the take started, so that the screen keeps drawing while the volunteer listens.
+/// The start of a punch-and-roll take in the studio: its pre-roll played as blocking work
+/// (`BlockingWork`), then the take started, so that the screen keeps drawing while the volunteer
+/// listens. Nothing waits for it: the session polls `isListening` and `error`, and a cancel
+/// settles at once whether the take started.
 final class StudioPunch: Sendable {
-    private let cancelled = Atomic<Bool>(false)
-    private let listening = Atomic<Bool>(true)
-    private let ended = DispatchSemaphore(value: 0)
-    private let failure = Mutex<NarrationError?>(nil)
-
-    /// Plays `take.preRoll` through `device`, then starts `take` unless cancelled meanwhile.
-    init(take: Recording, device: String, definitions: ALSADefinitions?) {
-        let thread = Thread { [self] in
-            do throws(NarrationError) {
-                _ = try take.preRoll?.play(device: device, definitions: definitions) { self.cancelled.load(ordering: .acquiring) }
-                if !cancelled.load(ordering: .acquiring) { try take.start() }
-            } catch {
-                failure.withLock { $0 = error }
-            }
-            listening.store(false, ordering: .releasing)
-            ended.signal()
-        }
-        thread.name = "narrate-pre-roll"
-        thread.start()
+    private struct Progress {
+        var cancelled = false
+        var listening = true
+        var failure: NarrationError?
     }
 
-    /// Whether the pre-roll is still playing.
-    var isListening: Bool { listening.load(ordering: .acquiring) }
+    private let progress = Mutex(Progress())
+
+    /// Plays `take.preRoll` through the output `open` makes, then starts `take` unless cancelled
+    /// meanwhile.
+    init(take: Recording, output open: @escaping @Sendable (AudioFormat) throws(NarrationError) -> any PlaybackOutput) {
+        Task.detached { [self] in
+            await BlockingWork.run(named: "narrate-pre-roll") { [self] in
+                do throws(NarrationError) {
+                    if let preRoll = take.preRoll, !preRoll.frames.isEmpty {
+                        _ = try preRoll.play(on: try open(preRoll.format)) { self.progress.withLock { $0.cancelled } }
+                    }
+                    // Started under the lock, so that `cancel()` knows afterwards whether it was.
+                    try progress.withLock { (progress) throws(NarrationError) in
+                        if !progress.cancelled { try take.start() }
+                    }
+                } catch {
+                    progress.withLock { $0.failure = error }
+                }
+                progress.withLock { $0.listening = false }
+            }
+        }
+    }
+
+    /// Whether the pre-roll is still playing (or the take is being started).
+    var isListening: Bool { progress.withLock { $0.listening } }
 
     /// Why the pre-roll or the take's start failed, once it has.
-    var error: NarrationError? { failure.withLock { $0 } }
+    var error: NarrationError? { progress.withLock { $0.failure } }
 
-    /// Stops the pre-roll if it still plays and waits until the thread is done: afterwards the
-    /// take has either started or never will.
+    /// Stops the pre-roll if it still plays: afterwards the take has either started or never
+    /// will. A take started meanwhile is the caller's to stop.
     func cancel() {
-        cancelled.store(true, ordering: .releasing)
-        ended.wait()
-        ended.signal()  // a second cancel does not wait for ever
+        progress.withLock { $0.cancelled = true }
     }
 }

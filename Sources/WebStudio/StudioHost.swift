@@ -6,7 +6,7 @@ import NIOPosix
 import Studio
 import Synchronization
 
-/// The web studio's one studio session, on a thread of its own: every page's messages go into
+/// The web studio's one studio session, run as blocking work (`BlockingWork`) on a thread of its own: every page's messages go into
 /// one inbox, in the order they arrived, and this thread alone performs them on the `Studio`,
 /// ticks it 20 times a second and sends each page the state when it changed. The terminal
 /// studio's loop does the same with keys; the session code is the same, so they cannot disagree.
@@ -54,7 +54,8 @@ final class StudioHost: Sendable {
     private let inbox = Mutex<[Input]>([])
     private let wake = DispatchSemaphore(value: 0)
     private let published = Mutex(Published())
-    private let finished = DispatchSemaphore(value: 0)
+    /// The session's run, as blocking work; awaited by `shutDown()`.
+    private let session = Mutex<Task<Void, Never>?>(nil)
 
     /// Starts the session on `article` (nil: the new-article form).
     init(library: NarrationLibrary, options: Studio.Options, article: Article?, settings: [(name: String, value: String)]) {
@@ -64,12 +65,14 @@ final class StudioHost: Sendable {
             "type": AnyEncodable("settings"),
             "settings": AnyEncodable(settings.map { ["name": $0.name, "value": $0.value] }),
         ])
-        let thread = Thread { [self] in
-            run(Studio(library: library, options: options, article: article))
-            finished.signal()
+        // The session blocks (its loop waits for the inbox, a take's end waits for its threads):
+        // blocking work, never a thread of the cooperative pool.
+        let task = Task.detached { [self] in
+            await BlockingWork.run(named: "narrate-web-studio") { [self] in
+                run(Studio(library: library, options: options, devices: .alsa(options), article: article))
+            }
         }
-        thread.name = "narrate-web-studio"
-        thread.start()
+        session.withLock { $0 = task }
     }
 
     // MARK: Pages
@@ -136,10 +139,10 @@ final class StudioHost: Sendable {
     var article: Article? { published.withLock { $0.article } }
 
     /// Leaves the session as Esc does (a take is stopped and kept, work under way finishes) and
-    /// waits until it has.
-    func shutDown() {
+    /// returns once it has; suspends, blocking no thread.
+    func shutDown() async {
         post(.shutDown)
-        finished.wait()
+        await session.withLock { $0 }?.value
         closePages()
     }
 
@@ -331,7 +334,7 @@ final class StudioHost: Sendable {
 
     private func publishOutbox() {
         let jobs = ((try? library.outboxJobs()) ?? []).filter { $0.state != .retired }.sorted { $0.queuedAt > $1.queuedAt }.prefix(20)
-        let titles = Dictionary(((try? library.catalog.articles()) ?? []).map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+        let titles = Dictionary(((try? library.articles()) ?? []).map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
         let rows: [[String: AnyEncodable]] = jobs.map { job in
             [
                 "id": AnyEncodable(job.id), "title": AnyEncodable(titles[job.articleID] ?? job.file.lastPathComponent),

@@ -79,48 +79,52 @@ public struct WebStudioServer: Sendable {
         let port = Mutex(configuration.port)
         let link = { @Sendable (token: String) in URL(string: "\(scheme)://\(displayHost):\(port.withLock { $0 })/?token=\(token)") }
         let host = StudioHost(library: library, options: options, article: article, settings: configuration.settings)
-        defer { host.shutDown() }
-
-        let router = Router(context: BasicWebSocketRequestContext.self)
-        router.middlewares.add(AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
-        addPage(to: router)
-        addAPI(to: router, host: host)
-        router.ws("/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
-            try await Self.serve(page: inbound, outbound: outbound, host: host)
-        }
-
-        let server: HTTPServerBuilder
-        do {
-            let tls = try configuration.tls.map { tls in
-                let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
-                let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
-                return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+        do throws(NarrationError) {
+            let router = Router(context: BasicWebSocketRequestContext.self)
+            router.middlewares.add(AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
+            addPage(to: router)
+            addAPI(to: router, host: host)
+            router.ws("/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
+                try await Self.serve(page: inbound, outbound: outbound, host: host)
             }
-            server = try Self.serverBuilder(webSocketRouter: router, tls: tls, connectionGuard: ConnectionGuard())
+
+            let server: HTTPServerBuilder
+            do {
+                let tls = try configuration.tls.map { tls in
+                    let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
+                    let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
+                    return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+                }
+                server = try Self.serverBuilder(webSocketRouter: router, tls: tls, connectionGuard: ConnectionGuard())
+            } catch {
+                throw NarrationError(.usage, "The TLS certificate or key could not be read (\(error)): give PEM files to --tls-cert and --tls-key.")
+            }
+            let bindHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            var logger = Logger(label: "narrate-serve")
+            logger.logLevel = .critical  // the terminal shows narrate's own lines, not a request log
+            let app = Application(
+                router: router, server: server,
+                configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "narrate"),
+                onServerRunning: { channel in
+                    port.withLock { $0 = channel.localAddress?.port ?? 0 }
+                    if let url = link(access.token) { ready(url) }
+                },
+                logger: logger)
+            do {
+                try await app.runService()
+            } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                throw NarrationError(
+                    .usage, "Another program already listens on \(bindHost):\(configuration.port): choose another port with --listen (port 0 picks a free one).")
+            } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
+                throw NarrationError(.usage, "This computer has no address \(bindHost): give one of its own addresses to --listen, or 127.0.0.1.")
+            } catch {
+                throw NarrationError(.usage, "Cannot listen on \(bindHost):\(configuration.port): \(error). Choose another port with --listen.")
+            }
         } catch {
-            throw NarrationError(.usage, "The TLS certificate or key could not be read (\(error)): give PEM files to --tls-cert and --tls-key.")
+            await host.shutDown()
+            throw error
         }
-        let bindHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        var logger = Logger(label: "narrate-serve")
-        logger.logLevel = .critical  // the terminal shows narrate's own lines, not a request log
-        let app = Application(
-            router: router, server: server,
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "narrate"),
-            onServerRunning: { channel in
-                port.withLock { $0 = channel.localAddress?.port ?? 0 }
-                if let url = link(access.token) { ready(url) }
-            },
-            logger: logger)
-        do {
-            try await app.runService()
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw NarrationError(
-                .usage, "Another program already listens on \(bindHost):\(configuration.port): choose another port with --listen (port 0 picks a free one).")
-        } catch let error as IOError where error.errnoCode == EADDRNOTAVAIL {
-            throw NarrationError(.usage, "This computer has no address \(bindHost): give one of its own addresses to --listen, or 127.0.0.1.")
-        } catch {
-            throw NarrationError(.usage, "Cannot listen on \(bindHost):\(configuration.port): \(error). Choose another port with --listen.")
-        }
+        await host.shutDown()  // awaited, never waited for: a take under way is stopped and kept first
     }
 
     /// HTTP/1.1 with the WebSocket upgrade (over TLS when given), every connection watched by

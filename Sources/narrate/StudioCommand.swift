@@ -61,7 +61,7 @@ extension Narrate {
                 let article = try StudioSessionSetup.startingArticle(target, in: library)
                 let screen = try TerminalScreens.open(environment: environment, colour: TerminalCapabilities.colourAllowed)
                 defer { screen.close() }
-                let studio = StudioSession(library: library, options: options, article: article)
+                let studio = StudioSession(library: library, options: options, devices: .alsa(options), article: article)
                 Self.runLoop(studio, on: screen, catalog: CatalogWatch(library: library))
                 return Self.goodbye(studio.state)
             }

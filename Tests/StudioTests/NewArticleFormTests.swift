@@ -24,20 +24,22 @@ struct NewArticleFormTests {
             ("Budget vote", "Daily Post", "\u{0}Ann", "narrator"),
           ])
     func nulRefused(title: String, publication: String, narrator: String, detail: String) throws {
-        let fixture = try LibraryFixture()
+        let folder = TemporaryFolder("narrate-library")
+        let library = try NarrationLibrary(root: DataRoot(url: folder.url.appendingPathComponent("home")))
         #expect(throws: NarrationError(.usage, "The \(detail) holds a NUL character (U+0000), which would cut it short: remove it and try again.")) {
-            try fixture.library.newArticle(title: title, publication: publication, narrator: narrator, format: .speech)
+            try library.newArticle(title: title, publication: publication, narrator: narrator, format: .speech)
         }
-        #expect(try fixture.library.catalog.articles().isEmpty)
+        #expect(try library.catalog.articles().isEmpty)
     }
 
     @Test("an edit of the details holding NUL is refused too, and the title stays whole")
     func nulInEdit() throws {
-        let fixture = try LibraryFixture()
-        let article = try fixture.library.newArticle(title: "Budget vote", publication: "Daily Post", narrator: "Ann Reader", format: .speech)
+        let folder = TemporaryFolder("narrate-library")
+        let library = try NarrationLibrary(root: DataRoot(url: folder.url.appendingPathComponent("home")))
+        let article = try library.newArticle(title: "Budget vote", publication: "Daily Post", narrator: "Ann Reader", format: .speech)
         #expect(throws: NarrationError(.usage, "The title holds a NUL character (U+0000), which would cut it short: remove it and try again.")) {
-            try fixture.library.changeDetails(of: article, DetailsChange(title: "Budget\u{0}"))
+            try library.changeDetails(of: article, DetailsChange(title: "Budget\u{0}"))
         }
-        #expect(try fixture.library.article(article.id.rawValue).title == "Budget vote")
+        #expect(try library.article(article.id.rawValue).title == "Budget vote")
     }
 }

@@ -16,14 +16,14 @@ struct StudioOutsideChangeTests {
         let ids = session.studio.chunkIDs
         session.press(.up)  // chunk 2 of 3
         #expect(session.state.selection == 1)
-        try session.fixture.library.deleteChunk(at: ChunkIndex(1), of: article)
+        try session.library.deleteChunk(at: ChunkIndex(1), of: article)
         #expect(session.studio.reloadAfterOutsideChange())
         #expect(session.studio.chunkIDs == Array(ids[1...]))
         #expect(session.state.selection == 0)
         #expect(session.state.notice?.text == "Another narrate command changed the chunks: the list shows them as they are now.")
-        let kept = try Data(contentsOf: session.fixture.library.chunkEntries(of: article)[1].file)
+        let kept = try Data(contentsOf: session.library.chunkEntries(of: article)[1].file)
         session.press(.character("x"), .character("y"))
-        let left = try session.fixture.library.chunkEntries(of: article)
+        let left = try session.library.chunkEntries(of: article)
         #expect(left.map(\.chunk.id) == [ids[2]])
         #expect(try Data(contentsOf: left[0].file) == kept)
     }
@@ -33,13 +33,13 @@ struct StudioOutsideChangeTests {
         let session = try StudioTests.Session(recorded: [0.3, 0.4, 0.5])
         let article = try #require(session.article)
         session.press(.up, .character("x"))  // "Delete chunk 2?" for the second take
-        try session.fixture.library.deleteChunk(at: ChunkIndex(1), of: article)  // from a terminal
-        let before = try session.fixture.library.chunkEntries(of: article).map { try Data(contentsOf: $0.file) }
+        try session.library.deleteChunk(at: ChunkIndex(1), of: article)  // from a terminal
+        let before = try session.library.chunkEntries(of: article).map { try Data(contentsOf: $0.file) }
         session.press(.character("y"))
         #expect(
             session.state.notice?.text
                 == "Chunk 2 changed since the list was shown (another narrate command changed the article), so nothing was deleted: look at the list again.")
-        let after = try session.fixture.library.chunkEntries(of: article)
+        let after = try session.library.chunkEntries(of: article)
         #expect(after.count == 2)
         #expect(try after.map { try Data(contentsOf: $0.file) } == before)
         #expect(session.state.chunks.count == 2, "the list is read again")

@@ -7,54 +7,101 @@ import NarrationTestSupport
 import Studio
 import Testing
 
-/// The studio session driven by keys, as the screen would drive it, on the emulated USB
-/// microphone and speaker (paced in real time): no terminal, the real recorder, player and exporter.
+/// The studio session driven by keys, as the screen would drive it, in process: the real
+/// recorder, player, exporter and catalog, with an in-memory microphone the test speaks into and
+/// in-memory speakers it reads back and paces (`MemoryDevices`). The devices themselves are
+/// tested on their own (CaptureDeviceTests, QueuePlayerTests), and the studio on the emulated USB
+/// devices end to end (StudioCommandTests, the browser tests).
 @Suite("Studio session")
 struct StudioTests {
     final class Session {
-        let fixture: LibraryFixture
+        let folder = TemporaryFolder("narrate-studio")
+        let library: NarrationLibrary
+        let devices: MemoryDevices
         let studio: Studio
         /// The session's options, for another studio on the same library.
         let options: Studio.Options
         /// The article opened with a text, if one was given.
         let article: Article?
+        /// The studio's clock: each tick is 50 ms of it, as a screen's loop ticks 20 times a second.
+        private let time = Clock()
+
+        final class Clock {
+            var now = 1_000.0
+        }
 
         /// A studio on the new-article form, or, given `text`, on a new article with that text.
         /// Takes are checked only when `checksTakes`: the check's notice comes when it is done.
-        /// With `recorded`, the article is made with takes of those lengths (from the virtual
-        /// microphone, faster than real time) before the studio opens on it.
+        /// With `recorded`, the article is made with takes of those lengths before the studio
+        /// opens on it. With `pacedPlayback`, what is played is heard only as the test says.
         init(
             destination: Destination? = nil, text: [ScriptParagraph]? = nil, checksTakes: Bool = false, profile: DeliveryProfile = .archive,
-            recorded: [Double] = [], publication: String = "Daily Post", narrator: String = "Ann Reader"
+            recorded: [Double] = [], publication: String = "Daily Post", narrator: String = "Ann Reader", pacedPlayback: Bool = false
         ) throws {
-            fixture = try LibraryFixture(sourceSeconds: max(6, (recorded.max() ?? 0) + 1))
+            library = try NarrationLibrary(root: DataRoot(url: folder.url.appendingPathComponent("home")))
+            devices = MemoryDevices(pacedPlayback: pacedPlayback)
             let options = Studio.Options(
-                captureDevice: "usbmic", playbackDevice: "usbspk", profile: profile, destination: destination,
+                captureDevice: "memory microphone", playbackDevice: "memory speaker", profile: profile, destination: destination,
                 retry: RetrySchedule(attempts: 1, first: 0, limit: 0), publication: publication, narrator: narrator,
-                format: .speech, definitions: fixture.devices.definitions, checksTakes: checksTakes)
+                format: .speech, checksTakes: checksTakes)
             var article: Article?
             if !recorded.isEmpty {
-                let new = try fixture.library.newArticle(title: "Harbour news", publication: "Daily Post", narrator: "Ann Reader", format: .speech)
-                for seconds in recorded { try fixture.record(new, seconds: seconds) }
+                let new = try library.newArticle(title: "Harbour news", publication: "Daily Post", narrator: "Ann Reader", format: .speech)
+                // Speech, as a volunteer reads: each take is the start of it.
+                let speech = try Signals.speech(.speech, seconds: (recorded.max() ?? 0) + 1)
+                for seconds in recorded { try Self.record(new, Array(speech.prefix(Int(seconds * 44_100) * 2)), in: library) }
                 article = new
             }
             if let text {
-                let new = try fixture.library.newArticle(title: "Budget vote", publication: "Daily Post", narrator: "Ann Reader", format: .speech)
-                _ = try fixture.library.attachText(text, to: new, file: "budget.md")
+                let new = try library.newArticle(title: "Budget vote", publication: "Daily Post", narrator: "Ann Reader", format: .speech)
+                _ = try library.attachText(text, to: new, file: "budget.md")
                 article = new
             }
             self.article = article
             self.options = options
-            studio = Studio(library: fixture.library, options: options, article: article)
+            studio = Self.studio(library: library, options: options, devices: devices, article: article, time: time)
+        }
+
+        /// Another studio on the same library and devices.
+        func another(on article: Article?) -> Studio {
+            Self.studio(library: library, options: options, devices: devices, article: article, time: time)
+        }
+
+        private static func studio(library: NarrationLibrary, options: Studio.Options, devices: MemoryDevices, article: Article?, time: Clock) -> Studio {
+            Studio(
+                library: library, options: options,
+                devices: StudioDevices(capture: devices.capture, playback: { (format) throws(NarrationError) in try devices.playback(format) }),
+                article: article, clock: { time.now })
+        }
+
+        deinit { devices.stopPacing() }  // a pre-roll or player still writing goes on to its end
+
+        /// The emulated microphone's tone: a sine peaking at −12 dBFS, 16-bit mono at 44.1 kHz.
+        static func tone(seconds: Double) -> [UInt8] { Signals.sine(frequency: 441, peakDBFS: -12, seconds: seconds) }
+
+        /// Records one take of exactly `bytes` (16-bit little-endian mono) into `article`.
+        static func record(_ article: Article, _ bytes: [UInt8], in library: NarrationLibrary) throws {
+            let microphone = StreamedCapture(name: "memory microphone", format: article.format)
+            let take = try library.prepareRecording(into: article, placement: .append, input: .streamed(microphone), duration: nil)
+            try take.start()
+            microphone.append(bytes)
+            take.requestStop()  // the stream ends: what it holds is still written
+            _ = take.finish()
         }
 
         var state: StudioState { studio.state }
+
+        /// Ticks once, 50 ms later by the studio's clock.
+        func tick() {
+            time.now += 0.05
+            studio.tick()
+        }
 
         /// Presses keys as the screen would: each means what the state says it means.
         func press(_ keys: KeyPress...) {
             for key in keys {
                 if let action = studio.state.action(for: key) { studio.perform(action) }
-                studio.tick()
+                tick()
             }
         }
 
@@ -68,46 +115,43 @@ struct StudioTests {
             press(.enter, .enter, .enter)
         }
 
-        /// Ticks 50 times a second for `seconds`, or until `done` holds. Sleeps without holding
-        /// a thread of the concurrency pool: submit's upload needs one, and tests share a few.
-        /// On a loaded run a sleep may last seconds, so the studio ticks once more after the last
-        /// one: `done` is always judged on what happened during the wait.
-        func run(_ seconds: Double, until done: (StudioState) -> Bool = { _ in false }) async {
-            let end = Date().addingTimeInterval(seconds)
+        /// Ticks until `done` holds what the studio's threads (player, export, upload, take check)
+        /// did, for at most `limit` seconds: a bound on a wait for an event, not a measure.
+        /// Sleeps without holding a thread of the concurrency pool: the studio's background work
+        /// (a pre-roll, what follows a take, submit's upload) starts from it.
+        func run(_ limit: Double = 120, until done: (StudioState) -> Bool) async {
+            let end = Date().addingTimeInterval(limit)
             while true {
-                studio.tick()
+                tick()
                 if done(studio.state) || Date() >= end { return }
-                try? await Task.sleep(for: .milliseconds(20))
+                try? await Task.sleep(for: .milliseconds(5))
             }
         }
 
-        /// Ticks 50 times a second for `seconds`, or until `done` holds, keeping this thread:
-        /// for real-time moments a loaded run must not stretch (a take's length, a pause within a
-        /// short playback), where an awaited sleep may resume seconds late.
-        func hold(_ seconds: Double, until done: (StudioState) -> Bool = { _ in false }) {
-            let end = Date().addingTimeInterval(seconds)
-            while true {
-                studio.tick()
-                if done(studio.state) || Date() >= end { return }
-                usleep(20_000)
-            }
+        /// Lets `seconds` pass by the studio's clock, ticking 20 times a second.
+        func pass(_ seconds: Double) {
+            for _ in 0..<Int((seconds / 0.05).rounded(.up)) { tick() }
         }
 
-        /// Starts a take with `key`, stops it with r after at least `seconds`.
-        /// - Returns: the seconds between the two presses (more than asked when the machine is busy).
+        /// Speaks `seconds` of the tone into the take under way.
+        func speak(_ seconds: Double) {
+            devices.speak(Self.tone(seconds: seconds))
+        }
+
+        /// Starts a take with `key`, speaks `seconds` of the tone, and stops it with r: the take
+        /// holds exactly what was spoken.
+        /// - Returns: the seconds spoken.
         @discardableResult
         func recordTake(_ key: KeyPress = .character("r"), seconds: Double) -> Double {
-            let started = Date()
             press(key)
-            hold(seconds)
-            let elapsed = Date().timeIntervalSince(started)
+            speak(seconds)
             press(.character("r"))
-            return elapsed
+            return seconds
         }
     }
 
     @Test("the form requires a publication and a narrator, naming what is missing, and offers the last article's when config.toml sets none")
-    func formCredits() throws {
+    func formCredits() async throws {
         let session = try Session(publication: "", narrator: "")
         guard case .newArticle(let empty) = session.state.panel else { Issue.record("no form without an article"); return }
         #expect(empty.publication == "" && empty.narrator == "")
@@ -115,7 +159,7 @@ struct StudioTests {
         guard case .newArticle(let refused) = session.state.panel else { Issue.record("an article started without credits"); return }
         #expect(refused.problem == "Fill in the publication and your name as narrator: deliveries are filed under the publication, and the narrator is credited and counted in the volunteer hours.")
         #expect(refused.focus == .publication)
-        #expect(try session.fixture.library.catalog.articles().isEmpty)
+        #expect(try session.library.catalog.articles().isEmpty)
         session.type("Daily Post")
         session.press(.enter)
         session.press(.enter)
@@ -127,7 +171,7 @@ struct StudioTests {
         #expect(session.state.header?.title == "No credits")
 
         // The next form (n from the article list a studio starts on) offers what the last article named.
-        let next = Studio(library: session.fixture.library, options: session.options, article: nil)
+        let next = session.another(on: nil)
         if let action = next.state.action(for: .character("n")) { next.perform(action) }
         guard case .newArticle(let offered) = next.state.panel else { Issue.record("no form without an article"); return }
         #expect(offered.publication == "Daily Post" && offered.narrator == "Ann Reader")
@@ -135,7 +179,7 @@ struct StudioTests {
 
     @Test("form, two takes, a delete that asks, a re-record, playback, then queue: the result names the file and its loudness")
     func wholeArticle() async throws {
-        let session = try Session()
+        let session = try Session(pacedPlayback: true)
         guard case .newArticle(let form) = session.state.panel else { Issue.record("no form without an article"); return }
         #expect(form.publication == "Daily Post" && form.narrator == "Ann Reader")
         session.startArticle("Studio 港口")
@@ -147,15 +191,15 @@ struct StudioTests {
         #expect(session.state.chunks.count == 2)
         #expect(session.state.selection == 1)
         let first = try #require(session.state.chunks.first)
-        // The emulated microphone is paced in real time: the take lasts as long as r was down.
-        #expect(first.duration >= 0.5 && abs(first.duration - firstTake) < 0.3, "\(first.duration) s in \(firstTake) s")
+        // The take holds every frame the microphone sent, and nothing else.
+        #expect(abs(first.duration - firstTake) < 0.000_1, "\(first.duration) s in \(firstTake) s")
         #expect(abs(first.peak.value - -12) < 0.1, "the emulated microphone's sine peaks at -12 dBFS")
         #expect(first.levels.count == ChunkLevels.count)
         // The sparkline draws RMS levels: a sine's is 3 dB below its peak.
         #expect(first.levels.allSatisfy { abs($0.value - -15.05) < 0.2 }, "\(first.levels)")
-        // A loaded run may hold the second take longer than asked: the notice gives its real length.
         let second = session.state.chunks[1].duration
         #expect(session.state.notice?.text.hasPrefix("Chunk 2 recorded: \(Timecode.tenths(second)), peak -12.0 dBFS") == true, "\(String(describing: session.state.notice))")
+        #expect(Timecode.tenths(second) == Timecode.tenths(0.4))
 
         session.press(.character("x"))
         #expect(session.state.panel == .confirmDelete(ChunkIndex(2)))
@@ -166,30 +210,32 @@ struct StudioTests {
         #expect(session.state.chunks.count == 1)
         #expect(session.state.notice?.text.hasPrefix("Chunk 2 deleted (") == true)
 
-        let article = try session.fixture.library.article(nil)
-        let before = try session.fixture.library.chunkEntries(of: article)[0].chunk.id
+        let article = try session.library.article(nil)
+        let before = try session.library.chunkEntries(of: article)[0].chunk.id
         session.press(.up)
         session.recordTake(.character("e"), seconds: 0.3)
-        let after = try session.fixture.library.chunkEntries(of: article)
+        let after = try session.library.chunkEntries(of: article)
         #expect(after.count == 1 && after[0].chunk.id != before)
         #expect(session.state.notice?.text.hasPrefix("Chunk 1 re-recorded: ") == true)
-        #expect(FileManager.default.fileExists(atPath: session.fixture.library.root.trashedChunkURL(before, of: article.id).path))
+        #expect(FileManager.default.fileExists(atPath: session.library.root.trashedChunkURL(before, of: article.id).path))
 
         session.press(.character(" "))
         #expect(session.state.isPlaying)
-        // The speaker is paced in real time; a busy machine may take far longer than the take.
-        await session.run(30 + (session.state.header?.duration ?? 0)) { !$0.isPlaying }
+        try #require(session.devices.speaker).stopPacing()  // heard to the end
+        await session.run { !$0.isPlaying }
         #expect(session.state.notice?.text == "Played to the end.")
+        // The speaker received the chunk's samples unchanged, each once.
+        #expect(session.devices.speaker?.samples == (try SoundFileReader(path: after[0].file.path).readAll()))
 
         session.press(.character("q"))
         session.press(.character("y"))  // q and s ask first
-        await session.run(180) { if case .result = $0.panel { true } else { false } }
+        await session.run { if case .result = $0.panel { true } else { false } }
         guard case .result(let heading, let lines, let remedy) = session.state.panel else { Issue.record("no result: \(session.state)"); return }
         #expect(heading == "Queued \"Studio 港口\"" && remedy == .pushOutboxTo)
         let outboxLine = try #require(lines.first { $0.hasPrefix("In the outbox: ") })
         let file = URL(fileURLWithPath: String(outboxLine.dropFirst("In the outbox: ".count)))
         let exported = try SoundFileReader(path: file.path).readAll()
-        #expect(exported == (try session.fixture.samples(of: after[0])), "the export holds the re-recorded take, sample for sample")
+        #expect(exported == (try SoundFileReader(path: after[0].file.path).readAll()), "the export holds the re-recorded take, sample for sample")
         #expect(lines.contains { $0.hasPrefix("Loudness ") && $0.hasSuffix(": meets the archive profile.") })
         #expect(session.state.header == nil)
 
@@ -199,7 +245,7 @@ struct StudioTests {
 
     @Test("playing from chunk 2 shows the article's time: chunk 1's length plus the way into chunk 2, out of the whole article; paused, the meter falls")
     func playingShowsArticleTime() async throws {
-        let session = try Session()
+        let session = try Session(pacedPlayback: true)
         session.startArticle("Times")
         session.recordTake(seconds: 0.5)
         session.recordTake(seconds: 0.5)
@@ -207,21 +253,26 @@ struct StudioTests {
         #expect(lengths.count == 2 && session.state.selection == 1)
 
         session.press(.character(" "))
-        session.hold(10) { if case .playing(_, _, let position, _, _, _) = $0.activity { position > lengths[0] } else { false } }
+        let speaker = try #require(session.devices.speaker)
+        speaker.hear(frames: 4_410)  // the selected chunk 2 plays: 0.1 s of it is heard
+        await session.run { if case .playing(_, _, let position, _, _, _) = $0.activity { position > lengths[0] } else { false } }
         session.press(.character(" "))
-        session.hold(5) { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { true } }
+        speaker.hear(frames: 4_410)  // the player acts on the pause once its block is written, as a device plays on
+        await session.run { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { true } }
         guard case .playing(let chunk, let count, let position, let total, let paused, let inChunk) = session.state.activity else {
             Issue.record("not playing: \(session.state.activity)")
             return
         }
         #expect(chunk == ChunkIndex(2) && count == 2 && paused)
         #expect(position > lengths[0] && position <= lengths[0] + lengths[1], "\(position) s: chunk 2 starts at \(lengths[0]) s")
+        // Pausing plays out what the speaker holds: the position is chunk 1 and every frame of chunk 2 it received.
+        #expect(abs(position - (lengths[0] + Double(speaker.frames) / 44_100)) < 0.000_1, "\(position) s, \(speaker.frames) frames played")
         #expect(abs(inChunk - (position - lengths[0])) < 0.001, "\(inChunk) s into chunk 2")
         #expect(session.state.notice?.text == "Paused. ← → move 1 s, PgUp PgDn 5 s; c fixes a slip from there; space plays on.")
         #expect(abs(total - (lengths[0] + lengths[1])) < 0.001, "\(total) s of \(lengths) s")
         #expect(session.state.meter?.litSegments ?? 0 > 0 || session.state.meter?.heldSegment != nil, "the sine lit the meter")
         // Paused, nothing is heard: the meter falls, and the held peak drops once its hold is over.
-        session.hold(MeterDisplay().holdSeconds + 0.3)
+        session.pass(MeterDisplay().holdSeconds + 0.3)
         #expect(session.state.meter?.litSegments == 0)
         #expect(session.state.meter?.heldSegment == nil)
         #expect(session.state.peak == .silence)
@@ -233,27 +284,29 @@ struct StudioTests {
         let session = try Session()
         session.startArticle("Leaving")
         session.press(.character("r"))
-        await session.run(0.5)
+        session.speak(0.5)
         session.press(.interrupt)
         #expect(session.studio.isFinished)
-        let entries = try session.fixture.library.chunkEntries(of: try session.fixture.library.article(nil))
+        let entries = try session.library.chunkEntries(of: try session.library.article(nil))
         #expect(entries.count == 1)
-        #expect(entries[0].chunk.frames > 44_100 / 5)
+        #expect(entries[0].chunk.frames == 22_050, "every frame the microphone sent")
     }
 
     @Test("a studio dropped while recording (its screen failed) stops and keeps the take itself")
     func droppedWhileRecording() async throws {
         var session: Session? = try Session()
-        let fixture = try #require(session?.fixture)
+        let library = try #require(session?.library)
+        let folder = try #require(session?.folder)
         session?.startArticle("Dropped")
         session?.press(.character("r"))
-        await session?.run(0.5)
+        session?.speak(0.5)
         #expect(session?.state.isRecording == true)
         session = nil
-        let entries = try fixture.library.chunkEntries(of: try fixture.library.article(nil))
+        let entries = try library.chunkEntries(of: try library.article(nil))
         #expect(entries.count == 1)
         #expect(entries.first?.chunk.recovered == false, "committed by the studio, not adopted later by recovery")
-        #expect((entries.first?.chunk.frames ?? 0) > 44_100 / 5)
+        #expect(entries.first?.chunk.frames == 22_050)
+        withExtendedLifetime(folder) {}
     }
 
     @Test("a microphone pulled mid-take: recording stops by itself, keeps what came before and says so")
@@ -261,16 +314,16 @@ struct StudioTests {
         let session = try Session()
         session.startArticle("Unplugged")
         session.press(.character("r"))
-        await session.run(0.6)
-        #expect(FileManager.default.createFile(atPath: session.fixture.devices.unplugFile.path, contents: nil))
-        await session.run(20) { !$0.isRecording }
+        session.speak(0.6)
+        session.devices.microphone?.fail(NarrationError(.deviceFailed, "The microphone was unplugged.", subject: .device("memory microphone")))
+        await session.run { !$0.isRecording }
         #expect(!session.state.isRecording)
         let notice = try #require(session.state.notice)
         #expect(notice.isProblem)
         #expect(notice.text.hasPrefix("Recording stopped: "))
         #expect(notice.text.hasSuffix(" What was captured before is kept as chunk 1."))
         #expect(session.state.chunks.count == 1)
-        #expect((session.state.chunks.first?.duration ?? 0) >= 0.4)
+        #expect(session.state.chunks.first?.duration == 0.6, "what came before the failure, every frame")
     }
 
     @Test("an export that fails (a chunk file is gone) queues nothing, says why, and keeps the article open")
@@ -279,19 +332,19 @@ struct StudioTests {
         session.startArticle("Broken")
         session.recordTake(seconds: 0.3)
         session.recordTake(seconds: 0.3)
-        let article = try session.fixture.library.article(nil)
-        let entries = try session.fixture.library.chunkEntries(of: article)
+        let article = try session.library.article(nil)
+        let entries = try session.library.chunkEntries(of: article)
         try FileManager.default.removeItem(at: entries[1].file)
         session.press(.character("q"))
         session.press(.character("y"))  // q and s ask first
-        await session.run(180) { !$0.isWorking }
+        await session.run { !$0.isWorking }
         let notice = try #require(session.state.notice)
         #expect(notice.isProblem)
         #expect(notice.text.hasSuffix(" Nothing was queued; the chunks are as they were."))
         #expect(notice.text.hasPrefix("Chunk 2's file "))
         #expect(session.state.panel == .chunks)
         #expect(session.state.header?.title == "Broken")
-        #expect(try session.fixture.library.outboxJobs().isEmpty)
+        #expect(try session.library.outboxJobs().isEmpty)
         #expect(FileManager.default.fileExists(atPath: entries[0].file.path))
     }
 
@@ -300,7 +353,7 @@ struct StudioTests {
         let nowhere = try Session()
         nowhere.startArticle("Nowhere")
         nowhere.press(.character("s"))
-        let empty = try nowhere.fixture.library.article(nil)
+        let empty = try nowhere.library.article(nil)
         #expect(nowhere.state.notice == .init(NarrationError.emptyArticle(empty, nothingTo: "submit")))
         nowhere.recordTake(seconds: 0.3)
         nowhere.press(.character("s"))
@@ -313,7 +366,7 @@ struct StudioTests {
         session.recordTake(seconds: 0.3)
         session.press(.character("s"))
         session.press(.character("y"))  // q and s ask first
-        await session.run(180) { if case .result = $0.panel { true } else { false } }
+        await session.run { if case .result = $0.panel { true } else { false } }
         guard case .result(let heading, let lines, let remedy) = session.state.panel else { Issue.record("no result"); return }
         #expect(heading == "Submitted \"Shared\"" && remedy == nil)
         let sent = try #require(lines.first { $0.hasPrefix("Sent to ") })
@@ -326,22 +379,22 @@ struct StudioTests {
     func exportMadeReady() async throws {
         let session = try Session(profile: .podcast, recorded: [15, 15, 15])
         // Opened on an article with chunks, the studio makes its export ready at once.
-        session.hold(120) { $0.header?.exportReady == true }
+        await session.run(120) { $0.header?.exportReady == true }
         #expect(session.state.header?.exportReady == true)
         let screen = StudioRenderer.render(session.state, width: 100, height: 30).lines.map { $0.map(\.text).joined() }
         #expect(screen.contains { $0.contains("· 3 chunks · ready to queue") }, "\(screen)")
 
         session.press(.character("r"))
         #expect(session.state.header?.exportReady == false, "a take is under way")
-        session.hold(1)
+        session.speak(1)
         session.press(.character("r"))
         #expect(session.state.header?.exportReady == false, "not ready for the new take yet")
-        session.hold(120) { $0.header?.exportReady == true }
+        await session.run(120) { $0.header?.exportReady == true }
         #expect(session.state.header?.exportReady == true)
 
         session.press(.character("q"))
         session.press(.character("y"))  // q and s ask first
-        await session.run(180) { if case .result = $0.panel { true } else { false } }
+        await session.run { if case .result = $0.panel { true } else { false } }
         guard case .result(let heading, let lines, _) = session.state.panel else { Issue.record("no result: \(session.state)"); return }
         #expect(heading == "Queued \"Harbour news\"")
         // Three segments: from 0, 15 and 30 s (the 1 s take joins the last); all were ready.
@@ -356,16 +409,16 @@ struct StudioTests {
     }
 
     @Test("after a take the chunk is measured on a thread of its own and its measure kept, as record's after-take process does")
-    func measuredAfterTheTake() throws {
+    func measuredAfterTheTake() async throws {
         let session = try Session()
         session.startArticle("Measured")
         session.recordTake(seconds: 0.5)
-        let article = try session.fixture.library.article(nil)
-        let chunks = try session.fixture.library.catalog.chunks(of: article)
+        let article = try session.library.article(nil)
+        let chunks = try session.library.catalog.chunks(of: article)
         #expect(chunks.count == 1)
         var measures: [ChunkID: ChunkMeasure] = [:]
-        session.hold(30) { _ in
-            measures = (try? session.fixture.library.catalog.measures(of: chunks)) ?? [:]
+        await session.run(30) { _ in
+            measures = (try? session.library.catalog.measures(of: chunks)) ?? [:]
             return !measures.isEmpty
         }
         let measure = try #require(measures[chunks[0].id])
@@ -375,28 +428,28 @@ struct StudioTests {
     }
 
     @Test("after a take the check runs on a thread of its own; its hint about the take (a tone, no words) comes as a notice")
-    func takeCheckNotice() throws {
+    func takeCheckNotice() async throws {
         let session = try Session(text: Self.text, checksTakes: true)
         let article = try #require(session.article)
         session.recordTake(seconds: 0.5)
         #expect(session.state.notice?.text.hasPrefix("Chunk 1 recorded (paragraph 1): ") == true)
-        session.hold(30) { $0.notice?.text.contains("may need a listen") == true }
+        await session.run(30) { $0.notice?.text.contains("may need a listen") == true }
         #expect(session.state.notice?.text.hasPrefix("Chunk 1, paragraph 1 may need a listen: ") == true, "\(String(describing: session.state.notice))")
         #expect(session.state.notice?.text.hasSuffix(". It stays marked ⚑ until you dismiss it (d); to read it again, move to it with p or n and press a.") == true)
-        let chunk = try #require(try session.fixture.library.catalog.chunks(of: article).first)
-        let check = try #require(try session.fixture.library.catalog.takeChecks(of: article.id)[chunk.id])
+        let chunk = try #require(try session.library.catalog.chunks(of: article).first)
+        let check = try #require(try session.library.catalog.takeChecks(of: article.id)[chunk.id])
         #expect(!check.report.hints.isEmpty && check.report.recognised)
         #expect(session.state.notice?.text.contains(check.report.hints[0].description) == true)
     }
 
 
     @Test("a flagged take stays marked in its row and under its paragraph after moving away and back, until d dismisses it for good")
-    func flaggedTakeStaysMarked() throws {
+    func flaggedTakeStaysMarked() async throws {
         let session = try Session(text: Self.text, checksTakes: true)
-        let library = session.fixture.library
+        let library = session.library
         let article = try #require(session.article)
         session.recordTake(seconds: 0.5)
-        session.hold(30) { !($0.chunks.first?.hints.isEmpty ?? true) }
+        await session.run(30) { !($0.chunks.first?.hints.isEmpty ?? true) }
         let chunk = try #require(try library.catalog.chunks(of: article).first)
         let check = try #require(try library.catalog.takeChecks(of: article.id)[chunk.id])
         let hints = check.report.hints.map(\.description)
@@ -413,26 +466,38 @@ struct StudioTests {
         #expect(session.state.chunks[0].hints.isEmpty && session.state.reading?.flags == [])
         #expect(try library.catalog.takeChecks(of: article.id)[chunk.id]?.dismissed == true)
         // Kept in the catalog: a new session shows the take unflagged.
-        let again = Studio(library: library, options: session.options, article: article)
+        let again = session.another(on: article)
         #expect(again.state.chunks[0].hints.isEmpty)
     }
 
     @Test("c while paused plays the pre-roll and says so (not REC); r cannot start a take then; Esc cancels the fix and the chunk stays byte for byte")
-    func preRollInTheTerminal() throws {
-        let session = try Session(recorded: [2.5])
+    func preRollInTheTerminal() async throws {
+        let session = try Session(recorded: [2.5], pacedPlayback: true)
         let article = try #require(session.article)
-        let file = session.fixture.library.root.chunkURL(try session.fixture.library.catalog.chunks(of: article)[0].id, of: article.id)
+        let file = session.library.root.chunkURL(try session.library.catalog.chunks(of: article)[0].id, of: article.id)
         let before = try Data(contentsOf: file)
+        let samples = try SoundFileReader(path: file.path).readAll()
         session.press(.character(" "))
-        session.hold(10) { if case .playing(_, _, _, _, _, let inChunk) = $0.activity { inChunk > 1.2 } else { false } }
+        try #require(session.devices.speaker).hear(frames: 57_330)  // 1.3 s
+        await session.run { if case .playing(_, _, _, _, _, let inChunk) = $0.activity { inChunk > 1.2 } else { false } }
         session.press(.character(" "))
-        session.hold(5) { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { false } }
+        try #require(session.devices.speaker).hear(frames: 4_410)  // the player acts on the pause once its block is written
+        await session.run { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { false } }
         guard case .playing(_, _, _, _, true, let point) = session.state.activity else { Issue.record("not paused: \(session.state.activity)"); return }
         session.press(.character("c"))
         guard case .preRoll(let preRoll) = session.state.activity else { Issue.record("no pre-roll: \(session.state.activity)"); return }
         #expect(preRoll.chunk == ChunkIndex(1) && abs(preRoll.at - point) < 0.2 && preRoll.lead > 0.9)
         #expect(session.state.notice?.text.hasPrefix("Playing the ") == true && session.state.notice?.text.hasSuffix(" Esc cancels the fix.") == true)
         #expect(!session.state.isRecording)
+        // The pre-roll plays the chunk's own samples, from `lead` seconds before the point.
+        let started = Date()
+        await session.run { _ in session.devices.speakers.count == 2 && session.devices.speakers[1].frames > 0 }
+        try #require(session.devices.speakers.count == 2, "\(session.devices.speakers.count) speakers after \(Date().timeIntervalSince(started)) s: \(session.state.activity), \(String(describing: session.state.notice))")
+        let preRollSpeaker = session.devices.speakers[1]
+        let start = Int(((preRoll.at - preRoll.lead) * 44_100).rounded())
+        let heard = preRollSpeaker.samples
+        try #require(start >= 0 && start + heard.count <= samples.count, "pre-roll from frame \(start), \(heard.count) frames, of \(samples.count)")
+        #expect(heard == Array(samples[start..<(start + heard.count)]))
         session.press(.character("r"))
         #expect(session.state.isPreRolling, "r does not stop, start or record during the pre-roll")
         #expect(session.state.notice?.text == "Listen: the take starts by itself after the seconds before the slip. Esc cancels the fix.")
@@ -442,12 +507,48 @@ struct StudioTests {
         #expect(session.state.chunks.count == 1)
         #expect(try Data(contentsOf: file) == before)
         #expect(!session.studio.isFinished, "Esc cancelled the fix; it did not leave")
+        // The pre-roll stops at the next block, short of its lead, and closes its speaker.
+        preRollSpeaker.stopPacing()
+        await session.run { _ in preRollSpeaker.isClosed }
+        #expect(preRollSpeaker.isClosed && preRollSpeaker.frames < Int(preRoll.lead * 44_100))
+    }
+
+    @Test("c while paused: once the pre-roll has played the take starts by itself and says so; r joins it at the paused position")
+    func punchAfterPreRoll() async throws {
+        let session = try Session(recorded: [2.5], pacedPlayback: true)
+        let article = try #require(session.article)
+        let original = try SoundFileReader(path: session.library.chunkEntries(of: article)[0].file.path).readAll()
+        session.press(.character(" "))
+        try #require(session.devices.speaker).hear(frames: 57_330)  // 1.3 s
+        await session.run { if case .playing(_, _, _, _, _, let inChunk) = $0.activity { inChunk > 1.2 } else { false } }
+        session.press(.character(" "))
+        try #require(session.devices.speaker).hear(frames: 4_410)  // the player acts on the pause once its block is written
+        await session.run { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { false } }
+        guard case .playing(_, _, _, _, true, let point) = session.state.activity else { Issue.record("not paused: \(session.state.activity)"); return }
+        session.press(.character("c"))
+        #expect(session.state.isPreRolling)
+        await session.run { _ in session.devices.speakers.count == 2 }
+        try #require(session.devices.speakers.count == 2, "\(session.devices.speakers.count) speakers: \(session.state.activity), \(String(describing: session.state.notice))")
+        session.devices.speakers[1].stopPacing()  // the pre-roll is heard to its end
+        await session.run { $0.notice?.text == "Recording from there. Press r to stop; the take is kept whatever happens." }
+        #expect(session.state.isRecording && !session.state.isPreRolling)
+        #expect(session.devices.speakers[1].frames == Int((point * 44_100).rounded()), "the whole pre-roll, up to the point")
+        session.speak(0.5)
+        session.press(.character("r"))
+        let entries = try session.library.chunkEntries(of: article)
+        #expect(entries.count == 1)
+        let joined = try SoundFileReader(path: entries[0].file.path).readAll()
+        let take = Signals.samples(Session.tone(seconds: 0.5), bitsPerSample: 16)
+        let punchFrame = joined.count - take.count
+        #expect(abs(punchFrame - Int((point * 44_100).rounded())) <= 1, "punched at frame \(punchFrame), paused at \(point) s")
+        #expect(Array(joined[0..<punchFrame]) == Array(original[0..<punchFrame]))
+        #expect(Array(joined[(punchFrame + 441)...]) == Array(take[441...]), "after the crossfade, the take as spoken")
     }
 
     @Test("a front end's pre-roll (the web page plays it): the state shows it, r and every other take are refused, the punch that follows records")
-    func frontEndPreRoll() throws {
+    func frontEndPreRoll() async throws {
         let session = try Session(recorded: [1.5, 1.0])
-        let library = session.fixture.library
+        let library = session.library
         let article = try #require(session.article)
         let ids = try library.catalog.chunks(of: article).map(\.id)
         session.studio.beginPreRoll(ChunkIndex(1), at: 0.8, lead: 0.8)
@@ -460,16 +561,16 @@ struct StudioTests {
         #expect(try library.catalog.chunks(of: article).map(\.id) == ids, "no chunk was added")
         session.studio.punch(ChunkIndex(1), at: 0.8)
         #expect(session.state.isRecording && !session.state.isPreRolling)
-        session.hold(0.6)
+        session.speak(0.6)
         session.press(.character("r"))
         let after = try library.catalog.chunks(of: article)
         #expect(after.count == 2 && after[1].id == ids[1] && after[0].id != ids[0], "chunk 1 was punched, chunk 2 kept")
     }
 
     @Test("o lists the articles with paragraphs read and length; Enter opens another, o and Esc go back; with none open the studio starts on the list")
-    func articleList() throws {
+    func articleList() async throws {
         let session = try Session(recorded: [0.5])
-        let library = session.fixture.library
+        let library = session.library
         let other = try library.newArticle(title: "Budget vote", publication: "Weekly", narrator: "Ann Reader", format: .speech)
         _ = try library.attachText(Self.text, to: other, file: "budget.md")
         session.press(.character("o"))
@@ -485,7 +586,7 @@ struct StudioTests {
         #expect(session.state.notice?.text == "Opened “Budget vote”.")
         #expect(try library.catalog.currentArticle()?.id == other.id)
         // A studio started with no article to open starts on the list; n goes to the form, Esc back to the list.
-        let fresh = Studio(library: library, options: session.options, article: nil)
+        let fresh = session.another(on: nil)
         guard case .articles(let start) = fresh.state.panel else { Issue.record("not on the list: \(fresh.state.panel)"); return }
         #expect(start.rows.count == 2 && start.openArticle == nil)
         fresh.perform(.showNewArticleForm)
@@ -501,9 +602,9 @@ struct StudioTests {
     ]
 
     @Test("k skips the paragraph shown and the pane goes on; m puts a take on the paragraph its check heard; u takes each back")
-    func skipAndMoveTake() throws {
+    func skipAndMoveTake() async throws {
         let session = try Session(text: Self.text)
-        let library = session.fixture.library
+        let library = session.library
         let article = try #require(session.article)
         session.recordTake(seconds: 0.3)
         #expect(session.state.reading?.number == 2)
@@ -535,9 +636,9 @@ struct StudioTests {
     }
 
     @Test("the reading pane follows the text take by take; p goes back to paragraph 1 and a reads it again in place of its take")
-    func readingPane() throws {
+    func readingPane() async throws {
         let session = try Session(text: Self.text)
-        let library = session.fixture.library
+        let library = session.library
         let article = try #require(session.article)
         let paragraphs = try library.catalog.paragraphs(of: article.id)
         #expect(paragraphs.map(\.text) == Self.text.map(\.text))
@@ -547,7 +648,7 @@ struct StudioTests {
         // r reads the paragraph shown; while recording the pane shows it being read.
         session.press(.character("r"))
         #expect(session.state.reading?.standing == .reading && session.state.reading?.number == 1)
-        session.hold(0.4)
+        session.speak(0.4)
         session.press(.character("r"))
         #expect(session.state.reading?.number == 2 && session.state.reading?.standing == .next)
         #expect(session.state.notice?.text.hasPrefix("Chunk 1 recorded (paragraph 1): ") == true, "\(String(describing: session.state.notice))")
@@ -570,7 +671,7 @@ struct StudioTests {
         guard case .recording(_, let placement) = session.state.activity else { Issue.record("a did not record: \(session.state)"); return }
         #expect(placement == .replace(ChunkIndex(1)), "the status line says the take replaces chunk 1")
         #expect(session.state.reading?.standing == .reading && session.state.reading?.isRead == true)
-        session.hold(0.4)
+        session.speak(0.4)
         session.press(.character("r"))
         chunks = try library.catalog.chunks(of: article)
         #expect(chunks.count == 2)
@@ -600,7 +701,7 @@ struct StudioTests {
     }
 
     @Test("a chunk's level profile is the RMS level of each stretch: a loud sentence, a soft one and a pause differ")
-    func levelProfile() throws {
+    func levelProfile() async throws {
         let folder = TemporaryFolder()
         // 1 s at -6 dBFS peak, 1 s at -30 dBFS peak, 1 s of digital silence: 48 stretches of 16 each.
         var samples = Signals.samples(Signals.sine(frequency: 441, peakDBFS: -6, seconds: 1), bitsPerSample: 16)

@@ -17,8 +17,15 @@ public struct PreRoll: Sendable {
     /// - Throws: the device's errors, the file's errors.
     public func play(device name: String, definitions: ALSADefinitions? = nil, shouldStop: () -> Bool = { false }) throws(NarrationError) -> FrameCount {
         guard !frames.isEmpty else { return 0 }
-        let device = try PlaybackDevice(name: name, format: format, definitions: definitions)
+        return try play(on: try PlaybackDevice(name: name, format: format, definitions: definitions), shouldStop: shouldStop)
+    }
+
+    /// Plays the frames through `device` (opened in `format`), waits until they are heard, and
+    /// closes it. `shouldStop` is asked between blocks: playing then stops at once.
+    /// - Returns: the frames written to the device.
+    public func play(on device: any PlaybackOutput, shouldStop: () -> Bool = { false }) throws(NarrationError) -> FrameCount {
         defer { try? device.close() }
+        guard !frames.isEmpty else { return 0 }
         let reader = try SoundFileReader(path: file.path)
         defer { reader.close() }
         try reader.seek(to: frames.lowerBound)

@@ -50,9 +50,20 @@ extension NarrationLibrary {
         of article: Article, plan: PlaybackPlan, device: String, speed: Double, volume: Double,
         definitions: ALSADefinitions? = nil
     ) throws(NarrationError) -> QueuePlayer {
+        try preparePlayback(of: article, plan: plan, speed: speed, volume: volume) { (format) throws(NarrationError) in
+            try PlaybackDevice(name: device, format: format, definitions: definitions)
+        }
+    }
+
+    /// Opens the output `open` makes in the article's format for `plan` (the studio's device, or
+    /// an in-memory output in tests); the player does not start until `play`.
+    public func preparePlayback(
+        of article: Article, plan: PlaybackPlan, speed: Double, volume: Double,
+        output open: (AudioFormat) throws(NarrationError) -> any PlaybackOutput
+    ) throws(NarrationError) -> QueuePlayer {
         guard (0.5...2).contains(speed) else { throw .usage("Speed \(speed) is out of range; use 0.5 to 2.0.") }
         guard (0...1).contains(volume) else { throw .usage("Volume \(volume) is out of range; use 0 to 1.") }
-        let output = try PlaybackDevice(name: device, format: article.format, definitions: definitions)
+        let output = try open(article.format)
         return QueuePlayer(items: plan.items, format: article.format, device: output, speed: speed, volume: volume)
     }
 }

@@ -79,8 +79,8 @@ public final class QueuePlayer: @unchecked Sendable {
     /// The speed and volume playback starts with (`status` has the ones applied now).
     public let speed: Double
     public let volume: Double
-    /// The playback device: the player is its one owner.
-    let device: PlaybackDevice
+    /// The playback device (or an in-memory output): the player is its one owner.
+    let device: any PlaybackOutput
     /// Where each item starts in the queue, in frames; the last entry is the total.
     private let starts: [FrameCount]
 
@@ -98,7 +98,7 @@ public final class QueuePlayer: @unchecked Sendable {
     /// - Parameters:
     ///   - speed: 0.5…2.0, pitch preserved; 1 passes samples through.
     ///   - volume: 0…1; 1 passes samples through.
-    public init(items: [PlaybackItem], format: AudioFormat, device: PlaybackDevice, speed: Double = 1, volume: Double = 1) {
+    public init(items: [PlaybackItem], format: AudioFormat, device: any PlaybackOutput, speed: Double = 1, volume: Double = 1) {
         precondition(!items.isEmpty, "a queue needs at least one chunk")
         precondition((0.5...2).contains(speed) && (0...1).contains(volume), "speed and volume are validated by the caller")
         self.items = items
