@@ -2,7 +2,6 @@ import Foundation
 import Narration
 import NarrationCore
 import NarrationText
-import NIOPosix
 import Studio
 import Synchronization
 
@@ -54,8 +53,8 @@ final class StudioHost: Sendable {
     private let inbox = Mutex<[Input]>([])
     private let wake = DispatchSemaphore(value: 0)
     private let published = Mutex(Published())
-    /// The session's run, as blocking work; awaited by `shutDown()`.
-    private let session = Mutex<Task<Void, Never>?>(nil)
+    /// Finishes when the session's loop has returned; awaited by `shutDown()`.
+    private let sessionEnded: AsyncStream<Void>
 
     /// Starts the session on `article` (nil: the new-article form).
     init(library: NarrationLibrary, options: Studio.Options, article: Article?, settings: [(name: String, value: String)]) {
@@ -65,14 +64,14 @@ final class StudioHost: Sendable {
             "type": AnyEncodable("settings"),
             "settings": AnyEncodable(settings.map { ["name": $0.name, "value": $0.value] }),
         ])
-        // The session blocks (its loop waits for the inbox, a take's end waits for its threads):
-        // blocking work, never a thread of the cooperative pool.
-        let task = Task.detached { [self] in
-            await BlockingWork.run(named: "narrate-web-studio") { [self] in
-                run(Studio(library: library, options: options, devices: .alsa(options), article: article))
-            }
+        // The session's loop waits for the inbox and a take's end waits for its threads, for as
+        // long as the server lives: a thread of its own, never a pool or cooperative thread.
+        let (ended, end) = AsyncStream<Void>.makeStream()
+        sessionEnded = ended
+        DedicatedThread.start(named: "narrate-web-studio", because: .blocksIndefinitely) { [self] in
+            run(Studio(library: library, options: options, devices: .alsa(options), article: article))
+            end.finish()
         }
-        session.withLock { $0 = task }
     }
 
     // MARK: Pages
@@ -108,7 +107,7 @@ final class StudioHost: Sendable {
         }
     }
 
-    /// Reads the text (if any) on NIO's blocking pool, never on the session's thread (a text
+    /// Reads the text (if any) as blocking work, never on the session's thread (a text
     /// that is slow to read must not stop the studio, nor a stop by SIGINT), then makes the
     /// article and opens it in the session. A text that cannot be read makes no article.
     func create(_ request: NewArticle) async -> Result<ArticleID, NarrationError> {
@@ -116,7 +115,7 @@ final class StudioHost: Sendable {
         if let text = request.text {
             let name = request.textName ?? "text"
             do {
-                paragraphs = try await NIOThreadPool.singleton.runIfActive {
+                paragraphs = try await BlockingWork.run(named: "narrate-text") {
                     let bytes = Array(text.utf8)
                     return try ScriptReader.read(bytes, format: ScriptFormat.from(fileName: name) ?? .from(content: bytes), name: name)
                 }
@@ -142,7 +141,7 @@ final class StudioHost: Sendable {
     /// returns once it has; suspends, blocking no thread.
     func shutDown() async {
         post(.shutDown)
-        await session.withLock { $0 }?.value
+        for await _ in sessionEnded {}
         closePages()
     }
 

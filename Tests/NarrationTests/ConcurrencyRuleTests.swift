@@ -28,13 +28,8 @@ struct ConcurrencyRuleTests {
         ("narrate/DisplayRefresh.swift", "sleeps", "a live display redraws at a fixed rate: a timer, not a wait for an event"),
         ("NarrationAudio/StreamedCapture.swift", "has a semaphore",
          "the take's capture thread (a DedicatedThread, never async code) waits up to 20 ms for the browser's next samples"),
-        ("Narration/Feed/FeedPublisher.swift", "sleeps",
-         "waits for another process's lock on a feed file 20 ms at a time (the kernel has no timed flock); it runs inside BlockingWork"),
-        // studio: being reworked
-        ("Studio/", "makes a thread", "studio: being reworked"),
-        ("Studio/", "has a semaphore", "studio: being reworked"),
-        ("WebStudio/StudioHost.swift", "makes a thread", "studio: being reworked"),
-        ("WebStudio/StudioHost.swift", "has a semaphore", "studio: being reworked"),
+        ("WebStudio/StudioHost.swift", "has a semaphore",
+         "the web studio's session loop (a DedicatedThread, never async code) sleeps until a page's message or its next tick"),
     ]
 
     /// Every line of Sources/ that breaks the rule, as "path:line: what: text"; comments are not code.
@@ -60,6 +55,19 @@ struct ConcurrencyRuleTests {
     func onlyAllowedFiles() throws {
         #expect(FileManager.default.fileExists(atPath: Self.sources.appendingPathComponent("Narration/Library/BlockingWork.swift").path))
         #expect(try Self.findings() == [])
+    }
+
+    @Test("every allowance is still used: a file that no longer needs one loses it")
+    func noStaleAllowance() throws {
+        let expressions = try Self.forbidden.map { (try NSRegularExpression(pattern: $0.pattern), $0.what) }
+        for allowance in Self.allowed {
+            let text = try String(contentsOf: Self.sources.appendingPathComponent(allowance.path), encoding: .utf8)
+            let code = text.split(separator: "\n").map { String($0.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "") }
+            let used = code.contains { line in
+                expressions.contains { $0.1 == allowance.what && $0.0.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil }
+            }
+            #expect(used, "\(allowance.path) is allowed to \(allowance.what) but no longer does: remove its allowance")
+        }
     }
 
     @Test("the rule finds what it is for", arguments: [
