@@ -38,8 +38,8 @@ extension Narrate {
                 do { _ = try AccountName(name) } catch { throw ValidationError(error.message) }
             }
 
-            /// The name, checked by `validate()`.
-            var accountName: AccountName { try! AccountName(name) }
+            /// The name, checked (by `validate()` already, so this does not throw in practice).
+            func checked() throws(NarrationError) -> AccountName { try AccountName(name) }
         }
 
         /// Runs `body` with the accounts of the data folder's catalog; an unknown name's sentence
@@ -128,11 +128,12 @@ extension Narrate {
             }
 
             func run() throws {
-                let role = try! Role(naming: role)
+                let role = try Role(naming: role)
+                let accountName = try name.checked()
                 let address = try Accounts.serviceAddress()
                 let (account, invitation) = try withAccounts { (service) throws(NarrationError) in
-                    let invitation = try service.add(name.accountName, role: role, by: Accounts.actor)
-                    return (try service.account(name.accountName), invitation)
+                    let invitation = try service.add(accountName, role: role, by: Accounts.actor)
+                    return (try service.account(accountName), invitation)
                 }
                 if output.json {
                     Console.printJSON(AccountChangeJSON(account, changed: true, invitation: (invitation, address.address)))
@@ -158,10 +159,11 @@ extension Narrate {
             }
 
             func run() throws {
-                let role = try! Role(naming: role)
+                let role = try Role(naming: role)
+                let accountName = try name.checked()
                 let (account, before) = try withAccounts { (service) throws(NarrationError) in
-                    let before = try service.setRole(role, of: name.accountName, by: Accounts.actor)
-                    return (try service.account(name.accountName), before)
+                    let before = try service.setRole(role, of: accountName, by: Accounts.actor)
+                    return (try service.account(accountName), before)
                 }
                 if output.json {
                     Console.printJSON(AccountChangeJSON(account, changed: before != role, previousRole: before))
@@ -182,9 +184,10 @@ extension Narrate {
             @OptionGroup var output: JSONOption
 
             func run() throws {
+                let accountName = try name.checked()
                 let (account, ended) = try withAccounts { (service) throws(NarrationError) in
-                    let ended = try service.disable(name.accountName, by: Accounts.actor)
-                    return (try service.account(name.accountName), ended)
+                    let ended = try service.disable(accountName, by: Accounts.actor)
+                    return (try service.account(accountName), ended)
                 }
                 if output.json {
                     Console.printJSON(AccountChangeJSON(account, changed: ended != nil, sessionsEnded: ended ?? 0))
@@ -203,9 +206,10 @@ extension Narrate {
             @OptionGroup var output: JSONOption
 
             func run() throws {
+                let accountName = try name.checked()
                 let (account, changed) = try withAccounts { (service) throws(NarrationError) in
-                    let changed = try service.enable(name.accountName, by: Accounts.actor)
-                    return (try service.account(name.accountName), changed)
+                    let changed = try service.enable(accountName, by: Accounts.actor)
+                    return (try service.account(accountName), changed)
                 }
                 if output.json {
                     Console.printJSON(AccountChangeJSON(account, changed: changed))
@@ -223,10 +227,11 @@ extension Narrate {
             @OptionGroup var output: JSONOption
 
             func run() throws {
+                let accountName = try name.checked()
                 let address = try Accounts.serviceAddress()
                 let (account, reset) = try withAccounts { (service) throws(NarrationError) in
-                    let reset = try service.reset(name.accountName, by: Accounts.actor)
-                    return (try service.account(name.accountName), reset)
+                    let reset = try service.reset(accountName, by: Accounts.actor)
+                    return (try service.account(accountName), reset)
                 }
                 if output.json {
                     Console.printJSON(AccountChangeJSON(account, changed: true, sessionsEnded: reset.sessionsEnded, invitation: (reset.invitation, address.address)))
@@ -246,9 +251,10 @@ extension Narrate {
             @OptionGroup var output: JSONOption
 
             func run() throws {
+                let accountName = try name.checked()
                 let (account, ended) = try withAccounts { (service) throws(NarrationError) in
-                    let ended = try service.signOutEverywhere(name.accountName, by: Accounts.actor)
-                    return (try service.account(name.accountName), ended)
+                    let ended = try service.signOutEverywhere(accountName, by: Accounts.actor)
+                    return (try service.account(accountName), ended)
                 }
                 if output.json {
                     Console.printJSON(AccountChangeJSON(account, changed: ended > 0, sessionsEnded: ended))

@@ -126,6 +126,10 @@ public final class AccountService: Sendable {
 
     // MARK: Sessions
 
+    /// The most of an address kept (an IPv6 address with its zone fits): longer text from
+    /// outside is cut, so that it can neither fill the rate limit's memory nor the catalog.
+    static let addressLength = 64
+
     /// A session begun by signing in: the secret for the cookie (shown once, stored as a hash).
     public struct SignedIn: Sendable {
         public let account: Account
@@ -137,6 +141,7 @@ public final class AccountService: Sendable {
     ///   of them lately for the account or the address (`LoginRateLimit`), a disabled account.
     public func signIn(account name: String, passphrase: String, address: String) throws(NarrationError) -> SignedIn {
         let typed = String(name.prefix(AccountName.maximumLength + 1))
+        let address = String(address.prefix(Self.addressLength))
         if case .wait(let until) = rateLimit.withLock({ $0.attempt(account: typed, address: address) }) { throw .signInWait(until: until) }
         var account: Account?
         var stored: String?

@@ -44,6 +44,9 @@ public struct LoginRateLimit: Sendable {
     private let clock: @Sendable () -> Date
     private var failures: [Key: [Date]] = [:]
 
+    /// How many accounts and addresses have failures remembered (never more than the policy's maximum).
+    public var trackedKeys: Int { failures.count }
+
     public init(policy: Policy = Policy(), clock: @escaping @Sendable () -> Date = { Date() }) {
         self.policy = policy
         self.clock = clock
