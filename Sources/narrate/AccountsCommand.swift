@@ -42,10 +42,11 @@ extension Narrate {
             func checked() throws(NarrationError) -> AccountName { try AccountName(name) }
         }
 
-        /// Runs `body` with the accounts of the data folder's catalog; an unknown name's sentence
-        /// says how to see the names.
-        static func withAccounts<T>(_ body: (AccountService) throws(NarrationError) -> T) throws -> T {
-            try CommandRunner.withLibrary { (library) throws(NarrationError) -> T in
+        /// Runs `body` with the accounts of the data folder's catalog (opened for reading only
+        /// when `readOnly` and the folder cannot be written); an unknown name's sentence says
+        /// how to see the names.
+        static func withAccounts<T>(readOnly: Bool = false, _ body: (AccountService) throws(NarrationError) -> T) throws -> T {
+            try CommandRunner.withLibrary(readOnly: readOnly) { (library) throws(NarrationError) -> T in
                 do throws(NarrationError) {
                     return try body(AccountService(store: library.catalog))
                 } catch {
@@ -84,7 +85,7 @@ extension Narrate {
             @OptionGroup var output: JSONOption
 
             func run() throws {
-                let accounts = try withAccounts { (service) throws(NarrationError) in try service.accounts() }
+                let accounts = try withAccounts(readOnly: true) { (service) throws(NarrationError) in try service.accounts() }
                 if output.json {
                     Console.printJSON(accounts.map(AccountJSON.init))
                     return
