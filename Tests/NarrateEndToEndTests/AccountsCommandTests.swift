@@ -121,6 +121,10 @@ struct AccountsCommandTests {
         let json = try #require(try added.json() as? [String: Any])
         let link = try #require((json["invitation"] as? [String: Any])?["link"] as? String)
         _ = try Self.token(in: link, prefix: "https://narrate.example.org", account: "reader-7")
+        // narrate config lists the address with where it came from.
+        let config = try narrate.run("config").stdout.split(separator: "\n").map(String.init)
+        let line = config.first { $0.hasPrefix("service.address = ") } ?? ""
+        #expect(line.hasPrefix("service.address = \"https://narrate.example.org\" ") && line.hasSuffix("(config.toml line 2)"), "\(config)")
         let list = try #require(try narrate.run("accounts", "list", "--json").json() as? [[String: Any]])
         #expect(list.count == 1 && list.first?["role"] as? String == "proof-listener" && list.first?["passphraseSet"] as? Bool == false)
     }
