@@ -307,6 +307,39 @@ struct AccountServiceTests {
         #expect(try fixture.snapshot() == before)
     }
 
+    @Test("seeded fuzzing of every outside text the accounts take: each refused as a sentence, never a trap, nothing changed")
+    func fuzz() throws {
+        let fixture = try Fixture()
+        let invitation = try fixture.service.add(try fixture.name("ann"), role: .volunteer, by: Fixture.actor)
+        let before = try fixture.snapshot()
+        var generator = SeededGenerator(default: 33)
+        let pieces: [String] = ["ann", "a", "\u{0}", "\n", "\u{1B}[2J", "é", "🙂", "'", "\"", ";", "--", "%", "_", "=", "&", "#", " ", "A", "9", invitation.token]
+        func text() -> String {
+            let count = Int.random(in: 0...12, using: &generator)
+            var result = (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            if Int.random(in: 0..<20, using: &generator) == 0 { result += String(repeating: "x", count: 10_000) }
+            return result
+        }
+        for round in 0..<300 {
+            let (name, token, words) = (text(), text(), text())
+            // The one genuine pair is the invitation working, which other tests show.
+            if name == "ann" && token == invitation.token { continue }
+            do {
+                try fixture.service.acceptInvitation(account: name, token: token, passphrase: words)
+                Issue.record("seed \(generator.seed), round \(round): accepted \(name.debugDescription) \(token.debugDescription)")
+            } catch {
+                #expect(error.kind == .accountRefused || error.kind == .usage, "seed \(generator.seed): \(error)")
+            }
+            #expect(throws: NarrationError.self) { try fixture.service.signIn(account: name, passphrase: words, address: token) }
+            #expect(throws: NarrationError.sessionEnded) { try fixture.service.session(token) }
+            _ = try? AccountName(name)
+            _ = try? Role(naming: name)
+            _ = try? ServiceAddress(token)
+            _ = try? PassphraseRule.check(words, for: try fixture.name("ann"))
+        }
+        #expect(try fixture.snapshot() == before, "seed \(generator.seed)")
+    }
+
     @Test("a catalog without accounts lists none and has an empty audit log")
     func noAccounts() throws {
         let fixture = try Fixture()
