@@ -50,6 +50,8 @@ let package = Package(
             providers: [.apt(["libpocketsphinx-dev", "libsphinxbase-dev", "pocketsphinx-en-us"])]),
         // ncursesw's pkg-config flags only set feature macros SwiftPM refuses; shim.h sets what it needs.
         .systemLibrary(name: "CCurses", providers: [.apt(["libncurses-dev"])]),
+        // Argon2id for a reading service's passphrases (only PassphraseHash.swift imports it).
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
 
         // Pure Swift: formats, articles, chunks, metering maths, timecodes, errors. No C, no I/O.
         .target(name: "NarrationCore", swiftSettings: strictness),
@@ -86,8 +88,8 @@ let package = Package(
         ),
 
         // S3-compatible object storage: the client, its SigV4 signer, credentials files, bucket
-        // addresses, XML answers and upload plans. The only code that imports NIO,
-        // AsyncHTTPClient and Crypto; it knows nothing of articles and throws ObjectStorageError.
+        // addresses, XML answers and upload plans. The only code that imports NIO and
+        // AsyncHTTPClient, and Crypto but for the service's secrets; it knows nothing of articles and throws ObjectStorageError.
         .target(
             name: "ObjectStorage",
             dependencies: [
@@ -102,13 +104,15 @@ let package = Package(
 
         // The engine, folders along the chunk's journey: take, catalog, playback, export, outbox,
         // delivery (to a folder, or to object storage through ObjectStorage), publication (EPUB
-        // and DAISY books; its files are the only ones that import ZIPFoundation).
+        // and DAISY books; its files are the only ones that import ZIPFoundation), and a reading
+        // service's accounts, sessions and audit log (Service/).
         .target(
             name: "Narration",
             dependencies: [
-                "NarrationCore", "NarrationAudio", "ObjectStorage", "SpeechRecognition", "NarrationText",
+                "NarrationCore", "NarrationAudio", "ObjectStorage", "SpeechRecognition", "NarrationText", "CArgon2",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Crypto", package: "swift-crypto"),  // SHA-256 of invitation and session secrets (SecretToken.swift only)
             ],
             swiftSettings: strictness
         ),

@@ -57,7 +57,7 @@ struct SettingsTests {
 
     @Test("mistakes are named with the file and line, and the fix", arguments: [
         ("narrator = Ann", "config.toml, line 1: Ann is not a value narrate understands (a string in quotes, a number, true or false). Fix the line or remove it."),
-        ("narator = \"Ann\"", "config.toml, line 1: unknown setting \"narator\" (known: destination, destinations, device, language, narrator, profile, profiles, publication)."),
+        ("narator = \"Ann\"", "config.toml, line 1: unknown setting \"narator\" (known: destination, destinations, device, language, narrator, profile, profiles, publication, service)."),
         ("[profiles.x]\nbitrat = 64", "config.toml, line 2: unknown setting \"bitrat\" in [profiles.x] (known: base, bitrate, carries, format, join_fade, loudness, max_pause, max_silence, no_clipping, peak_ceiling, rms, room_tone_head, room_tone_tail, vbr)."),
         ("[profiles.x]\nloudness = 5", "config.toml, line 2: loudness in [profiles.x] must be a number from -40.0 to 0.0."),
         ("narrator = \"Ann\"\nnarrator = \"Bo\"", "config.toml, line 2: narrator is set twice. Fix the line or remove it."),

@@ -115,6 +115,7 @@ public final class Catalog: Sendable {
         registerHistoryMigration(&migrator)
         registerMeasureMigration(&migrator)
         registerParagraphEditsMigration(&migrator)
+        registerAccountsMigration(&migrator)
         return migrator
     }
 

@@ -48,6 +48,11 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
         /// Sending an article with paragraphs neither read nor skipped, without saying to send
         /// it as it is (`Remedy.readSkipOrSendIncomplete` names them).
         case articleUnfinished
+        /// No account has the name given.
+        case unknownAccount
+        /// A reading service refused: an invitation that is used, expired or not genuine, a
+        /// wrong passphrase, too many of them, an ended session, a disabled account.
+        case accountRefused
     }
 
     /// What a failure happened to, for code that points at it (a file to show, a device to pick).

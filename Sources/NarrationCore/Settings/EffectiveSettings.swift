@@ -84,6 +84,10 @@ public struct EffectiveSettings: Sendable, Equatable {
             ("language", quoted(settings.language)),
         ]
         for (key, value) in general { entries.append(Entry(.general, key, value, source([key]))) }
+        // A reading service's address, listed only when set (without it there is no service).
+        if let address = settings.serviceAddress {
+            entries.append(Entry(.general, "service.address", quoted(address.rawValue), source(["service", "address"])))
+        }
 
         for name in settings.profiles.keys.sorted() {
             let table = document.values["profiles"]?.table?[name]?.table ?? [:]

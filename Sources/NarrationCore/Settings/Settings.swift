@@ -25,6 +25,9 @@
 /// bitrate = 96                          # kbit/s: MP3's 32…320, or Ogg Opus's 6…256 with format = "opus"
 /// loudness = -18
 /// carries = ["audio", "transcript", "feed"]   # also "epub", "daisy"
+///
+/// [service]                             # a reading service with accounts
+/// address = "https://narrate.example.org"     # where people reach it: invitation links start so
 /// ```
 public struct Settings: Sendable, Equatable {
     public var narrator = ""
@@ -41,6 +44,9 @@ public struct Settings: Sendable, Equatable {
     /// Each named destination's feed settings, by the destination's description (its folder or
     /// s3:// address); see `feedSettings(for:)`.
     public var feeds: [String: FeedSettings] = [:]
+    /// `[service] address`: where people reach the reading service, the start of every
+    /// invitation link; nil when not set.
+    public var serviceAddress: ServiceAddress?
 
     public init() {}
 
@@ -52,7 +58,10 @@ public struct Settings: Sendable, Equatable {
         return settings
     }
 
-    static let topLevelKeys: Set<String> = ["narrator", "publication", "device", "profile", "destination", "language", "profiles", "destinations"]
+    static let topLevelKeys: Set<String> = [
+        "narrator", "publication", "device", "profile", "destination", "language", "profiles", "destinations", "service",
+    ]
+    static let serviceKeys: Set<String> = ["address"]
     static let destinationKeys = Set(["url", "endpoint", "region", "path_style", "credentials_file", "credentials_profile"]).union(feedKeys)
     /// The settings of a destination's podcast feeds, for folders and object storage alike.
     static let feedKeys: Set<String> = ["public_url", "feed_title", "feed_image", "feed_language", "feed_author"]
@@ -96,8 +105,21 @@ public struct Settings: Sendable, Equatable {
                 feeds[destination.description] = try Self.feedSettings(named: name, table, fail: fail.within("destinations", name))
             }
         }
+        if let value = root["service"] {
+            guard let table = value.table else { throw fail("service must be a table, [service]") }
+            serviceAddress = try Self.serviceAddress(table, fail: fail.within("service"))
+        }
         profile = try string("profile") ?? "archive"
         _ = try deliveryProfile(named: profile)
+    }
+
+    private static func serviceAddress(_ table: [String: ConfigValue], fail: ConfigProblem) throws(NarrationError) -> ServiceAddress? {
+        for key in table.keys.sorted() where !serviceKeys.contains(key) {
+            throw fail("unknown setting \"\(key)\" in [service] (known: \(serviceKeys.sorted().joined(separator: ", ")))", at: key)
+        }
+        guard let value = table["address"] else { return nil }
+        guard let text = value.string else { throw fail("address in [service] must be a string in quotes", at: "address") }
+        do { return try ServiceAddress(text) } catch { throw fail("address in [service] \(error.message)", at: "address") }
     }
 
     /// What `--to` or `destination` names: one of `[destinations]`, an `s3://BUCKET/PREFIX`

@@ -1,0 +1,42 @@
+public import Foundation
+
+/// One line of the audit log: who changed what, and when. The log is only ever added to.
+public struct AuditEntry: Sendable, Equatable {
+    /// What changed.
+    public enum Action: String, Sendable, CaseIterable, Codable {
+        case accountAdded = "account-added"
+        case roleChanged = "role-changed"
+        case accountDisabled = "account-disabled"
+        case accountEnabled = "account-enabled"
+        /// A new invitation in place of the old one; the passphrase and sessions were ended.
+        case accountReset = "account-reset"
+        /// The invitation was accepted and a passphrase set.
+        case passphraseSet = "passphrase-set"
+        case signedOutEverywhere = "signed-out-everywhere"
+    }
+
+    /// Its place in the log, counting up from 1 (0 for an entry not yet written).
+    public let sequence: Int64
+    public let at: Date
+    /// Who did it: an account's name, or "command line (user NAME)" for the server's own operator.
+    public let actor: String
+    public let action: Action
+    /// The account it concerns.
+    public let account: AccountName?
+    /// What changed, in words: "role volunteer → coordinator".
+    public let detail: String
+
+    public init(sequence: Int64 = 0, at: Date, actor: String, action: Action, account: AccountName?, detail: String) {
+        self.sequence = sequence
+        self.at = at
+        self.actor = actor
+        self.action = action
+        self.account = account
+        self.detail = detail
+    }
+
+    /// The actor for a change made with a command on the server by the Unix user `user`.
+    public static func commandLineActor(user: String) -> String {
+        "command line (user \(user.isEmpty ? "unknown" : user))"
+    }
+}
