@@ -88,8 +88,9 @@ let package = Package(
         ),
 
         // S3-compatible object storage: the client, its SigV4 signer, credentials files, bucket
-        // addresses, XML answers and upload plans. The only code that imports NIO and
-        // AsyncHTTPClient, and Crypto but for the service's secrets; it knows nothing of articles and throws ObjectStorageError.
+        // addresses, XML answers and upload plans. The only code that makes outgoing requests
+        // (AsyncHTTPClient over NIO; WebStudio's server is the other NIO user); it knows nothing
+        // of articles and throws ObjectStorageError.
         .target(
             name: "ObjectStorage",
             dependencies: [

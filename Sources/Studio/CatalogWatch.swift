@@ -16,7 +16,7 @@ public struct CatalogWatch {
     public init(library: NarrationLibrary, interval: Double = 0.25) {
         self.library = library
         self.interval = interval
-        seen = try? library.catalogVersion()
+        seen = try? library.records.dataVersion()
         lastLook = MonotonicClock.now()
     }
 
@@ -26,7 +26,7 @@ public struct CatalogWatch {
         let now = MonotonicClock.now()
         if checkingNow || now - lastLook >= interval {
             lastLook = now
-            if let version = try? library.catalogVersion(), version != seen {
+            if let version = try? library.records.dataVersion(), version != seen {
                 seen = version
                 pending = true
             }

@@ -15,12 +15,12 @@ enum StudioArticles {
 
     /// Whether there are articles to list.
     static func any(in library: NarrationLibrary) -> Bool {
-        !((try? library.articles()) ?? []).isEmpty
+        !((try? library.records.articles()) ?? []).isEmpty
     }
 
     /// The articles, `open` (the open one) selected, else the first.
     static func list(_ library: NarrationLibrary, open: Article?) throws(NarrationError) -> ArticleList {
-        let rows = try library.articleSummaries().map { summary in
+        let rows = try library.records.articleSummaries().map { summary in
             ArticleList.Row(
                 id: summary.article.id, title: summary.article.title, publication: summary.article.publication, state: summary.article.state,
                 paragraphs: summary.paragraphs, paragraphsRead: summary.paragraphsRead, chunkCount: summary.chunkCount,

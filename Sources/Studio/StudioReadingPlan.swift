@@ -20,8 +20,8 @@ struct StudioReadingPlan {
 
     /// Reads the article's plan and take checks again.
     mutating func load(_ article: Article, library: NarrationLibrary) throws(NarrationError) {
-        plan = try library.readingPlan(of: article)
-        let checks = plan.paragraphs.isEmpty ? [:] : try library.takeChecks(of: article.id)
+        plan = try library.records(of: article).readingPlan()
+        let checks = plan.paragraphs.isEmpty ? [:] : try library.records(of: article).takeChecks()
         hints = checks.compactMapValues { $0.openHints.isEmpty ? nil : $0.openHints.map(\.description) }
         reports = checks.mapValues(\.report)
         heard = checks.compactMapValues { check in

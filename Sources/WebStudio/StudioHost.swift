@@ -333,7 +333,7 @@ final class StudioHost: Sendable {
 
     private func publishOutbox() {
         let jobs = ((try? library.outboxJobs()) ?? []).filter { $0.state != .retired }.sorted { $0.queuedAt > $1.queuedAt }.prefix(20)
-        let titles = Dictionary(((try? library.articles()) ?? []).map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+        let titles = Dictionary(((try? library.records.articles()) ?? []).map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
         let rows: [[String: AnyEncodable]] = jobs.map { job in
             [
                 "id": AnyEncodable(job.id), "title": AnyEncodable(titles[job.articleID] ?? job.file.lastPathComponent),

@@ -48,7 +48,7 @@ extension Narrate {
         static func withAccounts<T>(readOnly: Bool = false, _ body: (AccountService) throws(NarrationError) -> T) throws -> T {
             try CommandRunner.withLibrary(readOnly: readOnly) { (library) throws(NarrationError) -> T in
                 do throws(NarrationError) {
-                    return try body(AccountService(store: library.catalog))
+                    return try body(AccountService(store: library.accountStore))
                 } catch {
                     guard error.kind == .unknownAccount else { throw error }
                     throw NarrationError(.unknownAccount, error.message + " List the accounts with: narrate accounts list")

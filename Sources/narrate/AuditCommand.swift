@@ -39,7 +39,7 @@ extension Narrate {
         func run() throws {
             let name = try account.map { try AccountName($0) }
             let entries = try CommandRunner.withLibrary(readOnly: true) { (library) throws(NarrationError) in
-                try AccountService(store: library.catalog).auditLog(account: name, since: since.flatMap(Self.day))
+                try AccountService(store: library.accountStore).auditLog(account: name, since: since.flatMap(Self.day))
             }
             if output.json {
                 Console.printJSON(entries.map(AuditEntryJSON.init))

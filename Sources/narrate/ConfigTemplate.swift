@@ -97,5 +97,11 @@ enum ConfigTemplate {
         # [destinations.share]
         # url = "/mnt/share/narrations"
 
+        ## A reading service with accounts (`narrate accounts`).
+        # [service]
+        ## The address people reach the service at, the start of every invitation link that
+        ## `narrate accounts add` prints. Default: http://127.0.0.1:8765 (this computer only).
+        # address = "https://narrate.example.org"
+
         """
 }

@@ -29,7 +29,7 @@ struct NewArticleFormTests {
         #expect(throws: NarrationError(.usage, "The \(detail) holds a NUL character (U+0000), which would cut it short: remove it and try again.")) {
             try library.newArticle(title: title, publication: publication, narrator: narrator, format: .speech)
         }
-        #expect(try library.catalog.articles().isEmpty)
+        #expect(try library.records.articles().isEmpty)
     }
 
     @Test("an edit of the details holding NUL is refused too, and the title stays whole")

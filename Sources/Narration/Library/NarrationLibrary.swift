@@ -10,10 +10,11 @@ public import NarrationCore
 ///
 /// Front ends read through `records` (the articles, the current one, the history, the activity)
 /// and `records(of:)` (one article's chunks, paragraphs, reading plan and take checks), and
-/// change things through the library's operations; they never reach into its `catalog`.
+/// change things through the library's operations; its `catalog` is the engine's own.
 public final class NarrationLibrary: Sendable {
     public let root: DataRoot
-    public let catalog: Catalog
+    /// The engine's own: front ends read through `records` and change through the operations.
+    let catalog: Catalog
     /// Sentences for the volunteer about the opening: takes recovered, or a read-only data root.
     public let notices: [String]
     /// Whether the data root could not be written when the library was opened, so that only
