@@ -128,6 +128,22 @@ struct StudioTests {
             }
         }
 
+        /// Plays the open article from its start on the paced speaker, lets `frames` be heard,
+        /// pauses, and returns the paused point in the chunk, in seconds.
+        func playAndPause(after frames: Int) async throws -> Double {
+            press(.character(" "))
+            try #require(devices.speaker).hear(frames: frames)
+            let seconds = Double(frames) / 44_100 - 0.1
+            await run { if case .playing(_, _, _, _, _, let inChunk) = $0.activity { inChunk > seconds } else { false } }
+            press(.character(" "))
+            try #require(devices.speaker).hear(frames: 4_410)  // the player acts on the pause once its block is written
+            await run { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { false } }
+            guard case .playing(_, _, _, _, true, let point) = studio.state.activity else { throw PauseMissed(activity: "\(studio.state.activity)") }
+            return point
+        }
+
+        struct PauseMissed: Error { let activity: String }
+
         /// Lets `seconds` pass by the studio's clock, ticking 20 times a second.
         func pass(_ seconds: Double) {
             for _ in 0..<Int((seconds / 0.05).rounded(.up)) { tick() }
@@ -477,13 +493,7 @@ struct StudioTests {
         let file = session.library.root.chunkURL(try session.library.catalog.chunks(of: article)[0].id, of: article.id)
         let before = try Data(contentsOf: file)
         let samples = try SoundFileReader(path: file.path).readAll()
-        session.press(.character(" "))
-        try #require(session.devices.speaker).hear(frames: 57_330)  // 1.3 s
-        await session.run { if case .playing(_, _, _, _, _, let inChunk) = $0.activity { inChunk > 1.2 } else { false } }
-        session.press(.character(" "))
-        try #require(session.devices.speaker).hear(frames: 4_410)  // the player acts on the pause once its block is written
-        await session.run { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { false } }
-        guard case .playing(_, _, _, _, true, let point) = session.state.activity else { Issue.record("not paused: \(session.state.activity)"); return }
+        let point = try await session.playAndPause(after: 57_330)  // 1.3 s
         session.press(.character("c"))
         guard case .preRoll(let preRoll) = session.state.activity else { Issue.record("no pre-roll: \(session.state.activity)"); return }
         #expect(preRoll.chunk == ChunkIndex(1) && abs(preRoll.at - point) < 0.2 && preRoll.lead > 0.9)
@@ -518,13 +528,7 @@ struct StudioTests {
         let session = try Session(recorded: [2.5], pacedPlayback: true)
         let article = try #require(session.article)
         let original = try SoundFileReader(path: session.library.chunkEntries(of: article)[0].file.path).readAll()
-        session.press(.character(" "))
-        try #require(session.devices.speaker).hear(frames: 57_330)  // 1.3 s
-        await session.run { if case .playing(_, _, _, _, _, let inChunk) = $0.activity { inChunk > 1.2 } else { false } }
-        session.press(.character(" "))
-        try #require(session.devices.speaker).hear(frames: 4_410)  // the player acts on the pause once its block is written
-        await session.run { if case .playing(_, _, _, _, let paused, _) = $0.activity { paused } else { false } }
-        guard case .playing(_, _, _, _, true, let point) = session.state.activity else { Issue.record("not paused: \(session.state.activity)"); return }
+        let point = try await session.playAndPause(after: 57_330)  // 1.3 s
         session.press(.character("c"))
         #expect(session.state.isPreRolling)
         await session.run { _ in session.devices.speakers.count == 2 }
