@@ -3,6 +3,7 @@ public import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// What HEAD says of an object.
 public struct S3ObjectHead: Sendable, Equatable {
@@ -83,7 +84,20 @@ public final class S3Client: Sendable {
     }
 
     public func shutdown() async {
+        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         try? await http.shutdown()
+    }
+
+    /// Whether `shutdown()` has begun.
+    private let isShutDown = Atomic<Bool>(false)
+
+    /// A client let go without `shutdown()` (a delivery that ended by an error thrown past its
+    /// clean-up) still shuts its HTTP client down, in the background: async-http-client traps
+    /// in a debug build, and leaks its connections in a release one, when a client is freed
+    /// running.
+    deinit {
+        guard !isShutDown.load(ordering: .acquiring) else { return }
+        http.shutdown { _ in }
     }
 
     // MARK: Operations
