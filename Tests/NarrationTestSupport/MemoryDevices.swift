@@ -42,9 +42,11 @@ public final class MemoryPlayback: PlaybackOutput, @unchecked Sendable {
         defer { condition.unlock() }
         written.append(contentsOf: samples)
         heardFrames = paced ? min(written.count / format.channels, allowance) : written.count / format.channels
-        // A test that fails before it lets the rest be heard must still end: after a minute
-        // without room the output stops pacing.
-        let giveUp = Date().addingTimeInterval(60)
+        // A test that fails before it lets the rest be heard must still end: its session stops
+        // pacing when it is let go, and, failing that, the output stops after ten minutes without
+        // room. (Not sooner: in the whole suite on two cores a test's awaits can wait minutes for
+        // a thread, and a shorter valve let playback run on past a pause the test had not made.)
+        let giveUp = Date().addingTimeInterval(600)
         while paced && !closed && written.count / format.channels - heardFrames > bufferFrames {
             if !condition.wait(until: giveUp) { paced = false }
             heardFrames = paced ? min(written.count / format.channels, allowance) : written.count / format.channels
