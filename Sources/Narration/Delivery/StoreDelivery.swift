@@ -142,11 +142,12 @@ extension NarrationLibrary {
                 }
             case .stale(let row):
                 // The article changed while the files were sent: what was sent must not stay.
-                if (try? await Self.removeCopy(key, ifSHA256: job.sha256, sidecar: sidecarKey, in: store)) != nil {
+                do throws(NarrationError) {
+                    try await Self.removeCopy(key, ifSHA256: job.sha256, sidecar: sidecarKey, in: store)
                     try? catalog.endAttempt(job: job.id, destination: store.name)
-                }
+                } catch {}  // the attempt stays on record: the next delivery removes the copy
                 for file in files {
-                    _ = try? await Self.removeCopy(fileKey(file.name), ifSHA256: file.sha256, sidecar: nil, in: store)
+                    try? await Self.removeCopy(fileKey(file.name), ifSHA256: file.sha256, sidecar: nil, in: store)
                 }
                 discardFiles(of: [row], claimHeld: true)
                 throw Self.withdrawn(title: title, reason: OutboxJob.RetirementReason(rawValue: row.retiredReason ?? "") ?? .edited)

@@ -21,15 +21,13 @@ extension NarrationLibrary {
 
     /// Removes the copy at `key` if it is still the one with that SHA-256 (never another
     /// delivery's that took its place), and then `sidecar`, if given, when no copy is left at `key`.
-    /// - Returns: whether no copy with that SHA-256 is left there.
+    /// Returning means no copy with that SHA-256 is left there.
     /// - Throws: the store's errors (`foreignFile` for a symbolic link at `key` in a folder).
-    @discardableResult
-    static func removeCopy(_ key: String, ifSHA256 sha256: String, sidecar: String?, in store: some DeliveryStore) async throws(NarrationError) -> Bool {
+    static func removeCopy(_ key: String, ifSHA256 sha256: String, sidecar: String?, in store: some DeliveryStore) async throws(NarrationError) {
         if let head = try await store.head(key) {
-            guard head.sha256 == sha256 else { return true }
+            guard head.sha256 == sha256 else { return }
             try await store.delete(key)
         }
         if let sidecar { try await store.delete(sidecar) }
-        return true
     }
 }
