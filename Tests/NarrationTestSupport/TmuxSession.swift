@@ -13,11 +13,15 @@ public final class TmuxSession {
     public init(
         _ command: String, environment: [String: String], width: Int = 100, height: Int = 10, terminal: String? = "xterm-256color"
     ) throws {
+        // A UTF-8 locale unless the test gives one: tmux and ncurses draw "…" and "日本語" only then,
+        // and CI's environment need not have one.
+        var environment = environment
+        if environment["LC_ALL"] == nil && environment["LANG"] == nil { environment["LANG"] = "C.UTF-8" }
         let assignments = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         // The tmux server passes on the environment of whoever started it: NO_COLOR only if asked.
         let terminalSetting = terminal.map { "TERM=\($0) NO_COLOR=1 " } ?? "-u NO_COLOR "
         try Signals.run("tmux", [
-            "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
+            "-u", "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
             "env \(terminalSetting)\(assignments) \(command); echo EXIT=$?; sleep 60",
         ])
     }
