@@ -17,7 +17,7 @@ public struct ActivitySeconds: Sendable, Hashable, Comparable, CustomStringConve
     /// - Throws: `usage` when `seconds` is not a number, negative or longer than a day, naming it.
     public init(_ seconds: Double) throws(NarrationError) {
         guard seconds.isFinite, seconds >= 0, seconds <= Self.maximum else {
-            throw .usage("\(String(format: "%g", seconds)) seconds is not a length of audio: give 0 to \(Int(Self.maximum)) seconds (one day).")
+            throw .usage("\(String(format: "%.10g", seconds)) seconds is not a length of audio: give 0 to \(Int(Self.maximum)) seconds (one day).")
         }
         milliseconds = Int64((seconds * 1000).rounded())
     }
