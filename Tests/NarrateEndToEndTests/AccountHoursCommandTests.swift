@@ -83,7 +83,7 @@ struct AccountHoursCommandTests {
         #expect(try narrate.run("hours", "--json").stdout == "[\n\n]\n")
     }
 
-    @Test("a bad month, --month without --accounts, and the narrator report's options with --accounts are refused with one sentence", arguments: [
+    @Test("a bad month, --month without --accounts, and the narrator report's options with --accounts are refused in one line, exit 64", arguments: [
         (["--accounts", "--month", "2026-13"], "--month 2026-13 is not a month: give it as YYYY-MM, e.g. 2026-11."),
         (["--accounts", "--month", "November"], "--month November is not a month: give it as YYYY-MM, e.g. 2026-11."),
         (["--accounts", "--month", "2026-11-01"], "--month 2026-11-01 is not a month: give it as YYYY-MM, e.g. 2026-11."),
@@ -96,6 +96,6 @@ struct AccountHoursCommandTests {
         let folder = TemporaryFolder("narrate-account-hours-refused")
         let result = try Self.narrate(folder).run(["hours"] + arguments)
         #expect(result.status == 64 && result.stdout.isEmpty, "\(result.stdout)")
-        #expect(result.stderr.hasPrefix("Error: \(sentence)\n"), "\(result.stderr)")
+        #expect(result.stderr == "Error: \(sentence)\n", "\(result.stderr)")
     }
 }
