@@ -7,7 +7,7 @@ extension Narrate {
     /// `narrate hours`: volunteer time per narrator and day, for a reading service's funders.
     struct Hours: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show volunteer time per narrator and day, with the minutes recorded and delivered.",
+            abstract: "Show volunteer time per narrator and day with the minutes recorded and delivered, or per account, role and month (--accounts).",
             discussion: """
                 Volunteer time is counted in sessions. A session starts at a take and runs from the \
                 start of that take to the last thing done after it: more takes, edits, undo, queue, \
