@@ -11,12 +11,16 @@ import Testing
 @Suite("Hours: the scripted day of a reading service, in memory")
 struct ScriptedServiceDayTests {
     static func played() throws -> AccountActivity {
+        try playedWithAccounts().activity
+    }
+
+    static func playedWithAccounts() throws -> (accounts: AccountService, activity: AccountActivity) {
         let clock = HandClock(ScriptedServiceDay.start)
         let accountStore = InMemoryAccountStore()
         let accounts = AccountService(store: accountStore, clock: clock.function, hashing: .init(iterations: 1, memoryKiB: 64, lanes: 1))
         let activity = AccountActivity(store: InMemoryActivityStore(accounts: accountStore), accounts: accountStore, clock: clock.function)
         try ScriptedServiceDay.play(accounts: accounts, activity: activity, clock: clock)
-        return activity
+        return (accounts, activity)
     }
 
     @Test("November by account and role: the minutes worked out by hand, and their totals")
@@ -37,6 +41,24 @@ struct ScriptedServiceDayTests {
         #expect(report.rows.map { "\($0.month) \($0.account)" } == ["2026-11 ann", "2026-11 ben", "2026-11 cleo", "2026-11 dora", "2026-12 ben"])
         #expect(report.rows.last.map { ScriptedServiceDay.figures($0.tally, account: "ben", role: "volunteer") } == ScriptedServiceDay.decemberBen)
         #expect(ScriptedServiceDay.figures(report.totals) == ScriptedServiceDay.allTotals)
+    }
+
+    @Test("a volunteer and a proof-listener see their own hours only, a coordinator everyone's; a disabled account none")
+    func whoSeesWhat() throws {
+        let (accounts, activity) = try Self.playedWithAccounts()
+        let utc = TimeZone(identifier: "UTC")!
+        let november = CalendarMonth("2026-11")
+        _ = try accounts.add(try AccountName("carl"), role: .coordinator, by: "admin")
+        let seen = { (name: String) throws -> [String] in
+            try activity.hours(seenBy: try accounts.account(try AccountName(name)), month: november, timeZone: utc).rows.map(\.account.rawValue)
+        }
+        #expect(try seen("carl") == ["ann", "ben", "cleo", "dora"])
+        #expect(try seen("ann") == ["ann"])
+        let dora = try activity.hours(seenBy: try accounts.account(try AccountName("dora")), month: november, timeZone: utc)
+        #expect(dora.rows.map { ScriptedServiceDay.figures($0.tally, account: $0.account.rawValue, role: $0.role?.rawValue ?? "") } == [ScriptedServiceDay.november[3]])
+        #expect(ScriptedServiceDay.figures(dora.totals, account: "dora", role: "proof-listener") == ScriptedServiceDay.november[3])
+        _ = try accounts.disable(try AccountName("ann"), by: "admin")
+        #expect(throws: NarrationError.accountDisabled(try AccountName("ann"))) { try seen("ann") }
     }
 
     @Test("cleo's late session is split at midnight: 15 minutes on the 24th, where it counts as a session, 5 on the 25th")

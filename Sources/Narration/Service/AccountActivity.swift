@@ -5,6 +5,10 @@ public import NarrationCore
 /// per kind of work for the server and the studio to call, and the report by account, role and
 /// month (`AccountHours`) read back from the log.
 ///
+/// Recording checks no permission: the server records work it has already allowed (a take on
+/// an article it let the account record). Reading does: `hours(seenBy:)` gives a volunteer or
+/// proof-listener their own hours only.
+///
 /// The world comes in as arguments: the stores and the clock. Times are kept to the whole
 /// second, as the audit log keeps them, so every store returns what it was given.
 public final class AccountActivity: Sendable {
@@ -49,6 +53,15 @@ public final class AccountActivity: Sendable {
     public func hours(month: CalendarMonth? = nil, timeZone: TimeZone) throws(NarrationError) -> AccountHoursReport {
         let roles = Dictionary(try accounts.accounts().map { ($0.name, $0.role) }, uniquingKeysWith: { first, _ in first })
         return AccountHours.report(try store.activity(of: nil), roles: roles, month: month, timeZone: timeZone)
+    }
+
+    /// The report as `viewer` may see it: every account's when `Permissions` lets them see all
+    /// hours (coordinators and admins), else only their own rows and totals.
+    /// - Throws: `accountRefused` when `viewer` is disabled.
+    public func hours(seenBy viewer: Account, month: CalendarMonth? = nil, timeZone: TimeZone) throws(NarrationError) -> AccountHoursReport {
+        guard viewer.isEnabled else { throw .accountDisabled(viewer.name) }
+        guard !Permissions.may(viewer, .viewAllHours, nil) else { return try hours(month: month, timeZone: timeZone) }
+        return AccountHours.report(try store.activity(of: viewer.name), roles: [viewer.name: viewer.role], month: month, timeZone: timeZone)
     }
 
     private func record(_ account: AccountName, _ kind: ActivityRecord.Kind, _ length: ActivitySeconds, _ article: ArticleID?) throws(NarrationError) {
