@@ -98,4 +98,28 @@ struct AccountHoursCommandTests {
         #expect(result.status == 64 && result.stdout.isEmpty, "\(result.stdout)")
         #expect(result.stderr == "Error: \(sentence)\n", "\(result.stderr)")
     }
+
+    @Test("a record planted in the activity log with a length that is text: one line naming it, exit 1, no trap, the log as it was")
+    func plantedRecord() throws {
+        let folder = TemporaryFolder("narrate-account-hours-planted")
+        let narrate = Self.narrate(folder)
+        #expect(try narrate.run("hours", "--accounts").status == 0)
+        let path = folder.file("home/catalog.sqlite").path
+        let catalog = try Catalog(path: path)
+        _ = try AccountService(store: catalog, hashing: .init(iterations: 1, memoryKiB: 64, lanes: 1)).add(try AccountName("ann"), role: .volunteer, by: "admin")
+        try Signals.run("sqlite3", [
+            "-cmd", ".timeout 10000", path,
+            "INSERT INTO account_activity (account_name, kind, milliseconds, article_id, at) VALUES ('ann', 'take', 'abc', NULL, 1795000000)",
+        ])
+        let before = try Signals.run("sqlite3", ["-readonly", path, "SELECT * FROM account_activity"])
+        for arguments in [["hours", "--accounts"], ["hours", "--accounts", "--json"], ["hours", "--accounts", "--month", "2026-11", "--csv"]] {
+            let result = try narrate.run(arguments)
+            #expect(result.status == 1 && result.stdout.isEmpty, "\(arguments) \(result.stdout)")
+            #expect(result.stderr == """
+                The activity log holds a record narrate never writes ("ann", "take", "abc", NULL, 1795000000). No recording was changed; move the catalog aside to start a new one, the chunk files stay under the articles folder.
+
+                """, "\(arguments) \(result.stderr)")
+        }
+        #expect(try Signals.run("sqlite3", ["-readonly", path, "SELECT * FROM account_activity"]) == before)
+    }
 }

@@ -102,4 +102,22 @@ struct AccountActivityStoreContractTests {
         }
         #expect(try fixture.activity.store.activity(of: nil) == before)
     }
+
+    @Test("a record planted with values narrate never writes is refused as one sentence naming them, never a trap", arguments: [
+        ("'ann', 'take', 'abc', NULL, 1795000000", "(\"ann\", \"take\", \"abc\", NULL, 1795000000)"),
+        ("'ann', 'take', 86400001, NULL, 1795000000", "(\"ann\", \"take\", 86400001, NULL, 1795000000)"),
+        ("'ann', 'take', 1000, NULL, 'soon'", "(\"ann\", \"take\", 1000, NULL, \"soon\")"),
+        ("'ann', 'take', 1000, NULL, 9223372036854775807", "(\"ann\", \"take\", 1000, NULL, 9223372036854775807)"),
+        ("'ann', 'take', 1000, NULL, -1", "(\"ann\", \"take\", 1000, NULL, -1)"),
+        ("'ann', 'take', 1e300, NULL, 1795000000", "(\"ann\", \"take\", 1e+300, NULL, 1795000000)"),
+        ("'ann', 'review', 1000, x'00ff', 1795000000", "(\"ann\", \"review\", 1000, Data(2 bytes), 1795000000)"),
+    ])
+    func plantedRecords(values: String, shown: String) throws {
+        let fixture = try Fixture(.catalog)
+        let queue = try DatabaseQueue(path: fixture.catalogPath)
+        try queue.write { db in try db.execute(sql: "INSERT INTO account_activity (account_name, kind, milliseconds, article_id, at) VALUES (\(values))") }
+        #expect(throws: NarrationError(.catalogCorrupt, "The activity log holds a record narrate never writes \(shown). No recording was changed; move the catalog aside to start a new one, the chunk files stay under the articles folder.")) {
+            try fixture.activity.store.activity(of: nil)
+        }
+    }
 }

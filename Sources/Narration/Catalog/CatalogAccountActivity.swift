@@ -54,16 +54,27 @@ extension Catalog: AccountActivityStore {
         let arguments: StatementArguments = account.map { [$0.rawValue] } ?? []
         return try read { db in
             try Row.fetchAll(db, sql: "SELECT account_name, kind, milliseconds, article_id, at FROM account_activity\(filter) ORDER BY sequence", arguments: arguments)
-                .map { row in
-                    guard let name = try? AccountName(row[0] as String), let kind = ActivityRecord.Kind(rawValue: row[1]) else {
-                        throw NarrationError(
-                            .catalogCorrupt,
-                            "The activity log holds a record narrate never writes (\(Self.quoted(row[0] as String)), \(Self.quoted(row[1] as String))). \(Self.damagedFix)")
-                    }
-                    return ActivityRecord(
-                        account: name, kind: kind, length: try ActivitySeconds(storedMilliseconds: row[2]), article: (row[3] as String?).map(ArticleID.init),
-                        at: Date(timeIntervalSince1970: TimeInterval(row[4] as Int64)))
-                }
+                .map(Self.activityRecord)
         }
+    }
+
+    /// The latest time a record may hold: the last second of 9999, as far as calendars reach.
+    private static let latestActivity: Int64 = 253_402_300_799
+
+    /// A stored record, each value checked again: storage another program can write is outside
+    /// input, and SQLite keeps whatever type it is given.
+    private static func activityRecord(_ row: Row) throws -> ActivityRecord {
+        let values = (0..<5).map { row[$0] as DatabaseValue }
+        let article = values[3].isNull ? Optional<String?>.some(nil) : String.fromDatabaseValue(values[3]).map(Optional.some)
+        guard let nameText = String.fromDatabaseValue(values[0]), let name = try? AccountName(nameText),
+              let kindText = String.fromDatabaseValue(values[1]), let kind = ActivityRecord.Kind(rawValue: kindText),
+              let milliseconds = Int64.fromDatabaseValue(values[2]), let length = try? ActivitySeconds(storedMilliseconds: milliseconds),
+              let seconds = Int64.fromDatabaseValue(values[4]), (0...latestActivity).contains(seconds),
+              let article
+        else {
+            let shown = values.map { quoted($0.description) }.joined(separator: ", ")
+            throw NarrationError(.catalogCorrupt, "The activity log holds a record narrate never writes (\(shown)). \(damagedFix)")
+        }
+        return ActivityRecord(account: name, kind: kind, length: length, article: article.map(ArticleID.init), at: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 }
