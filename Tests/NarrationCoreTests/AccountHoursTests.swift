@@ -82,6 +82,7 @@ struct AccountHoursTests {
         #expect(try ActivitySeconds(1.2346).milliseconds == 1235)
         #expect(try ActivitySeconds(86_400).milliseconds == 86_400_000)
         #expect(try ActivitySeconds(0).milliseconds == 0)
-        #expect(throws: NarrationError.self) { try ActivitySeconds(storedMilliseconds: -1) }
+        #expect(ActivitySeconds(storedMilliseconds: -1) == nil && ActivitySeconds(storedMilliseconds: 86_400_001) == nil)
+        #expect(ActivitySeconds(storedMilliseconds: 86_400_000)?.seconds == 86_400)
     }
 }

@@ -68,7 +68,7 @@ extension Catalog: AccountActivityStore {
         let article = values[3].isNull ? Optional<String?>.some(nil) : String.fromDatabaseValue(values[3]).map(Optional.some)
         guard let nameText = String.fromDatabaseValue(values[0]), let name = try? AccountName(nameText),
               let kindText = String.fromDatabaseValue(values[1]), let kind = ActivityRecord.Kind(rawValue: kindText),
-              let milliseconds = Int64.fromDatabaseValue(values[2]), let length = try? ActivitySeconds(storedMilliseconds: milliseconds),
+              let milliseconds = Int64.fromDatabaseValue(values[2]), let length = ActivitySeconds(storedMilliseconds: milliseconds),
               let seconds = Int64.fromDatabaseValue(values[4]), (0...latestActivity).contains(seconds),
               let article
         else {

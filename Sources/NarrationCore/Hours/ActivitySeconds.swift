@@ -22,12 +22,10 @@ public struct ActivitySeconds: Sendable, Hashable, Comparable, CustomStringConve
         milliseconds = Int64((seconds * 1000).rounded())
     }
 
-    /// A length read back from a store.
-    /// - Throws: `catalogCorrupt` when it is negative or longer than a day: no store keeps such a length.
-    public init(storedMilliseconds: Int64) throws(NarrationError) {
-        guard storedMilliseconds >= 0, storedMilliseconds <= Int64(Self.maximum) * 1000 else {
-            throw NarrationError(.catalogCorrupt, "The activity log holds a length of \(storedMilliseconds) ms that narrate never writes.")
-        }
+    /// A length read back from a store, or nil when it is negative or longer than a day: no
+    /// store keeps such a length unless something else wrote it.
+    public init?(storedMilliseconds: Int64) {
+        guard storedMilliseconds >= 0, storedMilliseconds <= Int64(Self.maximum) * 1000 else { return nil }
         milliseconds = storedMilliseconds
     }
 
