@@ -7,7 +7,7 @@ extension Narrate {
     /// `narrate hours`: volunteer time per narrator and day, for a reading service's funders.
     struct Hours: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show volunteer time per narrator and day, with the minutes recorded and delivered.",
+            abstract: "Show volunteer time per narrator and day with the minutes recorded and delivered, or per account, role and month (--accounts).",
             discussion: """
                 Volunteer time is counted in sessions. A session starts at a take and runs from the \
                 start of that take to the last thing done after it: more takes, edits, undo, queue, \
@@ -25,6 +25,18 @@ extension Narrate {
 
                   narrate hours --from 2026-11-01 --to 2026-11-30
                   narrate hours --narrator "Ann Smith" --csv > ann.csv
+
+                With --accounts, the report is by account, role and month, from what a reading \
+                service's server recorded as its accounts worked: preparation (reading or editing \
+                an article's text and details), takes, pickups (takes and punches for a \
+                proof-listener's note) and review (a proof-listener listening or pinning notes). \
+                The same session rule applies, with pickups and review starting a session as takes \
+                do and preparation continuing one. Hours are session time; recorded minutes are the \
+                audio of takes and pickups (pickup minutes the part that was pickups); reviewed \
+                minutes the audio a proof-listener heard. The last line gives the totals. Roles \
+                are the accounts' roles now.
+
+                  narrate hours --accounts --month 2026-11 --csv > november.csv
                 """)
 
         @Option(help: ArgumentHelp("The first day to show (inclusive).", valueName: "YYYY-MM-DD"))
@@ -35,6 +47,12 @@ extension Narrate {
 
         @Option(help: ArgumentHelp("Only this narrator (any case); \"(no narrator)\" for articles that name none.", valueName: "NAME"))
         var narrator: String?
+
+        @Flag(help: "Report by account, role and month from the reading service's activity log, for a funder.")
+        var accounts = false
+
+        @Option(help: ArgumentHelp("With --accounts: only this month.", valueName: "YYYY-MM"))
+        var month: String?
 
         @Flag(help: "Print the rows as CSV.")
         var csv = false
@@ -48,9 +66,15 @@ extension Narrate {
                 throw ValidationError("--to \(last) is before --from \(first): nothing would be shown.")
             }
             if csv, output.json { throw ValidationError("--csv and --json are two forms of the same rows: give one.") }
+            if let month, CalendarMonth(month) == nil { throw ValidationError("--month \(month) is not a month: give it as YYYY-MM, e.g. 2026-11.") }
+            if month != nil, !accounts { throw ValidationError("--month picks a month of the report by account: add --accounts.") }
+            if accounts, from != nil || to != nil || narrator != nil {
+                throw ValidationError("--from, --to and --narrator choose rows of the report by narrator and day: with --accounts, pick a month with --month.")
+            }
         }
 
         func run() throws {
+            if accounts { return try AccountHoursOutput(month: month.flatMap(CalendarMonth.init), csv: csv, json: output.json).run() }
             let events = try CommandRunner.withLibrary(readOnly: true) { library throws(NarrationError) in try library.records.activity() }
             let filter = VolunteerHours.Filter(from: from.flatMap(CalendarDay.init), to: to.flatMap(CalendarDay.init), narrator: narrator)
             let rows = VolunteerHours.report(events, filter: filter, timeZone: .current)

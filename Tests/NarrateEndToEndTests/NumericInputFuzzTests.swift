@@ -52,6 +52,7 @@ struct NumericInputFuzzTests {
         ("outbox push --retry-wait", { ["outbox", "push", "--retry-wait", $0] }),
         ("hours --from", { ["hours", "--from", $0] }),
         ("hours --to", { ["hours", "--to", $0] }),
+        ("hours --accounts --month", { ["hours", "--accounts", "--month", $0] }),
     ]
 
     /// Values that are numbers a command may take as they are: minus zero where 0 is allowed, a
