@@ -58,19 +58,19 @@ struct BackupCommandTests {
         #expect(try Self.chunkFiles(below: restoredHome) == committed)
         #expect(try Catalog(readingOnly: restoredHome.appendingPathComponent("catalog.sqlite").path).integrityProblems().isEmpty)
 
-        // The restored library works: its chunks are whole, and a take can be added to it.
+        // The restored library works: its chunks are whole.
         let onRestored = Narrate(home: restoredHome, environment: fixture.devices.environment)
         let listed = try onRestored.run("chunks", "--json", "--article", id)
         #expect(listed.status == 0 && listed.stderr.isEmpty)
         let chunks = try #require(try listed.json() as? [[String: Any]])
         #expect(chunks.count == 2)
-        #expect(try onRestored.run("record", "--device", "vmic", "--duration", "0.3", "--article", id).status == 0)
 
-        // A second restore into that folder is refused in one line, and changes nothing.
+        // A second restore into that folder is refused in one line, and changes nothing; a take can be added.
         let before = try Self.chunkFiles(below: restoredHome)
         let again = try fixture.narrate.run("restore", folder.path, "--into", restoredHome.path)
         #expect(again.status == 1)
         #expect(again.stderr == "The data folder \(restoredHome.path) is not empty (it holds articles, catalog.sqlite): narrate restores only into an empty folder, so that two libraries are never mixed. Nothing was changed; choose a new folder, or move this one's contents aside.\n")
         #expect(try Self.chunkFiles(below: restoredHome) == before)
+        #expect(try onRestored.run("record", "--device", "vmic", "--duration", "0.3", "--article", id).status == 0)
     }
 }

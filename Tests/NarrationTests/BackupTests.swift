@@ -204,8 +204,13 @@ struct BackupTests {
         let target = DataRoot(url: fixture.folder.file("restored"))
         #expect(throws: NarrationError(
             .fileSystem,
-            "\(fixture.folder.file("backups").path) holds no manifest.json, so it is not a finished narrate backup (a backup writes it last); give the dated folder a backup made, such as narrate-backup-2026-11-26-120000.")) {
+            "\(fixture.folder.file("backups").path) holds no manifest.json, so it is not a finished backup (a backup writes it last); give the dated folder a backup made, such as \(summary.folder.path).")) {
             try LibraryRestore.restore(from: fixture.folder.file("backups"), into: target)
+        }
+        #expect(throws: NarrationError(
+            .fileSystem,
+            "\(fixture.library.root.articlesURL.path) is inside the data folder \(fixture.library.root.url.path), which a backup copies; keep backups on another disk, or at least outside it.")) {
+            try fixture.library.backup(into: fixture.library.root.articlesURL)
         }
         let manifestURL = summary.folder.appendingPathComponent(BackupManifest.fileName)
         let text = try String(contentsOf: manifestURL, encoding: .utf8)

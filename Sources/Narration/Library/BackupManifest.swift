@@ -51,9 +51,13 @@ public struct BackupManifest: Codable, Sendable, Equatable {
     static func read(from folder: URL) throws(NarrationError) -> BackupManifest {
         let url = folder.appendingPathComponent(fileName)
         guard let bytes = try FileSystem.ownContents(of: url, limit: sizeLimit) else {
+            // Given the folder that holds backups, name its newest.
+            let newest = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+                .filter { $0.hasPrefix("narrate-backup-") }.max()
+            let example = newest.map { folder.appendingPathComponent($0).path } ?? "narrate-backup-2026-11-26-120000"
             throw NarrationError(
                 .fileSystem,
-                "\(folder.path) holds no \(fileName), so it is not a finished narrate backup (a backup writes it last); give the dated folder a backup made, such as narrate-backup-2026-11-26-120000.",
+                "\(folder.path) holds no \(fileName), so it is not a finished backup (a backup writes it last); give the dated folder a backup made, such as \(example).",
                 subject: .file(folder.path))
         }
         let decoder = JSONDecoder()

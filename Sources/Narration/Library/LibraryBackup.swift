@@ -30,14 +30,22 @@ extension NarrationLibrary {
     /// and symbolic links, and `config.toml` (the operator's settings, kept outside the data root).
     /// The folder is its owner's alone (0700): the catalog holds the accounts' passphrase hashes.
     /// - Parameter progress: bytes copied so far and in all, after each file.
-    /// - Throws: `fileSystem` when `destination` cannot be used or the dated folder exists
-    ///   already (nothing there is written over); `chunkFileMissing` or `fileCorrupt` naming a
+    /// - Throws: `fileSystem` when `destination` cannot be used (it is not a folder, cannot be
+    ///   made, or is inside the data root) or the dated folder exists already (nothing there is written over); `chunkFileMissing` or `fileCorrupt` naming a
     ///   chunk or export that is missing or damaged; `diskFull`. On any failure the dated
     ///   folder is removed: no unfinished backup is left to be taken for a whole one.
     public func backup(
         into destination: URL, at date: Date = Date(), progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) throws(NarrationError) -> BackupSummary {
         let started = FileSystem.monotonicSeconds()
+        let inside = destination.resolvingSymlinksInPath().path
+        let rootPath = root.url.resolvingSymlinksInPath().path
+        guard inside != rootPath, !inside.hasPrefix(rootPath + "/") else {
+            throw NarrationError(
+                .fileSystem,
+                "\(destination.path) is inside the data folder \(root.url.path), which a backup copies; keep backups on another disk, or at least outside it.",
+                subject: .file(destination.path))
+        }
         try Self.prepareBackupDestination(destination)
         let folder = destination.appendingPathComponent(Self.backupFolderName(at: date), isDirectory: true)
         do throws(SystemError) {
