@@ -197,6 +197,24 @@ struct BackupTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: backups.path).isEmpty)
     }
 
+    @Test("a chunk removed from the library after the catalog's snapshot was taken: the snapshot is taken again, and the backup holds what the library holds")
+    func snapshotTakenAgain() throws {
+        let (fixture, articles) = try Self.library()
+        let removed = try #require(try fixture.library.chunkEntries(of: articles[1]).first)
+        var snapshots = 0
+        let summary = try fixture.library.backup(into: fixture.folder.file("backups"), at: Date(), afterSnapshot: {
+            snapshots += 1
+            guard snapshots == 1 else { return }
+            // As prune does: the chunk leaves the catalog and its file leaves the disk.
+            _ = try? fixture.library.deleteChunk(at: ChunkIndex(1), of: articles[1])
+            try? FileManager.default.removeItem(at: fixture.library.root.trashedChunkURL(removed.chunk.id, of: articles[1].id))
+        }, progress: { _, _ in })
+        #expect(snapshots == 2 && summary.chunks == 2)
+        let restored = DataRoot(url: fixture.folder.file("restored"))
+        #expect(try LibraryRestore.restore(from: summary.folder, into: restored).chunks == 2)
+        #expect(!FileManager.default.fileExists(atPath: restored.chunkURL(removed.chunk.id, of: articles[1].id).path))
+    }
+
     @Test("a folder without a manifest, or with one that reaches outside the data folder, is refused before anything is written")
     func manifestChecked() throws {
         let (fixture, _) = try Self.library()

@@ -37,6 +37,14 @@ extension NarrationLibrary {
     public func backup(
         into destination: URL, at date: Date = Date(), progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) throws(NarrationError) -> BackupSummary {
+        try backup(into: destination, at: date, afterSnapshot: {}, progress: progress)
+    }
+
+    /// `backup(into:at:progress:)`, with `afterSnapshot` run after each snapshot of the catalog
+    /// is taken: where the tests change the library under a backup.
+    func backup(
+        into destination: URL, at date: Date, afterSnapshot: () -> Void, progress: (_ done: Int, _ total: Int) -> Void
+    ) throws(NarrationError) -> BackupSummary {
         let started = FileSystem.monotonicSeconds()
         let inside = destination.resolvingSymlinksInPath().path
         let rootPath = root.url.resolvingSymlinksInPath().path
@@ -48,6 +56,31 @@ extension NarrationLibrary {
         }
         try Self.prepareBackupDestination(destination)
         let folder = destination.appendingPathComponent(Self.backupFolderName(at: date), isDirectory: true)
+        try Self.makeBackupFolder(folder, in: destination)
+        do throws(NarrationError) {
+            // A chunk removed since the snapshot (a prune, a deletion emptied from the trash)
+            // makes that snapshot outdated: it is taken again, a few times at most.
+            var attempt = 1
+            var outcome = try writeBackup(into: folder, at: date, lastAttempt: false, afterSnapshot: afterSnapshot, progress: progress)
+            while outcome == nil {
+                attempt += 1
+                try FileSystem.removeTree(folder)
+                try Self.makeBackupFolder(folder, in: destination)
+                outcome = try writeBackup(into: folder, at: date, lastAttempt: attempt == 3, afterSnapshot: afterSnapshot, progress: progress)
+            }
+            guard let written = outcome else { preconditionFailure("the last attempt returns or throws") }
+            FileSystem.syncDirectory(destination)
+            return BackupSummary(
+                folder: folder, files: written.files, bytes: written.bytes, articles: written.articles, chunks: written.chunks,
+                seconds: FileSystem.monotonicSeconds() - started)
+        } catch {
+            try? FileSystem.removeTree(folder)
+            throw error
+        }
+    }
+
+    /// Makes the backup's own folder, its owner's alone (0700), refusing anything already at its name.
+    private static func makeBackupFolder(_ folder: URL, in destination: URL) throws(NarrationError) {
         do throws(SystemError) {
             try FileSystem.makeNewDirectory(folder.path, permissions: 0o700)
         } catch {
@@ -57,16 +90,6 @@ extension NarrationLibrary {
                     subject: .file(folder.path))
             }
             throw NarrationError(.fileSystem, "Cannot create the backup folder \(folder.path) (\(error.reason)).", subject: .file(folder.path), cause: error.cause)
-        }
-        do throws(NarrationError) {
-            let written = try writeBackup(into: folder, at: date, progress: progress)
-            FileSystem.syncDirectory(destination)
-            return BackupSummary(
-                folder: folder, files: written.files, bytes: written.bytes, articles: written.articles, chunks: written.chunks,
-                seconds: FileSystem.monotonicSeconds() - started)
-        } catch {
-            try? FileSystem.removeTree(folder)
-            throw error
         }
     }
 
@@ -123,12 +146,16 @@ extension NarrationLibrary {
     }
 
     /// Everything `backup(into:)` does inside the new folder.
+    /// - Parameter lastAttempt: a chunk whose file is nowhere is refused even when the catalog
+    ///   no longer lists it.
+    /// - Returns: nil when a chunk the snapshot lists is gone from the catalog and its file with it.
     private func writeBackup(
-        into folder: URL, at date: Date, progress: (Int, Int) -> Void
-    ) throws(NarrationError) -> (files: Int, bytes: Int, articles: Int, chunks: Int) {
+        into folder: URL, at date: Date, lastAttempt: Bool, afterSnapshot: () -> Void, progress: (Int, Int) -> Void
+    ) throws(NarrationError) -> (files: Int, bytes: Int, articles: Int, chunks: Int)? {
         let catalogCopy = folder.appendingPathComponent(BackupManifest.catalogPath)
         try catalog.snapshot(to: catalogCopy.path)
-        let (items, articles, chunks) = try backupItems(snapshot: catalogCopy)
+        afterSnapshot()
+        guard let (items, articles, chunks) = try backupItems(snapshot: catalogCopy, lastAttempt: lastAttempt) else { return nil }
         let catalogBytes = FileSystem.size(catalogCopy)
         let total = catalogBytes + items.reduce(0) { $0 + FileSystem.size($1.source) }
         var done = catalogBytes
@@ -147,8 +174,10 @@ extension NarrationLibrary {
 
     /// What the backup copies besides the catalog: the chunks the snapshot lists, then every
     /// other file below `articles/` and `outbox/` but those a backup leaves out.
+    /// - Returns: nil when a chunk the snapshot lists has no file and the catalog no longer lists
+    ///   it either (removed since the snapshot), unless `lastAttempt`.
     /// - Throws: `chunkFileMissing` naming a chunk the snapshot lists whose file is nowhere.
-    private func backupItems(snapshot: URL) throws(NarrationError) -> (items: [BackupItem], articles: Int, chunks: Int) {
+    private func backupItems(snapshot: URL, lastAttempt: Bool) throws(NarrationError) -> (items: [BackupItem], articles: Int, chunks: Int)? {
         let listed = try Catalog(readingOnly: snapshot.path)
         let chunks = try listed.everyChunk()
         let articles = try listed.everyArticleID().count
@@ -159,6 +188,7 @@ extension NarrationLibrary {
             // A chunk deleted or re-recorded since the snapshot has gone to its article's trash.
             let places = [root.chunkURL(chunk.id, of: article), root.trashedChunkURL(chunk.id, of: article)]
             guard let source = places.first(where: { (try? FileSystem.linkStatus(of: $0.path))?.kind == .file }) else {
+                if !lastAttempt, try catalog.chunk(chunk.id, format: chunk.format) == nil { return nil }
                 throw NarrationError(
                     .chunkFileMissing,
                     "Chunk \(chunk.id.rawValue) of article \(article.rawValue)'s file \(places[0].path) is missing (nor is it in the article's trash), so the backup stopped and was removed. Record that chunk again or delete it, then back up again.",
