@@ -168,6 +168,20 @@ struct BackupTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: fixture.folder.file("restored").path))
+        try FileManager.default.removeItem(at: staging)
+
+        // A data folder holding only a link where the catalog goes: not empty, the link's target untouched.
+        let planted = fixture.folder.file("planted")
+        try FileManager.default.createDirectory(at: planted, withIntermediateDirectories: false)
+        let outside = fixture.folder.file("outside.txt")
+        try Data("someone else's".utf8).write(to: outside)
+        try FileManager.default.createSymbolicLink(at: planted.appendingPathComponent("catalog.sqlite"), withDestinationURL: outside)
+        #expect(throws: NarrationError(
+            .fileSystem,
+            "The data folder \(planted.path) is not empty (it holds catalog.sqlite): narrate restores only into an empty folder, so that two libraries are never mixed. Nothing was changed; choose a new folder, or move this one's contents aside.")) {
+            try LibraryRestore.restore(from: summary.folder, into: DataRoot(url: planted))
+        }
+        #expect(try Data(contentsOf: outside) == Data("someone else's".utf8))
     }
 
     @Test("a chunk whose file is gone stops the backup, naming it, and leaves no backup folder")
@@ -213,6 +227,34 @@ struct BackupTests {
         let restored = DataRoot(url: fixture.folder.file("restored"))
         #expect(try LibraryRestore.restore(from: summary.folder, into: restored).chunks == 2)
         #expect(!FileManager.default.fileExists(atPath: restored.chunkURL(removed.chunk.id, of: articles[1].id).path))
+    }
+
+    @Test("a damaged catalog whose manifest was rewritten to match it fails SQLite's check: refused, nothing restored")
+    func damagedCatalogRefused() throws {
+        let (fixture, _) = try Self.library()
+        let summary = try fixture.library.backup(into: fixture.folder.file("backups"))
+        let catalogURL = summary.folder.appendingPathComponent(BackupManifest.catalogPath)
+        var bytes = try Data(contentsOf: catalogURL)
+        // Every page after the first three: the tables' rows and indexes are garbage.
+        for offset in stride(from: 3 * 4096, to: bytes.count, by: 7) { bytes[offset] = 0xA5 }
+        try bytes.write(to: catalogURL)
+        let manifestURL = summary.folder.appendingPathComponent(BackupManifest.fileName)
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        var files = try #require(manifest["files"] as? [[String: Any]])
+        let index = try #require(files.firstIndex { $0["path"] as? String == BackupManifest.catalogPath })
+        files[index]["size"] = bytes.count
+        files[index]["sha256"] = try Checksum.sha256(of: catalogURL)
+        manifest["files"] = files
+        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+
+        let target = DataRoot(url: fixture.folder.file("restored"))
+        #expect { try LibraryRestore.restore(from: summary.folder, into: target) } throws: {
+            guard let error = $0 as? NarrationError else { return false }
+            return error.kind == .catalogCorrupt && error.message.hasPrefix("The backup's catalog \(catalogURL.path) is damaged (")
+                && error.message.hasSuffix("), so nothing was restored.")
+        }
+        #expect(!FileManager.default.fileExists(atPath: target.url.path))
+        #expect(!FileManager.default.fileExists(atPath: fixture.folder.file(".restored.narrate-restore").path))
     }
 
     @Test("a folder without a manifest, or with one that reaches outside the data folder, is refused before anything is written")

@@ -160,14 +160,23 @@ public enum LibraryRestore {
     /// - Returns: how many articles and chunks the library holds.
     private static func checkLibrary(in staging: URL, backup: URL) throws(NarrationError) -> (articles: Int, chunks: Int) {
         let restored = DataRoot(url: staging)
-        let catalog = try Catalog(path: restored.catalogURL.path)
-        let problems = try catalog.integrityProblems()
-        guard problems.isEmpty else {
-            throw NarrationError(
-                .catalogCorrupt,
-                "The backup's catalog \(backup.appendingPathComponent(BackupManifest.catalogPath).path) fails SQLite's integrity check (\(Catalog.quoted(problems[0], limit: 120))), so nothing was restored.")
+        let backupCatalog = backup.appendingPathComponent(BackupManifest.catalogPath).path
+        func damaged(_ why: String, cause: NarrationError.Cause? = nil) -> NarrationError {
+            NarrationError(
+                .catalogCorrupt, "The backup's catalog \(backupCatalog) is damaged (\(why)), so nothing was restored.",
+                subject: .file(backupCatalog), cause: cause)
         }
-        let chunks = try catalog.everyChunk()
+        let catalog: Catalog
+        let chunks: [(article: ArticleID, chunk: Chunk)]
+        do throws(NarrationError) {
+            catalog = try Catalog(path: restored.catalogURL.path)
+            let problems = try catalog.integrityProblems()
+            guard problems.isEmpty else { throw damaged("SQLite's integrity check: \(Catalog.quoted(problems[0], limit: 120))") }
+            chunks = try catalog.everyChunk()
+        } catch where error.kind == .catalogCorrupt && error.subject != .file(backupCatalog) {
+            // Its words name the copy beside the data folder, which is removed: say it of the backup.
+            throw damaged("SQLite cannot read it", cause: error.cause)
+        }
         for (article, chunk) in chunks {
             let file = restored.chunkURL(chunk.id, of: article)
             if let problem = NarrationLibrary.fileProblem(of: file, chunk: chunk) {
