@@ -31,9 +31,10 @@ extension NarrationLibrary {
     /// The folder is its owner's alone (0700): the catalog holds the accounts' passphrase hashes.
     /// - Parameter progress: bytes copied so far and in all, after each file.
     /// - Throws: `fileSystem` when `destination` cannot be used (it is not a folder, cannot be
-    ///   made, or is inside the data root) or the dated folder exists already (nothing there is written over); `chunkFileMissing` or `fileCorrupt` naming a
-    ///   chunk or export that is missing or damaged; `diskFull`. On any failure the dated
-    ///   folder is removed: no unfinished backup is left to be taken for a whole one.
+    ///   made, or is inside the data root) or the dated folder exists already (nothing there is
+    ///   written over); `chunkFileMissing` or `fileCorrupt` naming a chunk or export that is
+    ///   missing or damaged; `diskFull`. On any failure the dated folder is removed: no
+    ///   unfinished backup is left to be taken for a whole one.
     public func backup(
         into destination: URL, at date: Date = Date(), progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
     ) throws(NarrationError) -> BackupSummary {

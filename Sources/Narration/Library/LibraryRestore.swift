@@ -115,7 +115,13 @@ public enum LibraryRestore {
         default:
             throw NarrationError(.fileSystem, "Cannot restore into \(path): it is a file, not a folder.", subject: .file(path))
         }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            throw NarrationError(
+                .fileSystem, "Cannot restore into \(path): its contents cannot be listed (\(error.localizedDescription)).", subject: .file(path))
+        }
         let articles = (try? FileManager.default.contentsOfDirectory(atPath: root.articlesURL.path)) ?? []
         let emptyArticles = (try? FileSystem.linkStatus(of: root.articlesURL.path))?.kind == .folder && articles.isEmpty
         guard names.isEmpty || (names == ["articles"] && emptyArticles) else { throw notEmpty(root, holding: names) }
