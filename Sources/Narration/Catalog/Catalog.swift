@@ -8,7 +8,7 @@ public import NarrationCore
 /// Chunk order lives only here, so every edit of the chunk list is one transaction. File moves
 /// that go with an edit run last inside that transaction, so that a failed move rolls it back.
 public final class Catalog: Sendable {
-    private let database: DatabaseQueue
+    let database: DatabaseQueue
     public let path: String
 
     /// Opens (and if new, creates) the catalog at `path`.
@@ -65,7 +65,7 @@ public final class Catalog: Sendable {
     /// as either would have SQLite write the catalog's pages or its journal into the link's
     /// target. Both are refused before SQLite opens anything.
     /// - Throws: `foreignFile` naming the link.
-    private static func refuseLinks(at path: String) throws(NarrationError) {
+    static func refuseLinks(at path: String) throws(NarrationError) {
         for name in [path, path + "-journal", path + "-wal", path + "-shm"] {
             if let found = try? FileSystem.linkStatus(of: name), found.kind == .symbolicLink {
                 throw .foreignFile(name, .symbolicLink)

@@ -161,7 +161,8 @@ enum LibraryCheck {
         error.kind == .catalogCorrupt ? "Keep a copy of \(path) before moving it." : nil
     }
 
-    private static func describe(_ problem: NarrationLibrary.FileProblem) -> String {
+    /// A chunk file's problem in a few words: "missing", "cut short (1200 frames left)".
+    static func describe(_ problem: NarrationLibrary.FileProblem) -> String {
         switch problem {
         case .missing: "missing"
         case .truncated(let frames): "cut short (\(frames) frames left)"

@@ -326,6 +326,10 @@ struct SystemError: Error, Sendable, Equatable {
     /// "No such file or directory".
     var reason: String { self == .notRegularFile ? "not a regular file narrate made" : FileSystem.describe(errno: code) }
     var isMissing: Bool { code == ENOENT }
+    /// Something is already at the name (`EEXIST`).
+    var isAlreadyThere: Bool { code == EEXIST }
+    /// A folder that was to be empty is not (`ENOTEMPTY`, or `EEXIST` where a rename meets one).
+    var isFolderNotEmpty: Bool { code == ENOTEMPTY || code == EEXIST }
     /// What was found is not narrate's own file: a symbolic link (`O_NOFOLLOW`'s `ELOOP`), or
     /// something `OpenFile` refused on its descriptor.
     var isForeignFile: Bool { code == ELOOP || self == .notRegularFile }
@@ -428,6 +432,17 @@ extension FileSystem {
     /// One `mkdir` (0755); a folder already there is fine.
     static func makeDirectory(_ path: String) throws(SystemError) {
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw .last }
+    }
+
+    /// One `mkdir` that must make a new folder with `permissions`: anything already at `path`
+    /// (a folder, a file, a symbolic link) fails with `EEXIST`, so nothing there is ever reused.
+    static func makeNewDirectory(_ path: String, permissions: mode_t = 0o755) throws(SystemError) {
+        guard mkdir(path, permissions) == 0 else { throw .last }
+    }
+
+    /// Removes a folder only if it is empty (`rmdir`): one that holds anything fails with `ENOTEMPTY`.
+    static func removeEmptyDirectory(_ path: String) throws(SystemError) {
+        guard rmdir(path) == 0 else { throw .last }
     }
 
     /// Whether the kernel lets this process write in `path` (`access(W_OK)`): a read-only mount
