@@ -116,6 +116,7 @@ public final class Catalog: Sendable {
         registerMeasureMigration(&migrator)
         registerParagraphEditsMigration(&migrator)
         registerAccountsMigration(&migrator)
+        registerDeskMigration(&migrator)
         return migrator
     }
 
