@@ -75,8 +75,8 @@ extension Catalog: DeskStore {
             arguments.append(volunteer.rawValue)
         }
         if let dueBefore = filter.dueBefore {
-            conditions.append("d.deadline_at < ?")
-            arguments.append(Self.upSeconds(dueBefore))
+            conditions.append("d.deadline_at <= ?")
+            arguments.append(Self.seconds(dueBefore))
         }
         if let lateAt = filter.lateAt {
             conditions.append("d.deadline_at <= ? AND d.state NOT IN ('approved', 'published', 'expired', 'withdrawn')")
@@ -123,9 +123,6 @@ extension Catalog: DeskStore {
             entry.priority.rawValue, entry.state.rawValue, entry.assignee?.rawValue, entry.taking?.rawValue,
         ]
     }
-
-    /// Whole seconds at or after `date`, so that "before" keeps its meaning for a fraction.
-    private static func upSeconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.up)) }
 
     private static func deskEntry(_ row: Row) throws -> DeskEntry {
         let stateText: String = row[9]

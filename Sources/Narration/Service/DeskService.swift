@@ -63,12 +63,13 @@ public final class DeskService: Sendable {
 
     /// Puts a new article on the desk, Open: checks who asks and the details, then has
     /// `makingArticle` make the article itself (its folders, its text), then keeps its record.
-    /// - Throws: `notPermitted`; `usage` for a section too long or holding a control character,
+    /// - Throws: `notPermitted`; `usage` for an empty title, a section too long or holding a control character,
     ///   or a "listen until" already past; whatever `makingArticle` throws (nothing is kept).
     public func add(
         _ new: NewArticle, by actor: ServiceActor, makingArticle: (NewArticle) throws(NarrationError) -> Article
     ) throws(NarrationError) -> DeskEntry {
         guard actor.may(.manageArticles, nil) else { throw .notPermitted(actor, .manageArticles, article: nil) }
+        guard !new.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .usage("An article on the desk needs a title: give one.") }
         try DeskEntry.checkSection(new.section)
         let now = clock()
         if let listenUntil = new.listenUntil, listenUntil.hasPassed(at: now) {

@@ -34,7 +34,8 @@ public struct DeskFilter: Sendable, Equatable {
     public var state: DeskState?
     /// Assigned to or claimed by this account.
     public var volunteer: AccountName?
-    /// With a deadline that passes before this moment.
+    /// With a deadline that passes at or before this moment (a deadline of a whole day passes
+    /// when the next day begins, so "before 3 December" takes in what is due on the 2nd).
     public var dueBefore: Date?
     /// Late at this moment (`DeskEntry.isLate(at:)`).
     public var lateAt: Date?
@@ -52,7 +53,7 @@ public struct DeskFilter: Sendable, Equatable {
         if let publication, entry.publication != publication { return false }
         if let state, entry.state != state { return false }
         if let volunteer, entry.assignee != volunteer { return false }
-        if let dueBefore { guard let deadline = entry.deadline, deadline.instant < dueBefore else { return false } }
+        if let dueBefore { guard let deadline = entry.deadline, deadline.instant <= dueBefore else { return false } }
         if let lateAt, !entry.isLate(at: lateAt) { return false }
         return true
     }

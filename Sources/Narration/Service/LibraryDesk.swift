@@ -16,8 +16,7 @@ extension NarrationLibrary {
         let paragraphs: (paragraphs: [ScriptParagraph], name: String)?
         switch text {
         case .file(let path): paragraphs = (try ScriptReader.read(fileAt: path), path)
-        case .pasted(let words):
-            let bytes = Array(words.utf8)
+        case .pasted(let bytes):
             paragraphs = (try ScriptReader.read(bytes, format: ScriptFormat.from(content: bytes), name: "pasted text"), "pasted text")
         case nil: paragraphs = nil
         }
@@ -31,6 +30,7 @@ extension NarrationLibrary {
 public enum DeskText: Sendable, Equatable {
     /// A file: .txt, .md, .html, .docx, .odt or .pdf (`ScriptReader`).
     case file(String)
-    /// Text pasted in: plain text, or HTML when it starts like a page.
-    case pasted(String)
+    /// Text pasted in, as its bytes (checked to be UTF-8 text): plain text, or HTML when it
+    /// starts like a page.
+    case pasted([UInt8])
 }
