@@ -343,7 +343,7 @@ extension Narrate {
 
         struct Withdraw: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Take an article off the desk for good; a published one leaves the feeds.")
+                abstract: "Take an article off the desk for good: nobody records, reviews or claims it any more.")
 
             @OptionGroup var article: ArticleArgument
             @OptionGroup var output: JSONOption

@@ -106,6 +106,8 @@ struct DeskStateTests {
         #expect(operatorActor.auditName == "command line (user root)")
         #expect(operatorActor.may(.assign, .someoneElses) && operatorActor.may(.manageArticles, nil) && !operatorActor.may(.record, .someoneElses))
         #expect(!operatorActor.may(.approve, .readyForReview))
+        #expect(NarrationError.notPermitted(operatorActor, .assign, article: ArticleID("k3f9x2ab")).message
+            == "The server's operator (an admin) may not assign or leave open the article k3f9x2ab.")
         let asAnn = ServiceActor.commandLine(user: "root", as: volunteer)
         #expect(asAnn.auditName == "command line (user root) as ann")
         #expect(asAnn.may(.claim, .open) && !asAnn.may(.assign, .open))

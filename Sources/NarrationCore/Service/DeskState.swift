@@ -25,9 +25,9 @@ public enum DeskState: String, Sendable, CaseIterable, Codable, CustomStringConv
     case approved
     /// Delivered: listeners can hear it.
     case published
-    /// Its "listen until" has passed: it has left the feeds, or never reached them.
+    /// Its "listen until" has passed: it is to leave the feeds (or never reach them).
     case expired
-    /// Taken off the desk by a coordinator.
+    /// Taken off the desk by a coordinator: nobody records, reviews or claims it any more.
     case withdrawn
 
     public var description: String { rawValue }
@@ -75,7 +75,7 @@ public enum DeskState: String, Sendable, CaseIterable, Codable, CustomStringConv
     /// | Ready for review | send back (→ Pickups requested); approve (→ Approved); expire; withdraw |
     /// | Pickups requested | assign (another volunteer); pickups done (→ Ready for review); expire; withdraw |
     /// | Approved | publish (→ Published); expire; withdraw |
-    /// | Published | expire; withdraw (it leaves the feeds) |
+    /// | Published | expire; withdraw |
     /// | Expired, Withdrawn | nothing |
     ///
     /// - Parameters:

@@ -38,9 +38,9 @@ public struct ServiceActor: Sendable, Equatable {
         return Permissions.may(account ?? Self.operatorAccount, action, relation)
     }
 
-    /// The actor as a refusal names them: "The account ann (volunteer)".
+    /// The actor as a refusal names them: "The account ann (volunteer)", "The server's operator (an admin)".
     public var named: String {
-        guard let account else { return isService ? "The service" : "The command line" }
+        guard let account else { return isService ? "The service" : "The server's operator (an admin)" }
         return "The account \(account.name) (\(account.role)\(account.isEnabled ? "" : ", disabled"))"
     }
 
