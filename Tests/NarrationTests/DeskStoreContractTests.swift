@@ -245,6 +245,68 @@ struct DeskStoreContractTests {
         }
     }
 
+    /// A store that lets another change in just before the first change it is asked to keep, as
+    /// a second coordinator's would between the desk's reading and its writing.
+    final class InterleavingStore: DeskStore {
+        let inner: any DeskStore
+        let meanwhile: Mutex<(@Sendable () throws -> Void)?>
+
+        init(_ inner: any DeskStore, meanwhile: @escaping @Sendable () throws -> Void) {
+            self.inner = inner
+            self.meanwhile = Mutex(meanwhile)
+        }
+
+        func addEntry(_ entry: DeskEntry, audit: AuditEntry) throws(NarrationError) { try inner.addEntry(entry, audit: audit) }
+        func entry(_ article: ArticleID) throws(NarrationError) -> DeskEntry? { try inner.entry(article) }
+        func entries(_ filter: DeskFilter) throws(NarrationError) -> [DeskEntry] { try inner.entries(filter) }
+        func auditLog(account: AccountName?, since: Date?) throws(NarrationError) -> [AuditEntry] { try inner.auditLog(account: account, since: since) }
+
+        func replaceEntry(_ entry: DeskEntry, audit: AuditEntry) throws(NarrationError) -> Bool {
+            if let other = meanwhile.withLock({ (pending) -> (@Sendable () throws -> Void)? in
+                defer { pending = nil }
+                return pending
+            }) {
+                do { try other() } catch { Issue.record("the change in between failed: \(error)") }
+            }
+            return try inner.replaceEntry(entry, audit: audit)
+        }
+    }
+
+    @Test("a change overtaken by another is not kept: the second coordinator is told, the first one's change stands", arguments: Kind.allCases)
+    func overtaken(kind: Kind) throws {
+        let desk = try Self.desk(kind)
+        let id = try desk.add("Budget").article
+        let other = DeskService(store: desk.store, clock: desk.clock.function)
+        let (bob, cora) = (desk.bob, desk.cora)
+        let late = DeskService(store: InterleavingStore(desk.store) { _ = try other.assign(id, to: bob, by: .account(cora)) }, clock: desk.clock.function)
+        #expect(throws: NarrationError.deskChangedMeanwhile(id)) { try late.assign(id, to: desk.ann, by: desk.actor(desk.cora)) }
+        #expect(try desk.store.entry(id)?.assignee == desk.bob.name)
+        #expect(try Self.deskLog(desk).filter { $0.contains("assign open") } == ["cora article-moved bob article \(id): assign open → assigned, volunteer none → bob"])
+
+        // Overtaken by a claim, a claim is refused for what the article now is: someone else's.
+        let flyer = try desk.add("Flyer").article
+        let ann = desk.ann
+        let claimer = DeskService(store: InterleavingStore(desk.store) { _ = try other.claim(flyer, by: .account(ann)) }, clock: desk.clock.function)
+        #expect(throws: NarrationError.notPermitted(desk.actor(desk.bob), .claim, article: flyer)) { try claimer.claim(flyer, by: desk.actor(desk.bob)) }
+        #expect(try desk.store.entry(flyer)?.assignee == desk.ann.name)
+    }
+
+    @Test("the store keeps a change only from the version it was read at", arguments: Kind.allCases)
+    func compareAndSet(kind: Kind) throws {
+        let desk = try Self.desk(kind)
+        let read = try desk.add("Budget")
+        var first = read
+        first.priority = .urgent
+        var second = read
+        second.priority = .low
+        let audit = AuditEntry(at: desk.clock.date, actor: "cora", action: .articleChanged, account: nil, detail: "test")
+        #expect(try desk.store.replaceEntry(first, audit: audit))
+        #expect(try !desk.store.replaceEntry(second, audit: audit))
+        let stored = try #require(try desk.store.entry(read.article))
+        #expect(stored.priority == .urgent && stored.version == read.version + 1)
+        #expect(try desk.log().filter { $0.hasSuffix(" test") }.count == 1)
+    }
+
     @Test("claims at the same moment on the catalog, each from its own connection: exactly one wins, the rest are told it is taken")
     func concurrentClaims() throws {
         let desk = try Self.desk(.catalog)
