@@ -31,10 +31,22 @@ struct DeskCommandTests {
         return try #require(try result.json() as? [String: Any], "\(result.stdout)")
     }
 
-    /// The articles' folders and the audit log: what a refusal must leave as it was.
-    static func snapshot(_ narrate: Narrate) throws -> [String] {
-        let articles = (try? FileManager.default.contentsOfDirectory(atPath: narrate.home.appendingPathComponent("articles").path)) ?? []
-        return articles.sorted() + [try narrate.run("audit").stdout, try narrate.run("desk", "list", "--json").stdout]
+    /// Every file under the articles folder, byte for byte (the recordings among them), the audit
+    /// log and the desk: what a refusal must leave as it was.
+    struct Snapshot: Equatable {
+        let files: [String: Data]
+        let audit: String
+        let desk: String
+    }
+
+    static func snapshot(_ narrate: Narrate) throws -> Snapshot {
+        let articles = narrate.home.appendingPathComponent("articles")
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: articles, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = enumerator?.nextObject() as? URL {
+            if (try url.resourceValues(forKeys: [.isRegularFileKey])).isRegularFile == true { files[url.path] = try Data(contentsOf: url) }
+        }
+        return Snapshot(files: files, audit: try narrate.run("audit").stdout, desk: try narrate.run("desk", "list", "--json").stdout)
     }
 
     @Test("add with a text, list, assign, leave open, claim, show, change, withdraw: the lines, the JSON and the audit log")
@@ -143,6 +155,10 @@ struct DeskCommandTests {
         let narrate = try Self.narrate(folder)
         let id = try Self.object(try narrate.run("desk", "add", "--title", "Budget", "--publication", "Daily Post", "--json"))["id"] as? String ?? ""
         let personal = try Self.object(try narrate.run("new", "Personal", "--json"))["id"] as? String ?? ""
+        // A take in the desk's article, whose bytes every refusal must leave as they are.
+        let tone = folder.file("tone.wav").path
+        _ = try Signals.run("sox", ["-n", "-r", "44100", "-c", "1", "-b", "16", tone, "synth", "1", "sine", "440", "vol", "0.5"])
+        #expect(try narrate.run("import", tone, "--article", id).status == 0)
         let notText = folder.file("photo.txt").path
         try Data([0x89, 0x50, 0x4E, 0x47, 0, 0, 0, 0]).write(to: URL(fileURLWithPath: notText))
         let timeRule = "is not a day or a time: give YYYY-MM-DD (the whole day) or YYYY-MM-DDTHH:MM (UTC), e.g. 2026-12-03 or 2026-12-03T17:30."
@@ -173,6 +189,8 @@ struct DeskCommandTests {
         }
         let unreadable = try narrate.run("desk", "add", "--title", "Photo", "--text", notText)
         #expect(unreadable.status == 1 && unreadable.stderr.contains("photo.txt") && unreadable.stderr.split(separator: "\n").count == 1, "\(unreadable.stderr)")
-        #expect(try Self.snapshot(narrate) == before)
+        let after = try Self.snapshot(narrate)
+        #expect(after == before)
+        #expect(after.files.keys.filter { $0.hasSuffix(".wav") && $0.contains("/\(id)/") }.count == 1, "\(after.files.keys.sorted())")
     }
 }
