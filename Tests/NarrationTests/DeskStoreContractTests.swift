@@ -122,6 +122,8 @@ struct DeskStoreContractTests {
     static let refusals: [Refusal] = [
         Refusal(description: "a volunteer assigns", attempt: { try $0.service.assign($1, to: $0.bob, by: $0.actor($0.bob)) },
                 expected: { .notPermitted($0.actor($0.bob), .assign, article: $1) }),
+        Refusal(description: "a volunteer assigns to a proof-listener: refused for who asks, before whom to", attempt: { try $0.service.assign($1, to: $0.pat, by: $0.actor($0.ann)) },
+                expected: { .notPermitted($0.actor($0.ann), .assign, article: $1) }),
         Refusal(description: "another volunteer records", attempt: { try $0.service.recordedTake($1, by: $0.actor($0.bob)) },
                 expected: { .notPermitted($0.actor($0.bob), .record, article: $1) }),
         Refusal(description: "another volunteer claims an assigned article", attempt: { try $0.service.claim($1, by: $0.actor($0.bob)) },

@@ -108,10 +108,8 @@ public final class DeskService: Sendable {
     @discardableResult
     public func assign(_ article: ArticleID, to volunteer: Account, by actor: ServiceActor) throws(NarrationError) -> DeskEntry {
         let current = try stored(article)
-        if current.assignee == volunteer.name, current.taking == .assigned, !current.state.isFinished, current.state != .open {
-            _ = try check(current, .assign, by: actor)
-            return current
-        }
+        _ = try check(current, .assign, by: actor)
+        if current.assignee == volunteer.name, current.taking == .assigned { return current }
         guard Permissions.may(volunteer, .record, .assignedToThem) else {
             throw NarrationError(
                 .deskRefused,
@@ -133,7 +131,7 @@ public final class DeskService: Sendable {
     }
 
     /// `actor`'s account takes the Open `article` as its own. Of two claims at once, one wins;
-    /// the other is refused with the article's new state.
+    /// the other is refused, since the article is someone else's by then.
     /// - Throws: `usage` when the actor has no account; `notPermitted`; `deskRefused`.
     @discardableResult
     public func claim(_ article: ArticleID, by actor: ServiceActor) throws(NarrationError) -> DeskEntry {
@@ -191,7 +189,7 @@ public final class DeskService: Sendable {
         try move(try stored(article), .publish, by: actor)
     }
 
-    /// Takes `article` off the desk for good (a Published one leaves the feeds).
+    /// Takes `article` off the desk for good: nobody records, reviews or claims it any more.
     @discardableResult
     public func withdraw(_ article: ArticleID, by actor: ServiceActor) throws(NarrationError) -> DeskEntry {
         try move(try stored(article), .withdraw, by: actor)
