@@ -17,7 +17,7 @@ extension Narrate {
                 and listen-until days are UTC: a day alone means the whole day. Whoever runs these \
                 commands on the server acts as an admin; the audit log names the Unix user.
 
-                  narrate desk add --title "Budget vote delayed" --publication "Daily Post" --deadline 2026-12-02T17:00 --text budget.html
+                  narrate desk add --title "Budget vote" --deadline 2026-12-02T17:00 --text budget.html
                   narrate desk assign k3f9x2ab ann.lee
                   narrate desk list --late
                 """,
@@ -75,9 +75,17 @@ extension Narrate {
 
         struct List: ParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "List the articles on the desk, most urgent first: state, priority, deadline, volunteer.")
+                abstract: "List the articles on the desk, most urgent first: state, priority, deadline, volunteer.",
+                discussion: """
+                    With --json, each article (as narrate desk show --json prints one) has: id, \
+                    title, publication, section ("" for none), state, priority (low, normal, high, \
+                    urgent), deadline and listenUntil (YYYY-MM-DD or YYYY-MM-DDTHH:MM, UTC, or \
+                    null), late (true or false), volunteer and taking (assigned or claimed; both \
+                    null while open), addedAt and changedAt (ISO 8601) and version (counts its \
+                    changes).
+                    """)
 
-            @Option(help: "Only the articles of this publication.")
+            @Option(help: ArgumentHelp("Only the articles of this publication.", valueName: "NAME"))
             var publication: String?
 
             @Option(help: ArgumentHelp("Only the articles in this state: \(DeskState.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "STATE"))
@@ -141,13 +149,13 @@ extension Narrate {
                       pbpaste | narrate desk add --title "Shop flyer" --publication "Shop Weekly" --paste --listen-until 2026-12-07
                     """)
 
-            @Option(help: "The article's title.")
+            @Option(help: ArgumentHelp("The article's title.", valueName: "TITLE"))
             var title: String
 
-            @Option(help: "The newspaper or magazine it comes from (default: publication in config.toml).")
+            @Option(help: ArgumentHelp("The newspaper or magazine it comes from (default: publication in config.toml).", valueName: "NAME"))
             var publication: String?
 
-            @Option(help: "The part of the publication it comes from, e.g. \"Local news\".")
+            @Option(help: ArgumentHelp("The part of the publication it comes from, e.g. \"Local news\".", valueName: "SECTION"))
             var section: String?
 
             @Option(help: ArgumentHelp("When it should be recorded by: a day (the whole day) or a time, UTC.", valueName: "YYYY-MM-DD[THH:MM]"))
