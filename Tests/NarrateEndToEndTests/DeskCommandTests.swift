@@ -149,6 +149,21 @@ struct DeskCommandTests {
         #expect(script.stdout.contains("Apples are cheap this week.") && script.stdout.contains("Pears too."), "\(script.stdout)")
     }
 
+    @Test("expire: an article whose listen-until has passed is Expired once, in the service's name")
+    func expire() throws {
+        let folder = TemporaryFolder("narrate-desk-expire")
+        let narrate = try Self.narrate(folder)
+        let id = try Self.object(try narrate.run("desk", "add", "--title", "Shop flyer", "--listen-until", "2099-01-01", "--json"))["id"] as? String ?? ""
+        #expect(try narrate.run("desk", "expire").stdout == "No article's listen-until has passed; nothing expired.\n")
+        #expect(try narrate.run("desk", "change", id, "--listen-until", "2026-01-01").status == 0)
+        let expired = try narrate.run("desk", "expire")
+        #expect(expired.status == 0 && expired.stdout == "Expired \(id) (\"Shop flyer\"): its listen-until 2026-01-01 has passed.\n")
+        #expect(try Self.object(try narrate.run("desk", "show", id, "--json"))["state"] as? String == "expired")
+        #expect(try narrate.run("desk", "expire", "--json").stdout == "[\n\n]\n")
+        let log = try #require(try narrate.run("audit", "--json").json() as? [[String: Any]]).last
+        #expect(log?["actor"] as? String == "the service" && log?["detail"] as? String == "article \(id): expire open → expired")
+    }
+
     @Test("each refusal is one line with its exit status, and the desk, the log and the articles stay as they were")
     func refusals() throws {
         let folder = TemporaryFolder("narrate-desk-refusals")
