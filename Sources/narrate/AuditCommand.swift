@@ -7,7 +7,7 @@ extension Narrate {
     /// `narrate audit`: the reading service's audit log, oldest first.
     struct Audit: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show the audit log: every change to accounts, with who made it and when.",
+            abstract: "Show the audit log: every change to accounts and the desk, with who made it and when.",
             discussion: """
                 The log is only ever added to: narrate has no way to change or remove a line, and \
                 the catalog refuses any attempt. Times are UTC.

@@ -117,6 +117,7 @@ public final class Catalog: Sendable {
         registerParagraphEditsMigration(&migrator)
         registerAccountsMigration(&migrator)
         registerActivityMigration(&migrator)
+        registerDeskMigration(&migrator)
         return migrator
     }
 

@@ -235,7 +235,7 @@ extension Catalog: AccountStore {
     }
 
     /// A stored name, checked again: storage another program can write is outside input.
-    private static func name(_ text: String) throws -> AccountName {
+    static func name(_ text: String) throws -> AccountName {
         do { return try AccountName(text) } catch {
             throw NarrationError(.catalogCorrupt, "The catalog holds an account name narrate never writes (\(quoted(text))). \(damagedFix)")
         }
@@ -253,12 +253,12 @@ extension Catalog: AccountStore {
     }
 
     /// Adds a line to the audit log: the only statement that writes to it.
-    private static func append(_ entry: AuditEntry, _ db: Database) throws {
+    static func append(_ entry: AuditEntry, _ db: Database) throws {
         try db.execute(
             sql: "INSERT INTO audit_entry (at, actor, action, account_name, detail) VALUES (?, ?, ?, ?, ?)",
             arguments: [seconds(entry.at), entry.actor, entry.action.rawValue, entry.account?.rawValue, entry.detail])
     }
 
-    private static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
-    private static func date(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+    static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+    static func date(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
 }

@@ -53,6 +53,12 @@ public struct NarrationError: Error, Sendable, Equatable, CustomStringConvertibl
         /// A reading service refused: an invitation that is used, expired or not genuine, a
         /// wrong passphrase, too many of them, an ended session, a disabled account.
         case accountRefused
+        /// A reading service's permissions refused: the asker's role, or how the article stands
+        /// to them, does not allow it (`Permissions.may`).
+        case notPermitted
+        /// The desk refused a change the article's state does not allow, or that someone else's
+        /// change overtook.
+        case deskRefused
     }
 
     /// What a failure happened to, for code that points at it (a file to show, a device to pick).

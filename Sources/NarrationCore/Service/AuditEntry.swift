@@ -13,6 +13,13 @@ public struct AuditEntry: Sendable, Equatable {
         /// The invitation was accepted and a passphrase set.
         case passphraseSet = "passphrase-set"
         case signedOutEverywhere = "signed-out-everywhere"
+        /// An article put on the desk.
+        case articleAdded = "article-added"
+        /// An article's section, deadline, "listen until" or priority changed.
+        case articleChanged = "article-changed"
+        /// An article moved from one `DeskState` to another (or to another volunteer): the
+        /// detail names the event, the states and the volunteer.
+        case articleMoved = "article-moved"
     }
 
     /// Its place in the log, counting up from 1 (0 for an entry not yet written).
@@ -21,7 +28,7 @@ public struct AuditEntry: Sendable, Equatable {
     /// Who did it: an account's name, or "command line (user NAME)" for the server's own operator.
     public let actor: String
     public let action: Action
-    /// The account it concerns.
+    /// The account it concerns (for an article: its volunteer, when it has one).
     public let account: AccountName?
     /// What changed, in words: "role volunteer → coordinator".
     public let detail: String
