@@ -144,9 +144,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            exclude: ["Protocol.md"],
+            exclude: ["Protocol.md", "Service.md"],
             resources: [
                 .embedInCode("Page/index.html"),
+                .embedInCode("Page/service.html"),
+                .embedInCode("Page/service.css"),
+                .embedInCode("Page/service.js"),
                 .embedInCode("Page/studio.css"),
                 .embedInCode("Page/studio.js"),
                 .embedInCode("Page/microphone-worklet.js"),
@@ -247,7 +250,7 @@ let package = Package(
         // The web studio's pure parts: access rules, Range headers, the page's messages and state.
         .testTarget(
             name: "WebStudioTests",
-            dependencies: ["WebStudio", "Studio", "NarrationCore"],
+            dependencies: ["WebStudio", "Studio", "NarrationCore", "NarrationTestSupport"],
             swiftSettings: strictness
         ),
         // Keeps the docs true: every `narrate …` line in README.md and the DocC articles parses

@@ -110,6 +110,7 @@ function lengthFrom(s, from) {
 
 /** What the status line says. */
 function statusText(s, p) {
+  if (p.sessionEnded) return "Signed out.";
   if (!p.connected) return p.everConnected ? "Connection lost: trying again…" : "Connecting to the studio…";
   if (p.problem) return p.problem;
   if (p.notice) return p.notice;
@@ -701,11 +702,19 @@ function connect() {
     try { message = JSON.parse(event.data); } catch { return; }
     receive(message);
   };
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     // The server stops a browser take when the socket closes; its next state says so.
     if (page.streaming) endStreaming();
     page.connected = false;
     socket = null;
+    if (event.code === 1008) {
+      // A reading service ended the session (signed out, or the account disabled): the reason
+      // says so, and reconnecting would only be refused.
+      page.sessionEnded = true;
+      page.problem = event.reason || "Your session has ended: sign in again.";
+      scheduleRender();
+      return;
+    }
     setTimeout(connect, retryDelay);
     retryDelay = Math.min(retryDelay * 2, 10000);
     scheduleRender();
