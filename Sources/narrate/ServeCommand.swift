@@ -91,10 +91,17 @@ extension Narrate {
             if let behindProxy, !WebStudioServer.isProxyAddress(behindProxy) {
                 throw ValidationError("--behind-proxy takes the proxy's IP address, e.g. 127.0.0.1 or ::1, not \"\(behindProxy.prefix(60))\".")
             }
-            if let (host, _) = Self.address(listen), tlsCertificate == nil, !allowPlainHttp, behindProxy == nil, !WebStudioServer.isLoopback(listening: host) {
-                throw ValidationError(
-                    "--listen \(listen) lets other computers in over plain http, where the link's token and the recordings travel unencrypted: give --tls-cert and --tls-key to serve https, or add --allow-plain-http to serve plain http all the same.")
+        }
+
+        /// Why serving plain http on `host` is refused, or nil when it is not: a personal studio
+        /// needs --allow-plain-http for it, a reading service (`isService`) https or a proxy.
+        func plainHTTPRefusal(host: String, isService: Bool) -> String? {
+            guard tlsCertificate == nil, behindProxy == nil, !WebStudioServer.isLoopback(listening: host) else { return nil }
+            if isService {
+                return "This library has accounts, so narrate serve is a reading service, and --listen \(listen) would carry passphrases and session cookies over plain http: give --tls-cert and --tls-key to serve https, or --behind-proxy with the address of a reverse proxy that serves https."
             }
+            guard !allowPlainHttp else { return nil }
+            return "--listen \(listen) lets other computers in over plain http, where the link's token and the recordings travel unencrypted: give --tls-cert and --tls-key to serve https, or add --allow-plain-http to serve plain http all the same."
         }
 
         /// "host:port" or "[v6]:port" as a host and a port.
@@ -124,13 +131,11 @@ extension Narrate {
                 Self.openInBrowser(running.url)
                 return
             }
-            try await CommandRunner.withLibrary { (library) async throws(NarrationError) in
+            // The library tells whether this is a reading service, and with it which plain http
+            // is refused: the refusal comes back out of the library's scope as a usage error.
+            let refusal = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> String? in
                 let isService = try !library.accountStore.accounts().isEmpty
-                if isService, tlsCertificate == nil, behindProxy == nil, !WebStudioServer.isLoopback(listening: host) {
-                    throw NarrationError(
-                        .usage,
-                        "This library has accounts, so narrate serve is a reading service, and --listen \(listen) would carry passphrases and session cookies over plain http: give --tls-cert and --tls-key to serve https, or --behind-proxy with the address of a reverse proxy that serves https.")
-                }
+                if let refusal = plainHTTPRefusal(host: host, isService: isService) { return refusal }
                 if !isService, behindProxy != nil {
                     throw NarrationError(
                         .usage,
@@ -174,7 +179,9 @@ extension Narrate {
                     RunningStudio(url: url).record(in: root)
                     Console.print("The link let a browser in and works no more; for another browser, open \(url.absoluteString)")
                 }
+                return nil
             }
+            if let refusal { throw ValidationError(refusal) }
             Console.print("Stopped the web studio.")
         }
 

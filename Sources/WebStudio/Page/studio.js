@@ -749,6 +749,8 @@ function receive(message) {
     page.canRetry = !!message.canRetry; // a destination is set: Retry can send
   } else if (message.type === "settings") {
     page.settings = message.settings || [];
+  } else if (message.type === "error" && typeof message.text === "string") {
+    page.problem = message.text; // a message the server refused: it says why
   }
   scheduleRender();
 }
