@@ -20,6 +20,8 @@ final class LivePage: Sendable {
     let door: ServiceDoor?
     private let signedIn: SignedInRequest?
     private let open = Atomic<Bool>(true)
+    /// The article last asked about for `mayReceive`, and the answer.
+    private let seen = Mutex<(article: ArticleID?, allowed: Bool)?>(nil)
 
     init(host: StudioHost, door: ServiceDoor?, signedIn: SignedInRequest?) {
         self.host = host
@@ -53,6 +55,19 @@ final class LivePage: Sendable {
             return .refused(article == nil ? ServiceDoor.notAllowed : ServiceDoor.notAllowedArticle)
         }
         return .allowed
+    }
+
+    /// Whether the studio's messages may go to this page: in a reading service only while its
+    /// account may see the article open in the studio (`view`), asked again whenever another
+    /// article opens. `firstRefusal` is true on the first message held back for an article, so
+    /// that the page is told once why it shows nothing.
+    func mayReceive() async -> (allowed: Bool, firstRefusal: Bool) {
+        guard let door, let signedIn else { return (true, false) }
+        let current = host.article?.id
+        if let known = seen.withLock({ $0 }), known.article == current { return (known.allowed, false) }
+        let allowed = current == nil ? true : await door.may(signedIn.account, .view, article: current)
+        seen.withLock { $0 = (current, allowed) }
+        return (allowed, !allowed)
     }
 
     /// Whether the page's session still holds (checked without counting as the person's use).

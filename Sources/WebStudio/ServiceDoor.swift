@@ -19,6 +19,7 @@ struct ServiceDoor: Sendable {
     static let notAllowed = "Your account may not do that: ask the service's coordinator if it should."
     /// Why an open page is closed: at most 123 bytes, a WebSocket close reason's limit.
     static let sessionEnded = "Your session has ended (signed out, or the account disabled): sign in again."
+    static let notYoursToSee = "The article open in the studio is not one of yours, so it is not shown: ask the service's coordinator."
     static let notAllowedArticle = "Your account may not change this article: ask the service's coordinator if it should."
 
     /// What may be asked without a session: the sign-in and invitation pages, their files, and

@@ -27,7 +27,16 @@ extension WebStudioServer {
         var passphrase: String
     }
 
-    func addServicePages(to router: Router<StudioRequestContext>) {
+    /// The service's door on every request, its pages and its routes (the studio's own routes
+    /// are added beside them).
+    /// - Parameter scheme: "https" when the server itself serves TLS.
+    static func addService(to router: Router<StudioRequestContext>, door: ServiceDoor, scheme: String) {
+        router.middlewares.add(ServiceMiddleware(door: door, scheme: scheme))
+        addServicePages(to: router)
+        addServiceAPI(to: router, door: door)
+    }
+
+    static func addServicePages(to router: Router<StudioRequestContext>) {
         let page = ByteBuffer(bytes: PackageResources.service_html)
         for path in ["/signin", "/invitation", "/home"] as [RouterPath] {
             router.get(path) { _, _ in Self.file(page, type: "text/html; charset=utf-8") }
@@ -38,7 +47,7 @@ extension WebStudioServer {
         router.get("/service.css") { _, _ in Self.file(style, type: "text/css; charset=utf-8") }
     }
 
-    func addServiceAPI(to router: Router<StudioRequestContext>, door: ServiceDoor) {
+    static func addServiceAPI(to router: Router<StudioRequestContext>, door: ServiceDoor) {
         let accounts = door.accounts
         let policy = door.sessionPolicy
         router.get("/api/passphrase-rule") { _, _ in

@@ -123,9 +123,7 @@ public struct WebStudioServer: Sendable {
         do throws(NarrationError) {
             let router = Router(context: StudioRequestContext.self)
             if let door {
-                router.middlewares.add(ServiceMiddleware(door: door, scheme: scheme))
-                addServicePages(to: router)
-                addServiceAPI(to: router, door: door)
+                Self.addService(to: router, door: door, scheme: scheme)
             } else {
                 router.middlewares.add(AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
             }
@@ -375,7 +373,14 @@ public struct WebStudioServer: Sendable {
         let host = live.host
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await message in messages { try await outbound.write(.text(message)) }
+                for await message in messages {
+                    if live.door != nil {
+                        let (allowed, firstRefusal) = await live.mayReceive()
+                        if firstRefusal { try await outbound.write(.text(PageState.encode(["type": "error", "text": ServiceDoor.notYoursToSee]))) }
+                        guard allowed else { continue }
+                    }
+                    try await outbound.write(.text(message))
+                }
             }
             group.addTask {
                 for try await message in inbound.messages(maxSize: frameLimit) {

@@ -385,7 +385,13 @@ class ArticleAuthorisationTests(ServiceTestCase):
         browser.wait_js("return document.getElementById('problem').textContent.startsWith('Your account may not change this article')",
                         "the refusal on the studio page")
         self.assertEqual(browser.state()["activity"]["kind"], "ready")
+        self.assertIsNone(browser.state().get("header"), "someone else's article was shown to the volunteer")
+        self.assertNotIn("Council news", browser.js("return document.body.innerText"))
         self.assertEqual(self.studio.chunks(article), [])
+        # The coordinator's page shows it.
+        coordinator_page = self.browser_sign_in("cora")
+        self.open_studio(coordinator_page)
+        coordinator_page.wait_js("return state.header && state.header.title === 'Council news'", "the article on the coordinator's page")
 
     def test_a_disabled_account_and_a_session_signed_out_everywhere_lose_their_open_page_within_seconds(self):
         pages = {}
