@@ -16,7 +16,10 @@ import Synchronization
 /// serves the page compiled into the binary, the article's audio as one seekable WAV, a form's
 /// new article, and one WebSocket per page for the live state, the keys and a browser
 /// microphone's audio. Every request must carry the session cookie that the printed link's
-/// token is exchanged for, and come from the studio's own origin (`AccessGuard`).
+/// token is exchanged for, and come from the studio's own origin (`AccessGuard`). When the
+/// library has accounts (`Configuration.service`), it is a reading service instead: people sign
+/// in with their accounts, and every request and live message is authorised by `ServiceDoor`
+/// (Service.md beside this file).
 public struct WebStudioServer: Sendable {
     /// What `narrate serve` was given.
     public struct Configuration: Sendable {
@@ -47,6 +50,7 @@ public struct WebStudioServer: Sendable {
         public var articleAccess: any ArticleAccess
         /// The reverse proxy's address, whose `X-Forwarded-*` headers are believed.
         public var trustedProxy: String?
+        /// The policy `accounts` was made with: the cookie lasts as long as a session can.
         public var sessionPolicy: SessionPolicy
         /// How often an open page's session is checked again (a disabled account's page closes
         /// within this).
