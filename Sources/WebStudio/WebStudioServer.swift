@@ -115,13 +115,15 @@ public struct WebStudioServer: Sendable {
         let link = { @Sendable (token: String) in
             URL(string: "\(scheme)://\(displayHost):\(port.withLock { $0 })" + (isService ? "/signin" : "/?token=\(token)"))
         }
-        var door: ServiceDoor?
+        let door: ServiceDoor?
         if let service = configuration.service {
             let proxy = try service.trustedProxy.map { address throws(NarrationError) in try ProxyTrust(proxy: address) } ?? .none
             door = ServiceDoor(
                 accounts: service.accounts, articleAccess: service.articleAccess, proxy: proxy,
                 hosts: service.trustedProxy != nil ? .any : hosts, sessionPolicy: service.sessionPolicy,
                 sessionCheckInterval: service.sessionCheckInterval)
+        } else {
+            door = nil
         }
         let host = StudioHost(library: library, options: options, article: article, settings: configuration.settings)
         do throws(NarrationError) {
