@@ -392,6 +392,11 @@ class ArticleAuthorisationTests(ServiceTestCase):
         coordinator_page = self.browser_sign_in("cora")
         self.open_studio(coordinator_page)
         coordinator_page.wait_js("return state.header && state.header.title === 'Council news'", "the article on the coordinator's page")
+        coordinator_page.wait_js("return document.getElementById('account-home').textContent === 'cora: your account'",
+                                 "the way back to the account's home page")
+        self.axe_check(coordinator_page, "studio in a reading service")
+        coordinator_page.click("account-home")
+        coordinator_page.wait(lambda d: d.current_url.endswith("/home"), "the home page from the studio")
 
     def test_a_disabled_account_and_a_session_signed_out_everywhere_lose_their_open_page_within_seconds(self):
         pages = {}

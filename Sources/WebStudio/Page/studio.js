@@ -28,6 +28,7 @@ const EMPTY_STATE = {
 
 let state = EMPTY_STATE;
 const page = {
+  account: null,          // in a reading service, the signed-in account's name (GET /api/me)
   connected: false,
   everConnected: false,
   jobs: [],
@@ -176,6 +177,8 @@ function render(s, p) {
   const busy = recording || working || p.streaming || preRolling;
 
   document.body.classList.toggle("is-recording", recording);
+  $("account-home").hidden = !p.account;
+  setText($("account-home"), p.account ? `${p.account}: your account` : "");
 
   // Header
   setText($("title"), s.header ? s.header.title : "narrate studio");
@@ -1214,3 +1217,9 @@ document.addEventListener("keydown", (event) => {
 audio.preservesPitch = true;
 connect();
 scheduleRender();
+// In a reading service the page belongs to a signed-in account: a way back to its home page
+// (the personal studio has no such route, and shows no link).
+fetch("/api/me", { credentials: "same-origin" })
+  .then((response) => (response.ok ? response.json() : null))
+  .then((me) => { if (me && typeof me.account === "string") { page.account = me.account; scheduleRender(); } })
+  .catch(() => {});
