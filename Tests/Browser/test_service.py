@@ -9,6 +9,7 @@ import base64
 import http.client
 import json
 import os
+import ssl
 import subprocess
 import time
 import unittest
@@ -487,7 +488,7 @@ class ListeningTests(unittest.TestCase):
     def test_https_or_a_proxy_lets_it_listen_on_the_network(self):
         studio = Studio("service-network")
         try:
-            add_account(studio, "ann", "admin")
+            _, token = add_account(studio, "ann", "admin")
             cert, key = os.path.join(studio.folder, "cert.pem"), os.path.join(studio.folder, "key.pem")
             subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
                             "-days", "2", "-subj", "/CN=localhost"], check=True, capture_output=True)
@@ -495,6 +496,21 @@ class ListeningTests(unittest.TestCase):
                 studio.start(listen="0.0.0.0:0", extra=extra)
                 self.assertTrue(studio.first_url.startswith(scheme) and studio.first_url.endswith("/signin"), studio.first_url)
                 self.assertNotIn("Serving plain http", studio.stderr())
+                if scheme == "https://":
+                    # Over https the session cookie is Secure.
+                    connection = http.client.HTTPSConnection(studio.host, studio.port, timeout=30,
+                                                             context=ssl._create_unverified_context())
+                    try:
+                        connection.request("POST", "/api/invitations/accept",
+                                           json.dumps({"account": "ann", "token": token, "passphrase": PASSPHRASE}),
+                                           {"Origin": studio.base, "Content-Type": "application/json"})
+                        response = connection.getresponse()
+                        response.read()
+                        self.assertEqual(response.status, 201)
+                        self.assertTrue(response.getheader("Set-Cookie", "").endswith("; Max-Age=43200; Secure"),
+                                        response.getheader("Set-Cookie"))
+                    finally:
+                        connection.close()
                 self.assertEqual(studio.stop(), 0)
                 studio.stdout_lines = []
         finally:
