@@ -144,9 +144,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            exclude: ["Protocol.md"],
+            exclude: ["Protocol.md", "Service.md"],
             resources: [
                 .embedInCode("Page/index.html"),
+                .embedInCode("Page/service.html"),
+                .embedInCode("Page/service.css"),
+                .embedInCode("Page/service.js"),
                 .embedInCode("Page/studio.css"),
                 .embedInCode("Page/studio.js"),
                 .embedInCode("Page/microphone-worklet.js"),
@@ -244,10 +247,15 @@ let package = Package(
             dependencies: ["narrate", "NarrationAudio", "NarrationCore", "NarrationTestSupport"],
             swiftSettings: strictness
         ),
-        // The web studio's pure parts: access rules, Range headers, the page's messages and state.
+        // The web studio's pure parts: access rules, Range headers, the page's messages and state;
+        // and the reading service's routes in process (Hummingbird's router test client, a clock in hand).
         .testTarget(
             name: "WebStudioTests",
-            dependencies: ["WebStudio", "Studio", "NarrationCore"],
+            dependencies: [
+                "WebStudio", "Studio", "Narration", "NarrationCore", "NarrationTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: strictness
         ),
         // Keeps the docs true: every `narrate …` line in README.md and the DocC articles parses

@@ -30,6 +30,20 @@ final class AccessGuard: Sendable {
         case these(Set<String>)
         /// https off loopback: the certificate names the server, so a rebound name gets no page.
         case any
+
+        /// Why a request addressed to `host` (its `Host` header) is refused, or nil when this
+        /// server answers to it.
+        func refusal(host: String?) -> (status: Int, sentence: String)? {
+            guard let host, let name = HostName(host) else { return (400, "The request named no host.") }
+            switch self {
+            case .loopback where !name.isLoopback:
+                return (403, "This studio answers only to 127.0.0.1 and localhost.")
+            case .these(let names) where !name.isLoopback && !names.contains(name.name):
+                return (403, "This studio answers only to this computer's own names and addresses.")
+            default:
+                return nil
+            }
+        }
     }
 
     static let cookieName = "narrate_session"
@@ -63,15 +77,8 @@ final class AccessGuard: Sendable {
     ///   - host: the `Host` header.
     ///   - scheme: "http" or "https", as the server serves.
     func verdict(queryToken: String?, cookies: String?, origin: String?, host: String?, scheme: String, isWebSocket: Bool) -> Verdict {
-        guard let host, let name = HostName(host) else { return .refuse(status: 400, sentence: "The request named no host.") }
-        switch hosts {
-        case .loopback where !name.isLoopback:
-            return .refuse(status: 403, sentence: "This studio answers only to 127.0.0.1 and localhost.")
-        case .these(let names) where !name.isLoopback && !names.contains(name.name):
-            return .refuse(status: 403, sentence: "This studio answers only to this computer's own names and addresses.")
-        default:
-            break
-        }
+        if let refusal = hosts.refusal(host: host) { return .refuse(status: refusal.status, sentence: refusal.sentence) }
+        guard let host else { return .refuse(status: 400, sentence: "The request named no host.") }
         if let origin {
             guard origin == "\(scheme)://\(host)" else {
                 return .refuse(status: 403, sentence: "Requests from other pages are refused: open the studio's own link.")

@@ -16,7 +16,10 @@ import Synchronization
 /// serves the page compiled into the binary, the article's audio as one seekable WAV, a form's
 /// new article, and one WebSocket per page for the live state, the keys and a browser
 /// microphone's audio. Every request must carry the session cookie that the printed link's
-/// token is exchanged for, and come from the studio's own origin (`AccessGuard`).
+/// token is exchanged for, and come from the studio's own origin (`AccessGuard`). When the
+/// library has accounts (`Configuration.service`), it is a reading service instead: people sign
+/// in with their accounts, and every request and live message is authorised by `ServiceDoor`
+/// (Service.md beside this file).
 public struct WebStudioServer: Sendable {
     /// What `narrate serve` was given.
     public struct Configuration: Sendable {
@@ -26,12 +29,42 @@ public struct WebStudioServer: Sendable {
         public var tls: (certificate: String, key: String)?
         /// The settings shown read-only on the page: name and value.
         public var settings: [(name: String, value: String)]
+        /// The reading service, when the library has accounts; nil for the personal studio.
+        public var service: Service?
 
-        public init(host: String, port: Int, tls: (certificate: String, key: String)?, settings: [(name: String, value: String)]) {
+        public init(
+            host: String, port: Int, tls: (certificate: String, key: String)?, settings: [(name: String, value: String)], service: Service? = nil
+        ) {
             self.host = host
             self.port = port
             self.tls = tls
             self.settings = settings
+            self.service = service
+        }
+    }
+
+    /// What serving a reading service needs beyond the studio: its accounts, who may open which
+    /// article, and the reverse proxy in front of it, if any.
+    public struct Service: Sendable {
+        public var accounts: AccountService
+        public var articleAccess: any ArticleAccess
+        /// The reverse proxy's address, whose `X-Forwarded-*` headers are believed.
+        public var trustedProxy: String?
+        /// The policy `accounts` was made with: the cookie lasts as long as a session can.
+        public var sessionPolicy: SessionPolicy
+        /// How often an open page's session is checked again (a disabled account's page closes
+        /// within this).
+        public var sessionCheckInterval: Duration
+
+        public init(
+            accounts: AccountService, articleAccess: any ArticleAccess, trustedProxy: String?, sessionPolicy: SessionPolicy = SessionPolicy(),
+            sessionCheckInterval: Duration = .seconds(2)
+        ) {
+            self.accounts = accounts
+            self.articleAccess = articleAccess
+            self.trustedProxy = trustedProxy
+            self.sessionPolicy = sessionPolicy
+            self.sessionCheckInterval = sessionCheckInterval
         }
     }
 
@@ -66,7 +99,8 @@ public struct WebStudioServer: Sendable {
     /// Serves until SIGINT or SIGTERM; then a take being recorded is stopped and kept, work under
     /// way finishes, and the call returns.
     /// - Parameters:
-    ///   - ready: called once the server listens, with the link to open (token included).
+    ///   - ready: called once the server listens, with the link to open (token included; for a
+    ///     reading service the sign-in page).
     ///   - linkChanged: called when the link's token was exchanged, with the next link (a link
     ///     lets one browser in).
     public func run(ready: @escaping @Sendable (URL) -> Void, linkChanged: @escaping @Sendable (URL) -> Void = { _ in }) async throws(NarrationError) {
@@ -77,15 +111,33 @@ public struct WebStudioServer: Sendable {
         let scheme = configuration.tls == nil ? "http" : "https"
         let displayHost = Self.reachableHost(listening: configuration.host)
         let port = Mutex(configuration.port)
-        let link = { @Sendable (token: String) in URL(string: "\(scheme)://\(displayHost):\(port.withLock { $0 })/?token=\(token)") }
+        let isService = configuration.service != nil
+        let link = { @Sendable (token: String) in
+            URL(string: "\(scheme)://\(displayHost):\(port.withLock { $0 })" + (isService ? "/signin" : "/?token=\(token)"))
+        }
+        let door: ServiceDoor?
+        if let service = configuration.service {
+            let proxy = try service.trustedProxy.map { address throws(NarrationError) in try ProxyTrust(proxy: address) } ?? .none
+            door = ServiceDoor(
+                accounts: service.accounts, articleAccess: service.articleAccess, proxy: proxy,
+                hosts: service.trustedProxy != nil ? .any : hosts, sessionPolicy: service.sessionPolicy,
+                sessionCheckInterval: service.sessionCheckInterval)
+        } else {
+            door = nil
+        }
         let host = StudioHost(library: library, options: options, article: article, settings: configuration.settings)
         do throws(NarrationError) {
-            let router = Router(context: BasicWebSocketRequestContext.self)
-            router.middlewares.add(AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
+            let router = Router(context: StudioRequestContext.self)
+            if let door {
+                Self.addService(to: router, door: door, scheme: scheme)
+            } else {
+                router.middlewares.add(AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
+            }
             addPage(to: router)
-            addAPI(to: router, host: host)
-            router.ws("/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, _ in
-                try await Self.serve(page: inbound, outbound: outbound, host: host)
+            addAPI(to: router, host: host, door: door)
+            router.ws("/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
+                let page = LivePage(host: host, door: door, signedIn: context.requestContext.signedIn)
+                try await Self.serve(page: inbound, outbound: outbound, live: page)
             }
 
             let server: HTTPServerBuilder
@@ -131,7 +183,7 @@ public struct WebStudioServer: Sendable {
     /// `connectionGuard` from its first byte, keep-alive connections closed after `idleTimeout`
     /// without a request, and WebSocket frames read up to `frameLimit`.
     static func serverBuilder(
-        webSocketRouter: Router<BasicWebSocketRequestContext>, tls: TLSConfiguration?, connectionGuard: ConnectionGuard
+        webSocketRouter: Router<StudioRequestContext>, tls: TLSConfiguration?, connectionGuard: ConnectionGuard
     ) throws -> HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
@@ -148,6 +200,11 @@ public struct WebStudioServer: Sendable {
     /// this machine's loopback, which no other computer reaches.
     public static func isLoopback(listening host: String) -> Bool {
         HostName(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host)?.isLoopback ?? false
+    }
+
+    /// Whether `text` is an IP address a reverse proxy can be trusted at (`Service.trustedProxy`).
+    public static func isProxyAddress(_ text: String) -> Bool {
+        (try? ProxyTrust(proxy: text)) != nil
     }
 
     /// Whether `host` (as given to listen on) is every address of the machine.
@@ -178,7 +235,7 @@ public struct WebStudioServer: Sendable {
 
     // MARK: Routes
 
-    private func addPage(to router: Router<BasicWebSocketRequestContext>) {
+    private func addPage(to router: Router<StudioRequestContext>) {
         let files: [(path: RouterPath, type: String, bytes: [UInt8])] = [
             ("/", "text/html; charset=utf-8", PackageResources.index_html),
             ("/studio.css", "text/css; charset=utf-8", PackageResources.studio_css),
@@ -197,10 +254,12 @@ public struct WebStudioServer: Sendable {
         }
     }
 
-    private func addAPI(to router: Router<BasicWebSocketRequestContext>, host: StudioHost) {
+    /// The studio's own routes; in a reading service each asks the door first.
+    private func addAPI(to router: Router<StudioRequestContext>, host: StudioHost, door: ServiceDoor?) {
         let library = self.library
         let options = self.options
-        router.post("/api/articles") { request, _ -> Response in
+        router.post("/api/articles") { request, context -> Response in
+            if let door, let refusal = await door.refusal(context, .manageArticles, article: nil) { return refusal }
             var request = request
             let body: ByteBuffer
             do {
@@ -230,8 +289,9 @@ public struct WebStudioServer: Sendable {
             case .failure(let error): return Self.refusal(400, PageState.sentence(error, canSend: options.destination != nil))
             }
         }
-        router.get("/audio") { request, _ -> Response in
+        router.get("/audio") { request, context -> Response in
             guard let article = host.article else { return Self.refusal(404, "No article is open.") }
+            if let door, let refusal = await door.refusal(context, .view, article: article.id) { return refusal }
             let from = request.uri.queryParameters.get("from").flatMap { Int($0) }
             // The catalog and the chunk files are read through the door for blocking work,
             // never on the concurrency pool that uploads need.
@@ -279,6 +339,7 @@ public struct WebStudioServer: Sendable {
                 })
         }
         router.post("/api/outbox/:job/retry") { _, context -> Response in
+            if let door, let refusal = await door.refusal(context, .manageArticles, article: nil) { return refusal }
             guard let destination = options.destination else {
                 return Self.refusal(409, "No destination is set to send to: ask your reading service to set one.")
             }
@@ -298,13 +359,14 @@ public struct WebStudioServer: Sendable {
     // MARK: The live connection
 
     /// One page's WebSocket: the state out, its messages and audio in, until it closes.
-    private static func serve(page inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, host: StudioHost) async throws {
+    private static func serve(page inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, live: LivePage) async throws {
+        let host = live.host
         let (id, messages) = host.connect()
         defer { host.disconnect(id) }
         // On Ctrl-C the server waits for open connections to end: the page's messages end, so
         // this connection does.
         try await withGracefulShutdownHandler {
-            try await exchange(page: inbound, outbound: outbound, id: id, messages: messages, host: host)
+            try await exchange(page: inbound, outbound: outbound, id: id, messages: messages, live: live)
         } onGracefulShutdown: {
             host.closePages()
         }
@@ -312,11 +374,19 @@ public struct WebStudioServer: Sendable {
 
     private static func exchange(
         page inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, id: StudioHost.PageID, messages: AsyncStream<String>,
-        host: StudioHost
+        live: LivePage
     ) async throws {
+        let host = live.host
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await message in messages { try await outbound.write(.text(message)) }
+                for await message in messages {
+                    if live.door != nil {
+                        let (allowed, firstRefusal) = await live.mayReceive()
+                        if firstRefusal { try await outbound.write(.text(PageState.encode(["type": "error", "text": ServiceDoor.notYoursToSee]))) }
+                        guard allowed else { continue }
+                    }
+                    try await outbound.write(.text(message))
+                }
             }
             group.addTask {
                 for try await message in inbound.messages(maxSize: frameLimit) {
@@ -324,19 +394,41 @@ public struct WebStudioServer: Sendable {
                         try await outbound.close(.messageTooLarge, reason: messageTooBig)
                         return
                     }
+                    guard live.isOpen else { return }  // the periodic check ended the session: its close is on the way
                     switch message {
                     case .binary(let buffer):
+                        // A browser take's audio is used only from the page that began the take,
+                        // which the take's own message was authorised for.
                         host.receiveAudio(Array(buffer.readableBytesView), from: id)
                     case .text(let text):
+                        let decoded: PageMessage
                         do throws(NarrationError) {
-                            host.receive(try PageMessage.decode(text), from: id)
+                            decoded = try PageMessage.decode(text)
                         } catch {
                             try await outbound.write(.text(PageState.encode(["type": "error", "text": error.message])))
+                            continue
+                        }
+                        switch await live.authorise(decoded) {
+                        case .allowed:
+                            host.receive(decoded, from: id)
+                        case .refused(let sentence):
+                            try await outbound.write(.text(PageState.encode(["type": "error", "text": sentence])))
+                        case .sessionEnded(let sentence):
+                            try await outbound.close(.policyViolation, reason: sentence)
+                            return
                         }
                     }
                 }
             }
-            try await group.next()  // the page left (or the studio stopped): end both
+            if let interval = live.door?.sessionCheckInterval {
+                group.addTask {
+                    while await live.sessionHolds() {
+                        try await Task.sleep(for: interval)
+                    }
+                    try await outbound.close(.policyViolation, reason: ServiceDoor.sessionEnded)
+                }
+            }
+            try await group.next()  // the page left (or the studio stopped, or the session ended): end all
             group.cancelAll()
         }
     }

@@ -37,6 +37,15 @@ extension Narrate {
 
                 Ctrl-C stops the server; a take being recorded is kept.
 
+                A reading service: once the first account exists (narrate accounts add), the \
+                server asks everyone to sign in with their account instead of printing a link, \
+                and prints the address of the sign-in page. Off this computer it then needs \
+                https (--tls-cert and --tls-key), or a reverse proxy in front of it that \
+                serves https (--behind-proxy with the proxy's address, whose X-Forwarded-For, \
+                X-Forwarded-Proto and X-Forwarded-Host are then believed); plain http is refused.
+
+                  narrate serve --listen 0.0.0.0:8765 --behind-proxy 127.0.0.1   # behind nginx or Caddy
+
                 With --open, a studio already serving these recordings (the one the systemd \
                 user unit starts: systemctl --user enable --now narrate-serve) is opened \
                 instead of starting a second: the desktop entry runs narrate serve --open.
@@ -62,6 +71,13 @@ extension Narrate {
         @Flag(help: "Serve plain http on an address other computers can reach (the token and the recordings travel unencrypted).")
         var allowPlainHttp = false
 
+        @Option(
+            name: .customLong("behind-proxy"),
+            help: ArgumentHelp(
+                "A reading service behind a reverse proxy that serves https: the proxy's IP address, whose X-Forwarded-* headers are believed.",
+                valueName: "ADDRESS"))
+        var behindProxy: String?
+
         @OptionGroup var profile: ProfileOption
         @OptionGroup var destination: DestinationOptions
 
@@ -72,10 +88,20 @@ extension Narrate {
             guard (tlsCertificate == nil) == (tlsKey == nil) else {
                 throw ValidationError("--tls-cert and --tls-key go together: give both, or neither for plain http.")
             }
-            if let (host, _) = Self.address(listen), tlsCertificate == nil, !allowPlainHttp, !WebStudioServer.isLoopback(listening: host) {
-                throw ValidationError(
-                    "--listen \(listen) lets other computers in over plain http, where the link's token and the recordings travel unencrypted: give --tls-cert and --tls-key to serve https, or add --allow-plain-http to serve plain http all the same.")
+            if let behindProxy, !WebStudioServer.isProxyAddress(behindProxy) {
+                throw ValidationError("--behind-proxy takes the proxy's IP address, e.g. 127.0.0.1 or ::1, not \"\(behindProxy.prefix(60))\".")
             }
+        }
+
+        /// Why serving plain http on `host` is refused, or nil when it is not: a personal studio
+        /// needs --allow-plain-http for it, a reading service (`isService`) https or a proxy.
+        func plainHTTPRefusal(host: String, isService: Bool) -> String? {
+            guard tlsCertificate == nil, behindProxy == nil, !WebStudioServer.isLoopback(listening: host) else { return nil }
+            if isService {
+                return "This library has accounts, so narrate serve is a reading service, and --listen \(listen) would carry passphrases and session cookies over plain http: give --tls-cert and --tls-key to serve https, or --behind-proxy with the address of a reverse proxy that serves https."
+            }
+            guard !allowPlainHttp else { return nil }
+            return "--listen \(listen) lets other computers in over plain http, where the link's token and the recordings travel unencrypted: give --tls-cert and --tls-key to serve https, or add --allow-plain-http to serve plain http all the same."
         }
 
         /// "host:port" or "[v6]:port" as a host and a port.
@@ -105,7 +131,16 @@ extension Narrate {
                 Self.openInBrowser(running.url)
                 return
             }
-            try await CommandRunner.withLibrary { (library) async throws(NarrationError) in
+            // The library tells whether this is a reading service, and with it which plain http
+            // is refused: the refusal comes back out of the library's scope as a usage error.
+            let refusal = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> String? in
+                let isService = try !library.accountStore.accounts().isEmpty
+                if let refusal = plainHTTPRefusal(host: host, isService: isService) { return refusal }
+                if !isService, behindProxy != nil {
+                    throw NarrationError(
+                        .usage,
+                        "--behind-proxy is for a reading service, and this library has no accounts yet: add the first with narrate accounts add NAME --role admin, or leave out --behind-proxy.")
+                }
                 let options = try StudioSessionSetup.options(
                     settings, captureDevice: device, playbackDevice: nil, profile: profile, destination: destination, confirmsEverySend: false)
                 let article = try StudioSessionSetup.startingArticle(target, in: library)
@@ -121,21 +156,32 @@ extension Narrate {
                 let server = WebStudioServer(
                     library: library, options: options, article: article,
                     configuration: .init(
-                        host: host, port: port, tls: tlsCertificate.map { ($0, tlsKey ?? "") }, settings: shown))
+                        host: host, port: port, tls: tlsCertificate.map { ($0, tlsKey ?? "") }, settings: shown,
+                        service: isService
+                            ? .init(
+                                accounts: AccountService(store: library.accountStore), articleAccess: NarratorArticleAccess(library: library),
+                                trustedProxy: behindProxy)
+                            : nil))
                 let root = library.root
                 defer { RunningStudio.forgetOwnRecord(in: root) }
-                if tlsCertificate == nil, !WebStudioServer.isLoopback(listening: host) {
+                if tlsCertificate == nil, behindProxy == nil, !WebStudioServer.isLoopback(listening: host) {
                     Console.error("Serving plain http on \(listen): anyone on the network can read the link's token and the recordings.")
                 }
                 try await server.run { url in
                     RunningStudio(url: url).record(in: root)
-                    Console.print("Open \(url.absoluteString) in a browser (the token in the link lets only you in). Ctrl-C stops.")
+                    if isService {
+                        Console.print("Serving the reading service: people sign in at \(url.absoluteString) with their accounts. Ctrl-C stops.")
+                    } else {
+                        Console.print("Open \(url.absoluteString) in a browser (the token in the link lets only you in). Ctrl-C stops.")
+                    }
                     if open { Self.openInBrowser(url) }
                 } linkChanged: { url in
                     RunningStudio(url: url).record(in: root)
                     Console.print("The link let a browser in and works no more; for another browser, open \(url.absoluteString)")
                 }
+                return nil
             }
+            if let refusal { throw ValidationError(refusal) }
             Console.print("Stopped the web studio.")
         }
 

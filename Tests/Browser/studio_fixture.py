@@ -153,11 +153,13 @@ class Studio:
             raise AssertionError(f"narrate serve printed no link within {timeout} s; stderr: {self.stderr()}")
         line = self.stdout_lines[0]
         words = [w for w in line.split() if w.startswith(("http://", "https://"))]
-        if not line.startswith("Open ") or not words or "?token=" not in words[0]:
+        # A library with accounts is a reading service: its first line names the sign-in page.
+        service = line.startswith("Serving the reading service") and words and words[0].endswith("/signin")
+        if not service and (not line.startswith("Open ") or not words or "?token=" not in words[0]):
             raise AssertionError(f"narrate serve's first line is not 'Open http://…/?token=… in a browser': {line!r}")
         _running.append(self)
         self.first_url = words[0]
-        self.base = self.first_url.split("/?token=", 1)[0]
+        self.base = self.first_url.rsplit("/signin", 1)[0] if service else self.first_url.split("/?token=", 1)[0]
         self.hostport = self.base.split("://", 1)[1]
         self.host, port = self.hostport.rsplit(":", 1)
         self.port = int(port)

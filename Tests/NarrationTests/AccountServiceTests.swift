@@ -215,6 +215,22 @@ struct AccountServiceTests {
         }
     }
 
+    @Test("a check that does not touch the session (a server's periodic look at an open page) never keeps it from going idle")
+    func untouchedChecks() throws {
+        let fixture = try Fixture()
+        let invitation = try fixture.service.add(try fixture.name("ann"), role: .volunteer, by: Fixture.actor)
+        try fixture.service.acceptInvitation(account: "ann", token: invitation.token, passphrase: Self.passphrase)
+        let signedIn = try fixture.service.signIn(account: "ann", passphrase: Self.passphrase, address: "192.0.2.1")
+        let before = try fixture.snapshot()
+        for _ in 0..<29 {
+            fixture.clock.advance(2 * 60)
+            #expect(try fixture.service.session(signedIn.token, touching: false).name.rawValue == "ann")
+        }
+        #expect(try fixture.snapshot() == before, "an untouched check wrote to the catalog")
+        fixture.clock.advance(2 * 60)  // an hour since sign-in, with checks every two minutes
+        #expect(throws: NarrationError.sessionEnded) { try fixture.service.session(signedIn.token, touching: false) }
+    }
+
     @Test("brute force at sign-in: five wrong passphrases, then even the right one waits; after 15 minutes the owner signs in")
     func bruteForce() throws {
         let fixture = try Fixture()

@@ -164,10 +164,12 @@ public final class AccountService: Sendable {
         return SignedIn(account: account, token: token)
     }
 
-    /// The account whose session `token` is, marking the session used now.
+    /// The account whose session `token` is, marking the session used now unless `touching` is
+    /// false (a check that the person did not cause, such as a server's periodic look at an open
+    /// page, does not keep the session from going idle).
     /// - Throws: `sessionEnded` when the token is unknown, signed out, idle too long, too old or
     ///   its account disabled (an ended session is removed).
-    public func session(_ token: String) throws(NarrationError) -> Account {
+    public func session(_ token: String, touching: Bool = true) throws(NarrationError) -> Account {
         guard SecretToken.isWellFormed(token) else { throw .sessionEnded }
         let tokenHash = SecretToken.hash(token)
         guard let session = try store.session(tokenHash: tokenHash) else { throw .sessionEnded }
@@ -178,7 +180,7 @@ public final class AccountService: Sendable {
             try store.endSession(tokenHash: tokenHash)
             throw .sessionEnded
         }
-        try store.touchSession(tokenHash: tokenHash, at: now)
+        if touching { try store.touchSession(tokenHash: tokenHash, at: now) }
         return account
     }
 

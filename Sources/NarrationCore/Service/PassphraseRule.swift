@@ -11,6 +11,10 @@ public enum PassphraseRule {
     /// Long enough for any sentence; the bound keeps a request's size and hashing work small.
     public static let maximumLength = 256
 
+    /// The rule in words, for the page where a person chooses a passphrase.
+    public static let summary =
+        "At least \(minimumLength) characters. A few ordinary words of your own, with spaces, make a good one; not your name, and not mostly digits, symbols or common words such as password."
+
     /// Words and phrases guessers try first, in lowercase letters only.
     static let guessedWords = [
         "correcthorsebatterystaple", "passphrase", "password", "passwort", "motdepasse", "letmein", "welcome", "qwertyuiop",

@@ -28,6 +28,7 @@ const EMPTY_STATE = {
 
 let state = EMPTY_STATE;
 const page = {
+  account: null,          // in a reading service, the signed-in account's name (GET /api/me)
   connected: false,
   everConnected: false,
   jobs: [],
@@ -110,6 +111,7 @@ function lengthFrom(s, from) {
 
 /** What the status line says. */
 function statusText(s, p) {
+  if (p.sessionEnded) return "Signed out.";
   if (!p.connected) return p.everConnected ? "Connection lost: trying again…" : "Connecting to the studio…";
   if (p.problem) return p.problem;
   if (p.notice) return p.notice;
@@ -175,6 +177,8 @@ function render(s, p) {
   const busy = recording || working || p.streaming || preRolling;
 
   document.body.classList.toggle("is-recording", recording);
+  $("account-home").hidden = !p.account;
+  setText($("account-home"), p.account ? `${p.account}: your account` : "");
 
   // Header
   setText($("title"), s.header ? s.header.title : "narrate studio");
@@ -701,11 +705,19 @@ function connect() {
     try { message = JSON.parse(event.data); } catch { return; }
     receive(message);
   };
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     // The server stops a browser take when the socket closes; its next state says so.
     if (page.streaming) endStreaming();
     page.connected = false;
     socket = null;
+    if (event.code === 1008) {
+      // A reading service ended the session (signed out, or the account disabled): the reason
+      // says so, and reconnecting would only be refused.
+      page.sessionEnded = true;
+      page.problem = event.reason || "Your session has ended: sign in again.";
+      scheduleRender();
+      return;
+    }
     setTimeout(connect, retryDelay);
     retryDelay = Math.min(retryDelay * 2, 10000);
     scheduleRender();
@@ -740,6 +752,8 @@ function receive(message) {
     page.canRetry = !!message.canRetry; // a destination is set: Retry can send
   } else if (message.type === "settings") {
     page.settings = message.settings || [];
+  } else if (message.type === "error" && typeof message.text === "string") {
+    page.problem = message.text; // a message the server refused: it says why
   }
   scheduleRender();
 }
@@ -1203,3 +1217,9 @@ document.addEventListener("keydown", (event) => {
 audio.preservesPitch = true;
 connect();
 scheduleRender();
+// In a reading service the page belongs to a signed-in account: a way back to its home page
+// (the personal studio has no such route, and shows no link).
+fetch("/api/me", { credentials: "same-origin" })
+  .then((response) => (response.ok ? response.json() : null))
+  .then((me) => { if (me && typeof me.account === "string") { page.account = me.account; scheduleRender(); } })
+  .catch(() => {});

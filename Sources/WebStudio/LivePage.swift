@@ -1,0 +1,89 @@
+import Narration
+import NarrationCore
+import Synchronization
+
+/// One page's live connection as the server authorises it: in a reading service every message
+/// that changes an article is asked of `Permissions.may` with the account's relation to it, and
+/// the session is checked on every message and every few seconds (`sessionHolds`), so that a
+/// page whose account was disabled or signed out everywhere is closed. In the personal studio
+/// (no door) everything is allowed, as the cookie already was checked.
+final class LivePage: Sendable {
+    enum Verdict: Equatable {
+        case allowed
+        /// Not this account's to do: the sentence goes to the page, the connection stays.
+        case refused(String)
+        /// The session is over: the connection closes with the sentence.
+        case sessionEnded(String)
+    }
+
+    let host: StudioHost
+    let door: ServiceDoor?
+    private let signedIn: SignedInRequest?
+    private let open = Atomic<Bool>(true)
+    /// The article last asked about for `mayReceive`, and the answer.
+    private let seen = Mutex<(article: ArticleID?, allowed: Bool)?>(nil)
+
+    init(host: StudioHost, door: ServiceDoor?, signedIn: SignedInRequest?) {
+        self.host = host
+        self.door = door
+        self.signedIn = signedIn
+    }
+
+    /// False once a check found the session ended.
+    var isOpen: Bool { open.load(ordering: .acquiring) }
+
+    /// Whether the page may send `message` now: the session is checked again (as the person's
+    /// own act, it keeps the session from going idle), then the action on its article.
+    func authorise(_ message: PageMessage) async -> Verdict {
+        guard let door else { return .allowed }
+        guard let account = await currentAccount(touching: true) else { return .sessionEnded(ServiceDoor.sessionEnded) }
+        let wanted = MessageAction.of(message)
+        let article: ArticleID?
+        switch wanted.target {
+        case .open:
+            guard let open = host.article else {
+                // Without an open article only looking around is allowed.
+                return wanted.action == .view ? .allowed : .refused(ServiceDoor.notAllowedArticle)
+            }
+            article = open.id
+        case .named(let id):
+            article = ArticleID(id)
+        case .none:
+            article = nil
+        }
+        guard await door.may(account, wanted.action, article: article) else {
+            return .refused(article == nil ? ServiceDoor.notAllowed : ServiceDoor.notAllowedArticle)
+        }
+        return .allowed
+    }
+
+    /// Whether the studio's messages may go to this page: in a reading service only while its
+    /// account may see the article open in the studio (`view`), asked again whenever another
+    /// article opens. `firstRefusal` is true on the first message held back for an article, so
+    /// that the page is told once why it shows nothing.
+    func mayReceive() async -> (allowed: Bool, firstRefusal: Bool) {
+        guard let door, let signedIn else { return (true, false) }
+        let current = host.article?.id
+        if let known = seen.withLock({ $0 }), known.article == current { return (known.allowed, false) }
+        let allowed = current == nil ? true : await door.may(signedIn.account, .view, article: current)
+        seen.withLock { $0 = (current, allowed) }
+        return (allowed, !allowed)
+    }
+
+    /// Whether the page's session still holds (checked without counting as the person's use).
+    func sessionHolds() async -> Bool {
+        guard door != nil else { return true }
+        return await currentAccount(touching: false) != nil
+    }
+
+    private func currentAccount(touching: Bool) async -> Account? {
+        guard let door, let signedIn, isOpen else { return nil }
+        let accounts = door.accounts
+        let token = signedIn.token
+        let account = try? await BlockingWork.run(named: "narrate-web-session") { () throws(NarrationError) in
+            try accounts.session(token, touching: touching)
+        }
+        if account == nil { open.store(false, ordering: .releasing) }
+        return account
+    }
+}
