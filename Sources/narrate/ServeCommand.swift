@@ -159,7 +159,7 @@ extension Narrate {
                         host: host, port: port, tls: tlsCertificate.map { ($0, tlsKey ?? "") }, settings: shown,
                         service: isService
                             ? .init(
-                                accounts: AccountService(store: library.accountStore), articleAccess: NarratorArticleAccess(library: library),
+                                accounts: AccountService(store: library.accountStore), articleAccess: DeskArticleAccess(library: library, desk: library.deskStore),
                                 trustedProxy: behindProxy)
                             : nil))
                 let root = library.root

@@ -1,3 +1,5 @@
+import Narration
+import NarrationTestSupport
 import NarrationCore
 import Studio
 import Testing
@@ -50,12 +52,36 @@ struct MessageActionTests {
         #expect(!Permissions.may(volunteer, MessageAction.of(.newArticle).action, nil))
     }
 
-    @Test("the stand-in for the desk: the narrator's name is the account's, an empty one is open")
-    func narratorRule() throws {
-        let ann = try AccountName("ann")
-        #expect(NarratorArticleAccess.relation(narrator: "ann", account: ann) == .assignedToThem)
-        #expect(NarratorArticleAccess.relation(narrator: "bob", account: ann) == .someoneElses)
-        #expect(NarratorArticleAccess.relation(narrator: "Ann", account: ann) == .someoneElses)
-        #expect(NarratorArticleAccess.relation(narrator: "", account: ann) == .open)
+    @Test("the desk answers who may open an article: assigned, claimed, open, in review, someone else's; off the desk nobody's; unknown is nil")
+    func deskAnswers() throws {
+        let fixture = try LibraryFixture()
+        let library = fixture.library
+        let admin = ServiceActor.commandLine(user: "test")
+        let service = AccountService(store: library.accountStore)
+        var accounts: [String: Account] = [:]
+        for (name, role) in [("ann", Role.volunteer), ("bob", .volunteer), ("pat", .proofListener)] {
+            _ = try service.add(try AccountName(name), role: role, by: "test")
+            accounts[name] = try service.account(try AccountName(name))
+        }
+        let (ann, bob, pat) = (accounts["ann"]!, accounts["bob"]!, accounts["pat"]!)
+        let desk = DeskService(store: library.deskStore)
+        let entry = try desk.add(.init(title: "Council news", publication: "Daily Post"), by: admin) { (new) throws(NarrationError) in
+            try library.makeDeskArticle(new, text: nil)
+        }
+        let access = DeskArticleAccess(library: library, desk: library.deskStore)
+        #expect(try access.relation(of: ann, to: entry.article) == .open)
+        try desk.assign(entry.article, to: ann, by: admin)
+        #expect(try access.relation(of: ann, to: entry.article) == .assignedToThem)
+        #expect(try access.relation(of: bob, to: entry.article) == .someoneElses)
+        try desk.leaveOpen(entry.article, by: admin)
+        try desk.claim(entry.article, by: .account(bob))
+        #expect(try access.relation(of: bob, to: entry.article) == .claimedByThem)
+        try desk.recordedTake(entry.article, by: .account(bob))
+        try desk.send(entry.article, by: .account(bob))
+        #expect(try access.relation(of: pat, to: entry.article) == .readyForReview)
+        // An article made outside the desk (the personal studio's form) is nobody's to narrate.
+        let personal = try library.newArticle(title: "Not on the desk", publication: "", narrator: "ann", format: .speech)
+        #expect(try access.relation(of: ann, to: personal.id) == .someoneElses)
+        #expect(try access.relation(of: ann, to: ArticleID("zzzzzzzz")) == nil)
     }
 }
