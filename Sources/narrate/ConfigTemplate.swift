@@ -102,6 +102,9 @@ enum ConfigTemplate {
         ## The address people reach the service at, the start of every invitation link that
         ## `narrate accounts add` prints. Default: http://127.0.0.1:8765 (this computer only).
         # address = "https://narrate.example.org"
+        ## Whether a proof-listener hears each finished article (Ready for review) before
+        ## listeners do; false publishes it when the volunteer sends it. Default: true.
+        # review = false
 
         """
 }

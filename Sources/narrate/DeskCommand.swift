@@ -44,9 +44,10 @@ extension Narrate {
         static func withDesk<T>(
             readOnly: Bool = false, _ body: (DeskService, AccountService, NarrationLibrary) throws(NarrationError) -> T
         ) throws -> T {
-            try CommandRunner.withLibrary(readOnly: readOnly) { (library) throws(NarrationError) -> T in
+            let reviewIsOn = try CommandRunner.settings().serviceReview
+            return try CommandRunner.withLibrary(readOnly: readOnly) { (library) throws(NarrationError) -> T in
                 do throws(NarrationError) {
-                    return try body(DeskService(store: library.deskStore), AccountService(store: library.accountStore), library)
+                    return try body(DeskService(store: library.deskStore, reviewIsOn: reviewIsOn), AccountService(store: library.accountStore), library)
                 } catch {
                     guard error.kind == .unknownAccount else { throw error }
                     throw NarrationError(.unknownAccount, error.message + " List the accounts with: narrate accounts list")

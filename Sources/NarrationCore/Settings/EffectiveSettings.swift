@@ -84,9 +84,12 @@ public struct EffectiveSettings: Sendable, Equatable {
             ("language", quoted(settings.language)),
         ]
         for (key, value) in general { entries.append(Entry(.general, key, value, source([key]))) }
-        // A reading service's address, listed only when set (without it there is no service).
+        // A reading service's settings, listed only when config.toml has a [service] table.
         if let address = settings.serviceAddress {
             entries.append(Entry(.general, "service.address", quoted(address.rawValue), source(["service", "address"])))
+        }
+        if document.values["service"] != nil {
+            entries.append(Entry(.general, "service.review", String(settings.serviceReview), source(["service", "review"])))
         }
 
         for name in settings.profiles.keys.sorted() {
