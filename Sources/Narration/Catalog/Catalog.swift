@@ -117,6 +117,7 @@ public final class Catalog: Sendable {
         registerParagraphEditsMigration(&migrator)
         registerAccountsMigration(&migrator)
         registerActivityMigration(&migrator)
+        registerReviewMigration(&migrator)
         return migrator
     }
 

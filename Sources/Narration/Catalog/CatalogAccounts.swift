@@ -253,7 +253,7 @@ extension Catalog: AccountStore {
     }
 
     /// Adds a line to the audit log: the only statement that writes to it.
-    private static func append(_ entry: AuditEntry, _ db: Database) throws {
+    static func append(_ entry: AuditEntry, _ db: Database) throws {
         try db.execute(
             sql: "INSERT INTO audit_entry (at, actor, action, account_name, detail) VALUES (?, ?, ?, ?, ?)",
             arguments: [seconds(entry.at), entry.actor, entry.action.rawValue, entry.account?.rawValue, entry.detail])
