@@ -36,7 +36,9 @@ public final class InMemoryReviewStore: ReviewStore {
         state.withLock { $0.notes.filter { $0.article == article } }
     }
 
-    public func recordSendBack(_ sendBack: ReviewSendBack, audit: AuditEntry) throws(NarrationError) -> (sendBack: ReviewSendBack, pickups: [ReviewNote]) {
+    public func recordSendBack(
+        _ sendBack: ReviewSendBack, audit: @escaping @Sendable ([ReviewNote]) -> AuditEntry
+    ) throws(NarrationError) -> (sendBack: ReviewSendBack, pickups: [ReviewNote]) {
         try state.withLock { (state) throws(NarrationError) in
             let waiting = state.notes.indices.filter { state.notes[$0].article == sendBack.article && state.notes[$0].sendBack == nil }
             guard !waiting.isEmpty else { throw .noNotesToSendBack }
@@ -44,8 +46,8 @@ public final class InMemoryReviewStore: ReviewStore {
                 id: Int64(state.sendBacks.count + 1), article: sendBack.article, by: sendBack.by, at: Self.whole(sendBack.at),
                 lastEdit: sendBack.lastEdit, chunks: sendBack.chunks)
             state.sendBacks.append(stored)
+            state.audit.append(audit(waiting.map { state.notes[$0] }))
             for index in waiting { state.notes[index].sendBack = stored.id }
-            state.audit.append(audit)
             return (stored, waiting.map { state.notes[$0] })
         }
     }

@@ -44,10 +44,10 @@ struct ReviewStoreContractTests {
     /// chunk 2 (4–10 s) paragraph 2.
     static func article(chunks: [ReviewChunk] = [
         ReviewChunk(id: ChunkID("c1"), frames: 4_000, paragraph: ParagraphID("p1")), ReviewChunk(id: ChunkID("c2"), frames: 6_000, paragraph: ParagraphID("p2")),
-    ], lastEdit: Int = 2, punches: [ReviewedArticle.Punch] = []) -> ReviewedArticle {
+    ], lastEdit: Int = 2, standingEdits: [Int]? = nil) -> ReviewedArticle {
         ReviewedArticle(
             id: ArticleID("k3f9x2ab"), sampleRate: 1_000, paragraphCount: 2, paragraphNumbers: [ParagraphID("p1"): 1, ParagraphID("p2"): 2],
-            chunks: chunks, lastEdit: lastEdit, punches: punches)
+            chunks: chunks, lastEdit: lastEdit, standingEdits: standingEdits ?? Array(1...lastEdit), punches: [])
     }
 
     static func text(_ text: String) -> ReviewNoteText { try! ReviewNoteText(text, field: "remark", limit: 1_000) }
@@ -86,7 +86,7 @@ struct ReviewStoreContractTests {
         #expect(try fixture.audit().map(\.action) == [.reviewNotePinned, .reviewNotePinned, .reviewSentBack, .reviewPickupDone, .reviewPickupDone])
         #expect(try fixture.audit().map(\.detail) == [
             "article k3f9x2ab, paragraph 2 at 5.25 s: said \"there\", should be \"their\"", "article k3f9x2ab, paragraph 1 at 9 s: a door slams",
-            "article k3f9x2ab, 2 pickups", "article k3f9x2ab, note 1 by edit 3", "article k3f9x2ab, note 2 by edit 4",
+            "article k3f9x2ab, 2 pickups: notes 1, 2", "article k3f9x2ab, note 1 by edit 3", "article k3f9x2ab, note 2 by edit 4",
         ])
         #expect(try fixture.audit().map(\.actor) == ["dora", "dora", "dora", "ann", "ann"])
     }
@@ -103,12 +103,17 @@ struct ReviewStoreContractTests {
         let after = Self.article(lastEdit: 3)
         #expect(throws: NarrationError.noSuchEdit(2)) { try fixture.review.markPickupDone(1, of: after, edit: 2, by: Self.ann, relation: .assignedToThem) }
         #expect(throws: NarrationError.noSuchEdit(4)) { try fixture.review.markPickupDone(1, of: after, edit: 4, by: Self.ann, relation: .assignedToThem) }
+        // An edit of another article, or one undone, between the send-back and the last edit.
+        #expect(throws: NarrationError.noSuchEdit(4)) {
+            try fixture.review.markPickupDone(1, of: Self.article(lastEdit: 5, standingEdits: [1, 2, 3, 5]), edit: 4, by: Self.ann, relation: .assignedToThem)
+        }
         #expect(throws: NarrationError.noOpenPickup(9)) { try fixture.review.markPickupDone(9, of: after, edit: 3, by: Self.ann, relation: .assignedToThem) }
         try fixture.review.markPickupDone(1, of: after, edit: 3, by: Self.ann, relation: .assignedToThem)
         let notes = try fixture.review.store.notes(of: article.id)
         let audit = try fixture.audit()
         #expect(throws: NarrationError.noOpenPickup(1)) { try fixture.review.markPickupDone(1, of: after, edit: 3, by: Self.ann, relation: .assignedToThem) }
-        let other = ReviewedArticle(id: ArticleID("zzzz9999"), sampleRate: 1_000, paragraphCount: 2, paragraphNumbers: [:], chunks: [], lastEdit: 9, punches: [])
+        let other = ReviewedArticle(
+            id: ArticleID("zzzz9999"), sampleRate: 1_000, paragraphCount: 2, paragraphNumbers: [:], chunks: [], lastEdit: 9, standingEdits: [9], punches: [])
         #expect(throws: NarrationError.noOpenPickup(1)) { try fixture.review.markPickupDone(1, of: other, edit: 9, by: Self.ann, relation: .assignedToThem) }
         #expect(try fixture.review.store.notes(of: article.id) == notes)
         #expect(try fixture.audit() == audit)

@@ -78,7 +78,7 @@ extension Catalog: ReviewStore {
             try Self.append(audit, db)
             return ReviewNote(
                 id: id, article: note.article, paragraph: note.paragraph, milliseconds: note.milliseconds, content: note.content,
-                author: note.author, createdAt: note.createdAt)
+                author: note.author, createdAt: Self.reviewDate(Self.reviewSeconds(note.createdAt)))
         }
     }
 
@@ -86,7 +86,9 @@ extension Catalog: ReviewStore {
         try read { db in try Self.notes(of: article, db) }
     }
 
-    public func recordSendBack(_ sendBack: ReviewSendBack, audit: AuditEntry) throws(NarrationError) -> (sendBack: ReviewSendBack, pickups: [ReviewNote]) {
+    public func recordSendBack(
+        _ sendBack: ReviewSendBack, audit: @escaping @Sendable ([ReviewNote]) -> AuditEntry
+    ) throws(NarrationError) -> (sendBack: ReviewSendBack, pickups: [ReviewNote]) {
         try write { db in
             let waiting = try Self.notes(of: sendBack.article, db).filter { $0.sendBack == nil }
             guard !waiting.isEmpty else { throw NarrationError.noNotesToSendBack }
@@ -102,8 +104,10 @@ extension Catalog: ReviewStore {
             let id = db.lastInsertedRowID
             try db.execute(
                 sql: "UPDATE review_note SET send_back_id = ? WHERE article_id = ? AND send_back_id IS NULL", arguments: [id, sendBack.article.rawValue])
-            try Self.append(audit, db)
-            let stored = ReviewSendBack(id: id, article: sendBack.article, by: sendBack.by, at: sendBack.at, lastEdit: sendBack.lastEdit, chunks: sendBack.chunks)
+            try Self.append(audit(waiting), db)
+            let stored = ReviewSendBack(
+                id: id, article: sendBack.article, by: sendBack.by, at: Self.reviewDate(Self.reviewSeconds(sendBack.at)), lastEdit: sendBack.lastEdit,
+                chunks: sendBack.chunks)
             return (stored, try Self.notes(of: sendBack.article, db).filter { $0.sendBack == id })
         }
     }
@@ -136,11 +140,12 @@ extension Catalog: ReviewStore {
 
     // MARK: The article's facts
 
-    /// The number of the article's last edit (0 when it has none), and the takes made by
-    /// punch-and-roll in edits not undone, each with the number of the edit that made it.
-    func reviewHistory(of article: ArticleID) throws(NarrationError) -> (lastEdit: Int, punches: [(edit: Int, chunk: ChunkID)]) {
+    /// The number of the article's last edit (0 when it has none), the numbers of its edits not
+    /// undone, and the takes made by punch-and-roll in those, each with the number of its edit.
+    func reviewHistory(of article: ArticleID) throws(NarrationError) -> (lastEdit: Int, standing: [Int], punches: [(edit: Int, chunk: ChunkID)]) {
         try read { db in
             let last = try Int.fetchOne(db, sql: "SELECT MAX(id) FROM edit WHERE articleId = ?", arguments: [article.rawValue]) ?? 0
+            let standing = try Int.fetchAll(db, sql: "SELECT id FROM edit WHERE articleId = ? AND undoneAt IS NULL ORDER BY id", arguments: [article.rawValue])
             let rows = try EditRow.filter(Column("articleId") == article.rawValue).filter(Column("kind") == Edit.Kind.punch.rawValue)
                 .filter(Column("undoneAt") == nil).order(Column("id")).fetchAll(db)
             let decoder = JSONDecoder()
@@ -151,7 +156,7 @@ extension Catalog: ReviewStore {
                 let old = Set(before.order)
                 for made in after.rows.map(\.id) where !old.contains(made) { punches.append((Int(row.id ?? 0), ChunkID(made))) }
             }
-            return (last, punches)
+            return (last, standing, punches)
         }
     }
 

@@ -14,10 +14,19 @@ public import NarrationCore
 public final class ReviewService: Sendable {
     public let store: any ReviewStore
     private let clock: @Sendable () -> Date
+    private let channel: String?
 
-    public init(store: any ReviewStore, clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// A service over `store`; `channel` is how its accounts reach it when the audit log should
+    /// say so ("command line (user root)"), nil for the service's own pages.
+    public init(store: any ReviewStore, clock: @escaping @Sendable () -> Date = { Date() }, channel: String? = nil) {
         self.store = store
         self.clock = clock
+        self.channel = channel
+    }
+
+    /// Who the audit log names for a change `account` makes: its name, and the channel when there is one.
+    private func actor(_ account: Account) -> String {
+        channel.map { "\(account.name) via \($0)" } ?? account.name.rawValue
     }
 
     /// An article sent back: the send-back as stored, and its pickups.
@@ -43,7 +52,7 @@ public final class ReviewService: Sendable {
         return try store.addNote(
             note,
             audit: AuditEntry(
-                at: now, actor: account.name.rawValue, action: .reviewNotePinned, account: nil,
+                at: now, actor: actor(account), action: .reviewNotePinned, account: nil,
                 detail: "article \(article.id), paragraph \(paragraph) at \(ReviewNote.shown(note.seconds)) s: \(note.summary)"))
     }
 
@@ -53,12 +62,14 @@ public final class ReviewService: Sendable {
     public func sendBack(_ article: ReviewedArticle, by account: Account, relation: ArticleRelation) throws(NarrationError) -> SentBack {
         try require(account, .approve, relation)
         let now = clock()
-        let waiting = try store.notes(of: article.id).filter { $0.sendBack == nil }.count
+        let actor = actor(account)
         let (sendBack, notes) = try store.recordSendBack(
             ReviewSendBack(article: article.id, by: account.name, at: now, lastEdit: article.lastEdit, chunks: article.chunks),
-            audit: AuditEntry(
-                at: now, actor: account.name.rawValue, action: .reviewSentBack, account: nil,
-                detail: "article \(article.id), \(waiting) \(waiting == 1 ? "pickup" : "pickups")"))
+            audit: { [id = article.id] pickups in
+                AuditEntry(
+                    at: now, actor: actor, action: .reviewSentBack, account: nil,
+                    detail: "article \(id), \(pickups.count) \(pickups.count == 1 ? "pickup" : "pickups"): notes \(pickups.map { String($0.id) }.joined(separator: ", "))")
+            })
         let chunks = article.pickupChunks
         return SentBack(
             sendBack: sendBack, pickups: notes.map { ReviewPickup(note: $0, target: PickupTarget.of($0, chunks: chunks, sampleRate: article.sampleRate)) })
@@ -112,12 +123,12 @@ public final class ReviewService: Sendable {
     ) throws(NarrationError) {
         try require(account, .record, relation)
         guard let last = try store.latestSendBack(of: article.id) else { throw .noOpenPickup(note) }
-        guard edit > last.lastEdit, edit <= article.lastEdit else { throw .noSuchEdit(edit) }
+        guard edit > last.lastEdit, article.standingEdits.contains(edit) else { throw .noSuchEdit(edit) }
         let now = clock()
         let marked = try store.markPickupDone(
             note, of: article.id, edit: edit, by: account.name, at: now,
             audit: AuditEntry(
-                at: now, actor: account.name.rawValue, action: .reviewPickupDone, account: nil,
+                at: now, actor: actor(account), action: .reviewPickupDone, account: nil,
                 detail: "article \(article.id), note \(note) by edit \(edit)"))
         guard marked else { throw .noOpenPickup(note) }
     }

@@ -15,9 +15,12 @@ public protocol ReviewStore: Sendable {
     func notes(of article: ArticleID) throws(NarrationError) -> [ReviewNote]
 
     /// Stores `sendBack` and makes every note of its article pinned since the last send-back one
-    /// of its pickups; returns it with its number, and those pickups.
-    /// - Throws: `usage` when no note is waiting to be sent back (nothing is written).
-    func recordSendBack(_ sendBack: ReviewSendBack, audit: AuditEntry) throws(NarrationError) -> (sendBack: ReviewSendBack, pickups: [ReviewNote])
+    /// of its pickups, with the audit line `audit` makes of those notes; returns the send-back
+    /// with its number, and its pickups.
+    /// - Throws: `noNotesToSendBack` when no note is waiting to be sent back (nothing is written).
+    func recordSendBack(
+        _ sendBack: ReviewSendBack, audit: @escaping @Sendable ([ReviewNote]) -> AuditEntry
+    ) throws(NarrationError) -> (sendBack: ReviewSendBack, pickups: [ReviewNote])
 
     /// The article's last send-back, if it was ever sent back.
     func latestSendBack(of article: ArticleID) throws(NarrationError) -> ReviewSendBack?

@@ -25,12 +25,14 @@ public struct ReviewedArticle: Sendable {
     public let chunks: [ReviewChunk]
     /// The number of its last edit (0 when none).
     public let lastEdit: Int
+    /// The numbers of its edits that stand (not undone), oldest first.
+    public let standingEdits: [Int]
     /// The takes made by punch-and-roll in edits that stand.
     public let punches: [Punch]
 
     public init(
         id: ArticleID, sampleRate: Int, paragraphCount: Int, paragraphNumbers: [ParagraphID: Int], chunks: [ReviewChunk], lastEdit: Int,
-        punches: [Punch]
+        standingEdits: [Int], punches: [Punch]
     ) {
         self.id = id
         self.sampleRate = sampleRate
@@ -38,6 +40,7 @@ public struct ReviewedArticle: Sendable {
         self.paragraphNumbers = paragraphNumbers
         self.chunks = chunks
         self.lastEdit = lastEdit
+        self.standingEdits = standingEdits
         self.punches = punches
     }
 
@@ -59,7 +62,7 @@ extension NarrationLibrary {
         return ReviewedArticle(
             id: article.id, sampleRate: article.format.sampleRate, paragraphCount: paragraphs.count,
             paragraphNumbers: Dictionary(paragraphs.map { ($0.id, $0.number) }, uniquingKeysWith: { first, _ in first }),
-            chunks: chunks.map { ReviewChunk(id: $0.id, frames: $0.frames, paragraph: $0.paragraphID) }, lastEdit: history.lastEdit,
+            chunks: chunks.map { ReviewChunk(id: $0.id, frames: $0.frames, paragraph: $0.paragraphID) }, lastEdit: history.lastEdit, standingEdits: history.standing,
             punches: history.punches.map { ReviewedArticle.Punch(edit: $0.edit, chunk: $0.chunk) })
     }
 }
