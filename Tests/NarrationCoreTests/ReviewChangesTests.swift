@@ -87,4 +87,19 @@ struct ReviewChangesTests {
     func moved() {
         #expect(Self.changes(Self.before, "c:1000:3 a:2000:1") == [.init(kind: .deleted, paragraph: 2, chunk: nil, start: 3, end: 3)])
     }
+
+    @Test("a file changed under the same take id is replaced; an unknown checksum on either side is taken as the same audio")
+    func checksums() {
+        let sum = { (digit: Character) in String(repeating: digit, count: 64) }
+        let before = [ReviewChunk(id: ChunkID("a"), frames: 1_000, paragraph: ParagraphID("p1"), checksum: sum("a"))]
+        let changed = [ReviewChunk(id: ChunkID("a"), frames: 1_000, paragraph: ParagraphID("p1"), checksum: sum("b"))]
+        let unknown = [ReviewChunk(id: ChunkID("a"), frames: 1_000, paragraph: ParagraphID("p1"), checksum: nil)]
+        let compare = { (after: [ReviewChunk]) in
+            ReviewChanges(before: before, after: after, punched: [], paragraphNumbers: Self.numbers, sampleRate: 1_000).changes
+        }
+        #expect(compare(changed) == [.init(kind: .replaced, paragraph: 1, chunk: 1, start: 0, end: 1)])
+        #expect(compare(unknown).isEmpty)
+        #expect(compare(before).isEmpty)
+        #expect(ReviewChunk.isChecksum(sum("f")) && !ReviewChunk.isChecksum(sum("F")) && !ReviewChunk.isChecksum("ab"))
+    }
 }

@@ -132,6 +132,8 @@ struct ReviewServiceTests {
         _ = try service.pin(Self.remark, paragraph: 2, seconds: 0.75, on: inReview, by: proofListener, relation: .readyForReview)
         let sent = try service.sendBack(inReview, by: proofListener, relation: .readyForReview)
         #expect(sent.pickups.map(\.target) == [.punch(chunk: 2, seconds: 0.25)])
+        #expect(inReview.chunks.allSatisfy { $0.checksum.map(ReviewChunk.isChecksum) == true })
+        #expect(try library.reviewStore.latestSendBack(of: article.id)?.chunks == inReview.chunks)
 
         let take = try library.prepareRecording(
             into: article, placement: .append, punch: PunchRequest(index: ChunkIndex(position: 1), seconds: 0.25, preRollSeconds: 0), device: "vmic",

@@ -164,4 +164,23 @@ struct ReviewStoreContractTests {
             #expect(error.message.hasSuffix("No recording was changed; move the catalog aside to start a new one, the chunk files stay under the articles folder."))
         }
     }
+
+    @Test("a send-back planted with a chunk list narrate never writes is refused as one sentence, never a trap", arguments: [
+        "'[{\"id\":\"c1\",\"frames\":10,\"checksum\":\"XYZ\"}]'", "'[{\"id\":\"c1\",\"frames\":-1}]'", "'[{\"id\":\"../x\",\"frames\":1}]'",
+        "'not json'", "'[{\"id\":\"c1\",\"frames\":1e300}]'", "x'00ff'",
+    ])
+    func plantedSendBacks(chunks: String) throws {
+        let fixture = try Fixture(.catalog)
+        let queue = try DatabaseQueue(path: fixture.catalogPath)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO review_send_back (article_id, sent_by, at, last_edit, chunks) VALUES ('k3f9x2ab', 'dora', 0, 0, \(chunks))")
+        }
+        do {
+            _ = try fixture.review.store.latestSendBack(of: Self.article().id)
+            Issue.record("the planted send-back was read")
+        } catch {
+            #expect(error.kind == .catalogCorrupt)
+            #expect(error.message.hasPrefix("The catalog holds a send-back narrate never writes ("))
+        }
+    }
 }

@@ -92,7 +92,9 @@ extension Catalog: ReviewStore {
         try write { db in
             let waiting = try Self.notes(of: sendBack.article, db).filter { $0.sendBack == nil }
             guard !waiting.isEmpty else { throw NarrationError.noNotesToSendBack }
-            let chunks = sendBack.chunks.map { StoredReviewChunk(id: $0.id.rawValue, frames: $0.frames, paragraph: $0.paragraph?.rawValue) }
+            let chunks = sendBack.chunks.map {
+                StoredReviewChunk(id: $0.id.rawValue, frames: $0.frames, paragraph: $0.paragraph?.rawValue, checksum: $0.checksum)
+            }
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
             try db.execute(
@@ -167,6 +169,7 @@ extension Catalog: ReviewStore {
         var id: String
         var frames: Int
         var paragraph: String?
+        var checksum: String?
     }
 
     private static let noteQuery = """
@@ -215,13 +218,17 @@ extension Catalog: ReviewStore {
         guard let id = field(row, 0) as Int64?, let article = field(row, 1) as String?, let by = (field(row, 2) as String?).flatMap({ try? AccountName($0) }),
               let at = field(row, 3) as Int64?, let lastEdit = field(row, 4) as Int?, let json = field(row, 5) as String?,
               let chunks = try? JSONDecoder().decode([StoredReviewChunk].self, from: Data(json.utf8)),
-              chunks.allSatisfy({ Identifier.isWellFormed($0.id) && (0...ChunkRow.maximumFrames).contains($0.frames) })
+              chunks.allSatisfy({
+                  Identifier.isWellFormed($0.id) && (0...ChunkRow.maximumFrames).contains($0.frames) && ($0.checksum.map(ReviewChunk.isChecksum) ?? true)
+              })
         else {
             throw NarrationError(.catalogCorrupt, "The catalog holds a send-back narrate never writes (\(quoted(row.description, limit: 80))). \(damagedFix)")
         }
         return ReviewSendBack(
             id: id, article: ArticleID(article), by: by, at: reviewDate(at), lastEdit: lastEdit,
-            chunks: chunks.map { ReviewChunk(id: ChunkID($0.id), frames: $0.frames, paragraph: $0.paragraph.map(ParagraphID.init)) })
+            chunks: chunks.map {
+                ReviewChunk(id: ChunkID($0.id), frames: $0.frames, paragraph: $0.paragraph.map(ParagraphID.init), checksum: $0.checksum)
+            })
     }
 
     /// The value of `column` if it is a `T`; nil when it is NULL or of another type.

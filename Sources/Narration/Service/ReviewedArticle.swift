@@ -54,7 +54,8 @@ public struct ReviewedArticle: Sendable {
 }
 
 extension NarrationLibrary {
-    /// What review needs to know of `article`, as the catalog has it now.
+    /// What review needs to know of `article`, as the catalog has it now, with each chunk file's
+    /// checksum (read whole: a few milliseconds a minute of audio).
     public func reviewedArticle(_ article: Article) throws(NarrationError) -> ReviewedArticle {
         let paragraphs = try catalog.paragraphs(of: article.id)
         let chunks = try catalog.chunks(of: article)
@@ -62,7 +63,11 @@ extension NarrationLibrary {
         return ReviewedArticle(
             id: article.id, sampleRate: article.format.sampleRate, paragraphCount: paragraphs.count,
             paragraphNumbers: Dictionary(paragraphs.map { ($0.id, $0.number) }, uniquingKeysWith: { first, _ in first }),
-            chunks: chunks.map { ReviewChunk(id: $0.id, frames: $0.frames, paragraph: $0.paragraphID) }, lastEdit: history.lastEdit, standingEdits: history.standing,
+            chunks: chunks.map { chunk in
+                ReviewChunk(
+                    id: chunk.id, frames: chunk.frames, paragraph: chunk.paragraphID,
+                    checksum: try? Checksum.sha256(of: root.chunkURL(chunk.id, of: article.id)))
+            }, lastEdit: history.lastEdit, standingEdits: history.standing,
             punches: history.punches.map { ReviewedArticle.Punch(edit: $0.edit, chunk: $0.chunk) })
     }
 }

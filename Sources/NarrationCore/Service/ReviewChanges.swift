@@ -2,7 +2,8 @@
 /// each take that replaced, punched, was inserted in or deleted from the list, with the paragraph
 /// it reads and where it lies in the article's audio now.
 ///
-/// The lists are compared by take: a chunk kept from the snapshot (same id) is the same audio.
+/// The lists are compared by take: a chunk kept from the snapshot (same id, and the same file
+/// checksum when both are known) is the same audio.
 /// Between two kept chunks (or before the first, after the last), each new take is paired with
 /// the first take that left from there reading the same paragraph: a pair is a take replaced
 /// (or punched, when the new take is one of `punched`), a new take without one was inserted,
@@ -70,15 +71,16 @@ public struct ReviewChanges: Sendable, Equatable {
         before: [ReviewChunk], after: [ReviewChunk], punched: Set<ChunkID>, paragraphNumbers: [ParagraphID: Int], sampleRate: Int
     ) {
         let rate = Double(max(sampleRate, 1))
-        let beforeIDs = Set(before.map(\.id))
-        let afterIDs = Set(after.map(\.id))
+        // The takes kept: the same id, and the same file where both checksums are known.
+        let afterByID = Dictionary(after.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let kept = Set(before.filter { old in afterByID[old.id].map(old.isSameAudio) ?? false }.map(\.id))
         func number(_ chunk: ReviewChunk) -> Int? { chunk.paragraph.flatMap { paragraphNumbers[$0] } }
 
         // The takes that left, by the kept take they followed (nil: the start).
         var leftAfter: [ChunkID?: [ReviewChunk]] = [:]
         var anchor: ChunkID?
         for chunk in before {
-            if afterIDs.contains(chunk.id) { anchor = chunk.id } else { leftAfter[anchor, default: []].append(chunk) }
+            if kept.contains(chunk.id) { anchor = chunk.id } else { leftAfter[anchor, default: []].append(chunk) }
         }
 
         var changes: [Change] = []
@@ -101,7 +103,7 @@ public struct ReviewChanges: Sendable, Equatable {
             }
         }
         for (position, chunk) in after.enumerated() {
-            if beforeIDs.contains(chunk.id) {
+            if kept.contains(chunk.id) {
                 closeGap(at: frame)
                 gapAnchor = chunk.id
                 gapNew = []
