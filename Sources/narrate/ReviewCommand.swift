@@ -245,12 +245,10 @@ extension Narrate {
 
             func run() throws {
                 let (done, allDone) = try Review.withReview(target, acting) { (context) throws(NarrationError) in
-                    let (service, id) = (context.service, context.article.id)
-                    try service.markPickupDone(Int64(note), of: context.reviewed, edit: edit, by: context.account, relation: context.relation)
-                    let notes = try service.notes(of: id, for: context.account, relation: context.relation)
-                    return (notes.first { $0.id == Int64(note) }, try service.allPickupsDone(of: id, for: context.account, relation: context.relation))
+                    let service = context.service
+                    let done = try service.markPickupDone(Int64(note), of: context.reviewed, edit: edit, by: context.account, relation: context.relation)
+                    return (done, try service.allPickupsDone(of: context.article.id, for: context.account, relation: context.relation))
                 }
-                guard let done else { return }
                 if output.json {
                     Console.printJSON(DoneJSON(note: ReviewNoteJSON(done), allDone: allDone))
                     return

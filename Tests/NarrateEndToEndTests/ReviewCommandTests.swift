@@ -29,6 +29,9 @@ struct ReviewCommandTests {
         let (fixture, article) = try Self.reviewedArticle()
         let narrate = fixture.narrate
         #expect(try narrate.run("review", "--as", "dora").stdout == "No review notes on \"Harbour\" yet.\n")
+        #expect(try narrate.run("review", "changes", "--as", "dora").stdout == "\"Harbour\" was never sent back: there is nothing to compare.\n")
+        let never = try #require(try narrate.run("review", "changes", "--as", "dora", "--json").json() as? [String: Any])
+        #expect(never["sendBack"] == nil && (never["changes"] as? [Any])?.isEmpty == true)
 
         let first = try narrate.run("review", "note", "--as", "dora", "--paragraph", "2", "--at", "0.75", "--said", "there", "--should-be", "their", "--json")
         #expect(first.status == 0, "\(first.stderr)")

@@ -115,12 +115,14 @@ public final class ReviewService: Sendable {
     // MARK: The volunteer
 
     /// Marks the pickup `note` done with the edit `edit` (the take or punch that did it, an edit
-    /// of the article made since it was sent back); the volunteer's, on their own article.
+    /// of the article made since it was sent back and not undone); the volunteer's, on their own
+    /// article. Returns the note as it now is.
     /// - Throws: `reviewNotAllowed`; `noSuchEdit` for an edit not made since the send-back;
     ///   `noOpenPickup` when the note is not an open pickup of the last send-back (nothing is written).
+    @discardableResult
     public func markPickupDone(
         _ note: Int64, of article: ReviewedArticle, edit: Int, by account: Account, relation: ArticleRelation
-    ) throws(NarrationError) {
+    ) throws(NarrationError) -> ReviewNote {
         try require(account, .record, relation)
         guard let last = try store.latestSendBack(of: article.id) else { throw .noOpenPickup(note) }
         guard edit > last.lastEdit, article.standingEdits.contains(edit) else { throw .noSuchEdit(edit) }
@@ -130,7 +132,8 @@ public final class ReviewService: Sendable {
             audit: AuditEntry(
                 at: now, actor: actor(account), action: .reviewPickupDone, account: nil,
                 detail: "article \(article.id), note \(note) by edit \(edit)"))
-        guard marked else { throw .noOpenPickup(note) }
+        guard marked, let done = try store.notes(of: article.id).first(where: { $0.id == note }) else { throw .noOpenPickup(note) }
+        return done
     }
 
     // MARK: Permissions
