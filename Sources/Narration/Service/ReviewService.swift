@@ -6,11 +6,15 @@ public import NarrationCore
 ///
 /// It knows nothing of the article's state: each call takes the acting account and how the
 /// article stands to it (`ArticleRelation`), asks `Permissions.may`, and refuses with one
-/// sentence, writing nothing, when the answer is no. The state changes belong to the desk, in
-/// this order: `sendBack` first (it refuses when there is no note, and then the article stays in
-/// review), then the desk's move to "pickups requested"; when `allPickupsDone` is true, the
-/// desk's move back to "ready for review", after which `changesSinceSendBack` is what the
-/// proof-listener hears.
+/// sentence, writing nothing, when the answer is no. The state changes belong to the desk; the
+/// order of calls around them:
+/// 1. In "ready for review", `pin` for each note (relation `readyForReview`).
+/// 2. `sendBack`, then the desk's move to "pickups requested". `sendBack` refuses when no note
+///    waits, and then the desk must not move: the article stays in review.
+/// 3. The volunteer (relation `assignedToThem` or `claimedByThem`) sees `pickups`, records the
+///    take or punch, and after it is committed calls `markPickupDone` with its edit's number.
+/// 4. When `allPickupsDone` is true, the desk's move back to "ready for review"; the
+///    proof-listener then hears `changesSinceSendBack`, and approves or goes to 1 again.
 public final class ReviewService: Sendable {
     public let store: any ReviewStore
     private let clock: @Sendable () -> Date
