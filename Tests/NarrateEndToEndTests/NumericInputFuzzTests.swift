@@ -53,6 +53,10 @@ struct NumericInputFuzzTests {
         ("hours --from", { ["hours", "--from", $0] }),
         ("hours --to", { ["hours", "--to", $0] }),
         ("hours --accounts --month", { ["hours", "--accounts", "--month", $0] }),
+        ("review note --paragraph", { ["review", "note", "--as", "dora", "--paragraph", $0, "--at", "0.1", "--text", "x"] }),
+        ("review note --at", { ["review", "note", "--as", "dora", "--paragraph", "1", "--at", $0, "--text", "x"] }),
+        ("review done NOTE", { ["review", "done", $0, "--edit", "1", "--as", "ann"] }),
+        ("review done --edit", { ["review", "done", "1", "--edit", $0, "--as", "ann"] }),
     ]
 
     /// Values that are numbers a command may take as they are: minus zero where 0 is allowed, a

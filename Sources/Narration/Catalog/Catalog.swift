@@ -118,6 +118,7 @@ public final class Catalog: Sendable {
         registerAccountsMigration(&migrator)
         registerActivityMigration(&migrator)
         registerDeskMigration(&migrator)
+        registerReviewMigration(&migrator)
         return migrator
     }
 

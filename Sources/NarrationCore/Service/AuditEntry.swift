@@ -20,6 +20,12 @@ public struct AuditEntry: Sendable, Equatable {
         /// An article moved from one `DeskState` to another (or to another volunteer): the
         /// detail names the event, the states and the volunteer.
         case articleMoved = "article-moved"
+        /// A proof-listener pinned a note to an article.
+        case reviewNotePinned = "review-note-pinned"
+        /// An article was sent back with its notes as pickups.
+        case reviewSentBack = "review-sent-back"
+        /// A volunteer did a pickup (the edit that did it is in the detail).
+        case reviewPickupDone = "review-pickup-done"
     }
 
     /// Its place in the log, counting up from 1 (0 for an entry not yet written).

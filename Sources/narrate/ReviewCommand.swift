@@ -1,0 +1,304 @@
+import ArgumentParser
+import Foundation
+import Narration
+import NarrationCore
+
+extension Narrate {
+    /// `narrate review [notes|note|send-back|done|changes]`: a reading service's review of an
+    /// article from a terminal or a script, acting as one account (`--as`).
+    struct Review: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Review an article before listeners hear it: pin notes, send it back with pickups, mark them done, hear what changed.",
+            discussion: """
+                A proof-listener pins notes to a paragraph and a time of the article's audio \
+                ("said / should be", or a remark), then sends the article back: each note becomes \
+                a pickup, a punch-and-roll in the chunk at that time or the paragraph read again. \
+                The volunteer marks each pickup done with the edit (see narrate history) that did \
+                it; then changes lists what changed since, for the proof-listener to hear only that.
+
+                Each command acts as the account named by --as: its role decides what it may do \
+                (pin and send back: a proof-listener; mark done: the article's recorder), and the \
+                audit log names it with the Unix user who ran the command. Notes are never \
+                deleted.
+
+                  narrate review note --as dora --paragraph 3 --at 12.4 --said there --should-be their
+                  narrate review send-back --as dora
+                  narrate review done 1 --edit 42 --as ann.lee
+                  narrate review changes --as dora --json
+                """,
+            subcommands: [Notes.self, Note.self, SendBack.self, Done.self, Changes.self], defaultSubcommand: Notes.self)
+
+        /// `--as NAME`: the account a review command acts as, checked before anything is opened.
+        struct ActingAccount: ParsableArguments {
+            @Option(name: .customLong("as"), help: ArgumentHelp("The account doing it (see narrate accounts list).", valueName: "NAME"))
+            var account: String
+
+            func validate() throws {
+                do { _ = try AccountName(account) } catch { throw ValidationError("--as \(error.message)") }
+            }
+        }
+
+        /// What every review command works on.
+        struct Context {
+            let service: ReviewService
+            let account: Account
+            let article: Article
+            let reviewed: ReviewedArticle
+            /// How the article stands to the account (see `relation(of:)`).
+            let relation: ArticleRelation
+        }
+
+        /// Runs `body` with the review of the article `target` names, as the account `acting`
+        /// names; an unknown account's sentence says how to see the names.
+        static func withReview<T>(
+            readOnly: Bool = false, _ target: ArticleOption, _ acting: ActingAccount, _ body: (Context) throws(NarrationError) -> T
+        ) throws -> T {
+            try CommandRunner.withLibrary(readOnly: readOnly) { (library) throws(NarrationError) -> T in
+                let name = try AccountName(acting.account)
+                guard let account = try library.accountStore.account(named: name) else {
+                    throw NarrationError(.unknownAccount, NarrationError.unknownAccount(name.rawValue).message + " List the accounts with: narrate accounts list")
+                }
+                let article = try library.article(target.article)
+                let service = ReviewService(store: library.reviewStore, channel: AuditEntry.commandLineActor(user: NSUserName()))
+                return try body(
+                    Context(service: service, account: account, article: article, reviewed: try library.reviewedArticle(article), relation: relation(of: account)))
+            }
+        }
+
+        /// How an article stands to `account` on the command line. The command line belongs to
+        /// the server's operator, trusted as `narrate accounts` is: it acts as the account on
+        /// the article as that account's role meets it in review, ready for review for a
+        /// proof-listener and their own for anyone else, while `Permissions.may` still decides
+        /// by the role and refuses a disabled account.
+        static func relation(of account: Account) -> ArticleRelation {
+            account.role == .proofListener ? .readyForReview : .assignedToThem
+        }
+
+        /// A note in one line: "1  paragraph 3 at 00:00:12.400  said "there", should be "their"  (dora; open: punch in at 2.4 s into chunk 4)".
+        static func line(_ note: ReviewNote, target: PickupTarget?) -> String {
+            let state: String =
+                switch note.pickup {
+                case .open where note.sendBack == nil: "in review"
+                case .open: "open" + (target.map { ": \($0.sentence)" } ?? "")
+                case .done(let edit, let by, _): "done by \(by) with edit \(edit)"
+                }
+            return "\(note.id)  paragraph \(note.paragraph) at \(Timecode.precise(note.seconds))  \(note.summary)  (\(note.author); \(state))"
+        }
+
+        /// `narrate review notes`: every note of the article.
+        struct Notes: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "List the article's review notes, oldest first, with each open pickup's target.")
+
+            @OptionGroup var target: ArticleOption
+            @OptionGroup var acting: ActingAccount
+            @OptionGroup var output: JSONOption
+
+            func run() throws {
+                let (article, notes, pickups) = try Review.withReview(readOnly: true, target, acting) { (context) throws(NarrationError) in
+                    (
+                        context.article, try context.service.notes(of: context.article.id, for: context.account, relation: context.relation),
+                        try context.service.pickups(of: context.reviewed, for: context.account, relation: context.relation)
+                    )
+                }
+                let targets = Dictionary(pickups.map { ($0.note.id, $0.target) }, uniquingKeysWith: { first, _ in first })
+                if output.json {
+                    Console.printJSON(notes.map { ReviewNoteJSON($0, target: targets[$0.id]) })
+                    return
+                }
+                guard !notes.isEmpty else {
+                    Console.print("No review notes on \"\(article.title)\" yet.")
+                    return
+                }
+                Console.print("Review notes on \"\(article.title)\" (\(article.id)):")
+                for note in notes { Console.print(Review.line(note, target: targets[note.id])) }
+            }
+        }
+
+        /// `narrate review note`: pins a note.
+        struct Note: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Pin a note to a paragraph and a time of the article's audio: what was said and what it should be, or a remark.")
+
+            @OptionGroup var target: ArticleOption
+            @OptionGroup var acting: ActingAccount
+
+            @Option(parsing: .unconditional, help: ArgumentHelp("The paragraph of the article's text, from 1 (see narrate script).", valueName: "N"))
+            var paragraph: Int
+
+            @Option(parsing: .unconditional, help: ArgumentHelp("Where in the article's audio: seconds (12.4) or HH:MM:SS.mmm from its start.", valueName: "TIME"))
+            var at: String
+
+            @Option(parsing: .unconditional, help: ArgumentHelp("What the narrator said (with --should-be).", valueName: "TEXT"))
+            var said: String?
+
+            @Option(name: .customLong("should-be"), parsing: .unconditional, help: ArgumentHelp("What the text says (with --said).", valueName: "TEXT"))
+            var shouldBe: String?
+
+            @Option(parsing: .unconditional, help: ArgumentHelp("A remark instead: anything else to pick up.", valueName: "TEXT"))
+            var text: String?
+
+            @OptionGroup var output: JSONOption
+
+            func validate() throws {
+                if paragraph < 1 {
+                    throw ValidationError("--paragraph \(paragraph) is not a paragraph: paragraphs are numbered from 1 (see \"narrate script\").")
+                }
+                guard Timecode.seconds(parsing: at) != nil else {
+                    throw ValidationError("--at \(TimeArgument.shown(at)) is not a time in the article: give seconds (12.4) or HH:MM:SS.mmm from its start.")
+                }
+                switch (said, shouldBe, text) {
+                case (.some, .some, nil), (nil, nil, .some): break
+                default: throw ValidationError("A note is --said TEXT with --should-be TEXT, or --text TEXT: give one of the two.")
+                }
+            }
+
+            /// The note's content, each text checked; a refusal names the option.
+            func content() throws(NarrationError) -> ReviewNote.Content {
+                func checked(_ value: String, _ option: String, _ limit: Int) throws(NarrationError) -> ReviewNoteText {
+                    do { return try ReviewNoteText(value, field: option, limit: limit) } catch {
+                        throw .usage(error.message.replacingOccurrences(of: "The note's \(option)", with: "--\(option)"))
+                    }
+                }
+                if let text { return .remark(try checked(text, "text", ReviewNoteText.remarkLimit)) }
+                return .saidShouldBe(
+                    said: try checked(said ?? "", "said", ReviewNoteText.phraseLimit), shouldBe: try checked(shouldBe ?? "", "should-be", ReviewNoteText.phraseLimit))
+            }
+
+            func run() throws {
+                let seconds = Timecode.seconds(parsing: at) ?? -1
+                let (article, note) = try Review.withReview(target, acting) { (context) throws(NarrationError) in
+                    (
+                        context.article,
+                        try context.service.pin(
+                            try content(), paragraph: paragraph, seconds: seconds, on: context.reviewed, by: context.account, relation: context.relation)
+                    )
+                }
+                if output.json {
+                    Console.printJSON(ReviewNoteJSON(note))
+                    return
+                }
+                Console.print("Pinned note \(note.id) to paragraph \(note.paragraph) at \(Timecode.precise(note.seconds)) of \"\(article.title)\".")
+            }
+        }
+
+        /// `narrate review send-back`: the notes become pickups.
+        struct SendBack: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "send-back",
+                abstract: "Send the article back to its volunteer with the notes pinned since it was last sent back as pickups.")
+
+            @OptionGroup var target: ArticleOption
+            @OptionGroup var acting: ActingAccount
+            @OptionGroup var output: JSONOption
+
+            /// What `--json` prints.
+            struct SentBackJSON: Encodable {
+                let sendBack: Int64
+                let at: Date
+                let by: String
+                let pickups: [ReviewNoteJSON]
+            }
+
+            func run() throws {
+                let (article, sent) = try Review.withReview(target, acting) { (context) throws(NarrationError) in
+                    (context.article, try context.service.sendBack(context.reviewed, by: context.account, relation: context.relation))
+                }
+                if output.json {
+                    Console.printJSON(SentBackJSON(
+                        sendBack: sent.sendBack.id, at: sent.sendBack.at, by: sent.sendBack.by.rawValue,
+                        pickups: sent.pickups.map { ReviewNoteJSON($0.note, target: $0.target) }))
+                    return
+                }
+                let count = sent.pickups.count
+                Console.print("Sent \"\(article.title)\" back with \(count) \(count == 1 ? "pickup" : "pickups"):")
+                for pickup in sent.pickups { Console.print(Review.line(pickup.note, target: pickup.target)) }
+            }
+        }
+
+        /// `narrate review done`: a pickup done by an edit.
+        struct Done: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Mark a pickup done, naming the edit (see narrate history) whose take or punch did it.")
+
+            @OptionGroup var target: ArticleOption
+            @OptionGroup var acting: ActingAccount
+
+            @Argument(help: ArgumentHelp("The note's number (see narrate review notes).", valueName: "NOTE"))
+            var note: Int
+
+            @Option(parsing: .unconditional, help: ArgumentHelp("The edit that did it: its number in narrate history.", valueName: "N"))
+            var edit: Int
+
+            @OptionGroup var output: JSONOption
+
+            func validate() throws {
+                if note < 1 { throw ValidationError("\(note) is not a note: notes are numbered from 1 (see \"narrate review notes\").") }
+                if edit < 1 { throw ValidationError("--edit \(edit) is not an edit: edits are numbered from 1 (see \"narrate history\").") }
+            }
+
+            /// What `--json` prints.
+            struct DoneJSON: Encodable {
+                let note: ReviewNoteJSON
+                let allDone: Bool
+            }
+
+            func run() throws {
+                let (done, allDone) = try Review.withReview(target, acting) { (context) throws(NarrationError) in
+                    let service = context.service
+                    let done = try service.markPickupDone(Int64(note), of: context.reviewed, edit: edit, by: context.account, relation: context.relation)
+                    return (done, try service.allPickupsDone(of: context.article.id, for: context.account, relation: context.relation))
+                }
+                if output.json {
+                    Console.printJSON(DoneJSON(note: ReviewNoteJSON(done), allDone: allDone))
+                    return
+                }
+                Console.print("Pickup \(done.id) is done with edit \(edit).\(allDone ? " All pickups are done: the article can go back to review." : "")")
+            }
+        }
+
+        /// `narrate review changes`: what changed since the last send-back.
+        struct Changes: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "List what changed since the article was sent back, by paragraph, with where each change is in its audio now.")
+
+            @OptionGroup var target: ArticleOption
+            @OptionGroup var acting: ActingAccount
+            @OptionGroup var output: JSONOption
+
+            /// What `--json` prints: nil `sendBack` when the article was never sent back.
+            struct ChangesJSON: Encodable {
+                let sendBack: Int64?
+                let changes: [ReviewChangeJSON]
+            }
+
+            func run() throws {
+                let (article, sendBack, changes) = try Review.withReview(readOnly: true, target, acting) { (context) throws(NarrationError) in
+                    let changes = try context.service.changesSinceSendBack(of: context.reviewed, for: context.account, relation: context.relation)
+                    return (context.article, try context.service.store.latestSendBack(of: context.article.id), changes)
+                }
+                if output.json {
+                    Console.printJSON(ChangesJSON(sendBack: sendBack?.id, changes: (changes?.changes ?? []).map(ReviewChangeJSON.init)))
+                    return
+                }
+                let title = article.title
+                guard let changes else {
+                    Console.print("\"\(title)\" was never sent back: there is nothing to compare.")
+                    return
+                }
+                guard !changes.changes.isEmpty else {
+                    Console.print("Nothing changed in \"\(title)\" since it was sent back.")
+                    return
+                }
+                Console.print("What changed in \"\(title)\" since it was sent back:")
+                for paragraph in changes.byParagraph {
+                    let name = paragraph.paragraph.map { "paragraph \($0)" } ?? "no paragraph"
+                    let what = paragraph.changes.map { change in
+                        change.chunk.map { "chunk \($0) \(change.kind.rawValue)" } ?? "a take \(change.kind.rawValue)"
+                    }.joined(separator: ", ")
+                    Console.print("\(name): \(what); hear \(Timecode.precise(paragraph.start)) to \(Timecode.precise(paragraph.end))")
+                }
+            }
+        }
+    }
+}
