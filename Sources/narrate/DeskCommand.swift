@@ -21,7 +21,7 @@ extension Narrate {
                   narrate desk assign k3f9x2ab ann.lee
                   narrate desk list --late
                 """,
-            subcommands: [List.self, Add.self, Show.self, Assign.self, Open.self, Claim.self, Change.self, Withdraw.self, Expire.self],
+            subcommands: [List.self, Add.self, Show.self, Assign.self, Open.self, Claim.self, Send.self, Change.self, Withdraw.self, Expire.self],
             defaultSubcommand: List.self)
 
         /// The article id every subcommand but add and list takes, checked before anything is opened.
@@ -303,6 +303,42 @@ extension Narrate {
                     return try desk.claim(id, by: .commandLine(user: NSUserName(), as: try accounts.account(name)))
                 }
                 Desk.report(entry, json: output.json, "\(name) claimed \(Desk.named(entry)).")
+            }
+        }
+
+        /// `narrate desk send ID --as NAME`: what the studio's Send does, for a volunteer who
+        /// recorded at the command line: the article, with its takes, goes to Ready for review
+        /// (or with review off to Published; the delivery itself is then `submit`'s).
+        struct Send: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Send a recorded article on for an account: to Ready for review ([service] review), else Published.")
+
+            @OptionGroup var article: ArticleArgument
+
+            @Option(name: .customLong("as"), help: ArgumentHelp("The account whose article it is.", valueName: "NAME"))
+            var account: String
+
+            @OptionGroup var output: JSONOption
+
+            func validate() throws {
+                do { _ = try AccountName(account) } catch { throw ValidationError("--as \(error.message)") }
+            }
+
+            func run() throws {
+                let name = try AccountName(account)
+                let entry = try withDesk { (desk, accounts, library) throws(NarrationError) in
+                    let id = try Desk.articleID(article.id, in: library)
+                    let actor = ServiceActor.commandLine(user: NSUserName(), as: try accounts.account(name))
+                    let current = try desk.entry(id, by: actor)
+                    if current.state == .assigned {
+                        guard try library.records(of: try library.article(id.rawValue)).chunkCount() > 0 else {
+                            throw NarrationError.usage("\(current.naming) has no takes yet: record it first (narrate record --article \(id)).")
+                        }
+                        try desk.recordedTake(id, by: actor)
+                    }
+                    return try desk.send(id, by: actor)
+                }
+                Desk.report(entry, json: output.json, "\(name) sent \(Desk.named(entry)): it is \(entry.state.title).")
             }
         }
 

@@ -25,8 +25,13 @@ extension Narrate {
                   narrate review send-back --as dora
                   narrate review done 1 --edit 42 --as ann.lee
                   narrate review changes --as dora --json
+                  narrate review approve --as dora --to archive
+
+                For an article on the desk (narrate desk) each step moves it there too: send-back \
+                to Pickups requested, the last pickup done back to Ready for review, approve to \
+                Approved, then Published once its delivery is checked at the destination.
                 """,
-            subcommands: [Notes.self, Note.self, SendBack.self, Done.self, Changes.self], defaultSubcommand: Notes.self)
+            subcommands: [Notes.self, Note.self, SendBack.self, Done.self, Changes.self, Approve.self], defaultSubcommand: Notes.self)
 
         /// `--as NAME`: the account a review command acts as, checked before anything is opened.
         struct ActingAccount: ParsableArguments {
@@ -44,8 +49,13 @@ extension Narrate {
             let account: Account
             let article: Article
             let reviewed: ReviewedArticle
-            /// How the article stands to the account (see `relation(of:)`).
+            /// How the article stands to the account (see `relation(of:on:)`).
             let relation: ArticleRelation
+            /// The desk, and the article's record on it (nil for an article not on the desk).
+            let desk: DeskService
+            let entry: DeskEntry?
+            /// The account, acting at the command line, as the desk's audit log names it.
+            let actor: ServiceActor
         }
 
         /// Runs `body` with the review of the article `target` names, as the account `acting`
@@ -53,25 +63,33 @@ extension Narrate {
         static func withReview<T>(
             readOnly: Bool = false, _ target: ArticleOption, _ acting: ActingAccount, _ body: (Context) throws(NarrationError) -> T
         ) throws -> T {
-            try CommandRunner.withLibrary(readOnly: readOnly) { (library) throws(NarrationError) -> T in
+            let reviewIsOn = try CommandRunner.settings().serviceReview
+            return try CommandRunner.withLibrary(readOnly: readOnly) { (library) throws(NarrationError) -> T in
                 let name = try AccountName(acting.account)
                 guard let account = try library.accountStore.account(named: name) else {
                     throw NarrationError(.unknownAccount, NarrationError.unknownAccount(name.rawValue).message + " List the accounts with: narrate accounts list")
                 }
                 let article = try library.article(target.article)
                 let service = ReviewService(store: library.reviewStore, channel: AuditEntry.commandLineActor(user: NSUserName()))
+                let entry = try library.deskStore.entry(article.id)
                 return try body(
-                    Context(service: service, account: account, article: article, reviewed: try library.reviewedArticle(article), relation: relation(of: account)))
+                    Context(
+                        service: service, account: account, article: article, reviewed: try library.reviewedArticle(article),
+                        relation: relation(of: account, on: entry), desk: DeskService(store: library.deskStore, reviewIsOn: reviewIsOn), entry: entry,
+                        actor: .commandLine(user: NSUserName(), as: account)))
             }
         }
 
-        /// How an article stands to `account` on the command line. The command line belongs to
-        /// the server's operator, trusted as `narrate accounts` is: it acts as the account on
-        /// the article as that account's role meets it in review, ready for review for a
-        /// proof-listener and their own for anyone else, while `Permissions.may` still decides
-        /// by the role and refuses a disabled account.
-        static func relation(of account: Account) -> ArticleRelation {
-            account.role == .proofListener ? .readyForReview : .assignedToThem
+        /// How an article stands to `account` on the command line: for an article on the desk,
+        /// what its desk record says (`DeskEntry.relation(to:)`), so review follows the
+        /// article's life. An article not on the desk (the personal library's) belongs to the
+        /// server's operator, trusted as `narrate accounts` is: the account meets it as its role
+        /// meets an article in review, ready for review for a proof-listener and their own for
+        /// anyone else. `Permissions.may` decides by the role either way and refuses a disabled
+        /// account.
+        static func relation(of account: Account, on entry: DeskEntry?) -> ArticleRelation {
+            if let entry { return entry.relation(to: account.name) }
+            return account.role == .proofListener ? .readyForReview : .assignedToThem
         }
 
         /// A note in one line: "1  paragraph 3 at 00:00:12.400  said "there", should be "their"  (dora; open: punch in at 2.4 s into chunk 4)".
@@ -202,7 +220,11 @@ extension Narrate {
 
             func run() throws {
                 let (article, sent) = try Review.withReview(target, acting) { (context) throws(NarrationError) in
-                    (context.article, try context.service.sendBack(context.reviewed, by: context.account, relation: context.relation))
+                    // The desk's state is judged before the notes go out, so that a refusal sends nothing.
+                    if let entry = context.entry { _ = try entry.state.after(.sendBack, reviewIsOn: context.desk.reviewIsOn, naming: entry.naming) }
+                    let sent = try context.service.sendBack(context.reviewed, by: context.account, relation: context.relation)
+                    if context.entry != nil { try context.desk.sendBack(context.article.id, by: context.actor) }
+                    return (context.article, sent)
                 }
                 if output.json {
                     Console.printJSON(SentBackJSON(
@@ -237,6 +259,12 @@ extension Narrate {
                 if edit < 1 { throw ValidationError("--edit \(edit) is not an edit: edits are numbered from 1 (see \"narrate history\").") }
             }
 
+            /// What follows "Pickup N is done" once the last one is.
+            static func afterwards(allDone: Bool, backInReview: Bool) -> String {
+                guard allDone else { return "" }
+                return backInReview ? " All pickups are done: the article is Ready for review again." : " All pickups are done: the article can go back to review."
+            }
+
             /// What `--json` prints.
             struct DoneJSON: Encodable {
                 let note: ReviewNoteJSON
@@ -244,16 +272,20 @@ extension Narrate {
             }
 
             func run() throws {
-                let (done, allDone) = try Review.withReview(target, acting) { (context) throws(NarrationError) in
+                let (done, allDone, backInReview) = try Review.withReview(target, acting) { (context) throws(NarrationError) in
                     let service = context.service
                     let done = try service.markPickupDone(Int64(note), of: context.reviewed, edit: edit, by: context.account, relation: context.relation)
-                    return (done, try service.allPickupsDone(of: context.article.id, for: context.account, relation: context.relation))
+                    let allDone = try service.allPickupsDone(of: context.article.id, for: context.account, relation: context.relation)
+                    // The last pickup done sends a desk article back to review.
+                    guard allDone, context.entry?.state == .pickupsRequested else { return (done, allDone, false) }
+                    try context.desk.pickupsDone(context.article.id, by: context.actor)
+                    return (done, allDone, true)
                 }
                 if output.json {
                     Console.printJSON(DoneJSON(note: ReviewNoteJSON(done), allDone: allDone))
                     return
                 }
-                Console.print("Pickup \(done.id) is done with edit \(edit).\(allDone ? " All pickups are done: the article can go back to review." : "")")
+                Console.print("Pickup \(done.id) is done with edit \(edit).\(Self.afterwards(allDone: allDone, backInReview: backInReview))")
             }
         }
 
@@ -298,6 +330,62 @@ extension Narrate {
                     }.joined(separator: ", ")
                     Console.print("\(name): \(what); hear \(Timecode.precise(paragraph.start)) to \(Timecode.precise(paragraph.end))")
                 }
+            }
+        }
+    
+        /// `narrate review approve`: a proof-listener's approval of a desk article, which is then
+        /// delivered as `submit` delivers and marked Published (`ApprovedDelivery`).
+        struct Approve: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Approve an article on the desk and deliver it: exported as it stands now, checked at its destination, then Published.",
+                discussion: """
+                    Only a proof-listener approves, and only an article ready for review. A refused \
+                    approval exports and sends nothing. A delivery that fails leaves the article \
+                    Approved, its export waiting in the outbox ("narrate outbox push" sends it).
+                    """)
+
+            @OptionGroup var target: ArticleOption
+            @OptionGroup var acting: ActingAccount
+            @OptionGroup var profile: ProfileOption
+            @OptionGroup var destination: DestinationOptions
+            @OptionGroup var retry: RetryOptions
+            @OptionGroup var output: JSONOption
+
+            /// What `--json` prints.
+            struct ApprovedJSON: Encodable {
+                let article: String
+                let state: String
+                let delivered: OutboxJobJSON
+            }
+
+            func run() async throws {
+                let settings = try CommandRunner.settings()
+                let resolved = try destination.required(settings)
+                let reviewIsOn = settings.serviceReview
+                let requested = try profile.profile.map { (name) throws(NarrationError) in try settings.deliveryProfile(named: name) }
+                let fallback = try profile.resolve(settings)
+                let (job, entry) = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> (OutboxJob, DeskEntry) in
+                    let name = try AccountName(acting.account)
+                    guard let account = try library.accountStore.account(named: name) else {
+                        throw NarrationError(.unknownAccount, NarrationError.unknownAccount(name.rawValue).message + " List the accounts with: narrate accounts list")
+                    }
+                    let article = try library.article(target.article)
+                    guard try library.deskStore.entry(article.id) != nil else {
+                        throw NarrationError.usage("The article \(article.id) (\"\(article.title)\") is not on the desk, so there is nothing to approve: deliver it with narrate submit.")
+                    }
+                    let approval = ApprovedDelivery(library: library, desk: DeskService(store: library.deskStore, reviewIsOn: reviewIsOn))
+                    let sending = ApprovedDelivery.Sending(
+                        destination: resolved, profile: requested, fallback: fallback, language: settings.language, retry: retry.schedule)
+                    return try await approval.approveAndDeliver(
+                        article, by: .commandLine(user: NSUserName(), as: account), sending: sending) { error, delay in
+                        Console.error("\(error.sentence) Trying again in \(String(format: "%g", delay)) s.")
+                    }
+                }
+                if output.json {
+                    Console.printJSON(ApprovedJSON(article: entry.article.rawValue, state: entry.state.rawValue, delivered: OutboxJobJSON(job)))
+                    return
+                }
+                Console.print("Approved \"\(entry.title)\" and delivered \(job.file.lastPathComponent) to \(job.remotePath ?? resolved.description): it is \(entry.state.title).")
             }
         }
     }
