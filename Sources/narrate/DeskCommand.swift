@@ -71,6 +71,16 @@ extension Narrate {
             if json { Console.printJSON(DeskEntryJSON(entry, now: Date())) } else { Console.print(line) }
         }
 
+        /// Refuses `queue` and `submit` of an article on the desk: a desk article reaches
+        /// listeners only through the desk (a proof-listener's approval, or with review off its
+        /// volunteer's send), never past it.
+        static func refuseDirectDelivery(of article: Article, in library: NarrationLibrary) throws(NarrationError) {
+            guard let entry = try library.deskStore.entry(article.id) else { return }
+            throw NarrationError(
+                .deskRefused,
+                "\(entry.naming) is on the reading service's desk (\(entry.state.title)), so it is delivered through the desk: a proof-listener approves it (narrate review approve), or with review off its volunteer sends it (narrate desk send).")
+        }
+
         /// `The article k3f9x2ab ("Budget")` as the lines below name it.
         static func named(_ entry: DeskEntry) -> String { "\(entry.article) (\"\(entry.title)\")" }
 
@@ -307,38 +317,60 @@ extension Narrate {
         }
 
         /// `narrate desk send ID --as NAME`: what the studio's Send does, for a volunteer who
-        /// recorded at the command line: the article, with its takes, goes to Ready for review
-        /// (or with review off to Published; the delivery itself is then `submit`'s).
-        struct Send: ParsableCommand {
+        /// recorded at the command line: the article, with its takes, goes to Ready for review;
+        /// with `[service] review = false` it is delivered as submit delivers and Published
+        /// (`DeskDelivery`).
+        struct Send: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Send a recorded article on for an account: to Ready for review ([service] review), else Published.")
+                abstract: "Send a recorded article on for its volunteer: to Ready for review, or with review off delivered and Published.",
+                discussion: "With review off ([service] review = false) the destination and profile options say where it goes, as for narrate submit.")
 
             @OptionGroup var article: ArticleArgument
 
             @Option(name: .customLong("as"), help: ArgumentHelp("The account whose article it is.", valueName: "NAME"))
             var account: String
 
+            @OptionGroup var profile: ProfileOption
+            @OptionGroup var destination: DestinationOptions
+            @OptionGroup var retry: RetryOptions
             @OptionGroup var output: JSONOption
 
             func validate() throws {
                 do { _ = try AccountName(account) } catch { throw ValidationError("--as \(error.message)") }
             }
 
-            func run() throws {
+            func run() async throws {
                 let name = try AccountName(account)
-                let entry = try withDesk { (desk, accounts, library) throws(NarrationError) in
+                let settings = try CommandRunner.settings()
+                // Only a send that delivers needs to know where to.
+                let resolved = settings.serviceReview ? nil : try destination.required(settings)
+                let requested = try profile.profile.map { (name) throws(NarrationError) in try settings.deliveryProfile(named: name) }
+                let fallback = try profile.resolve(settings)
+                let (entry, job) = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> (DeskEntry, OutboxJob?) in
+                    let desk = DeskService(store: library.deskStore, reviewIsOn: settings.serviceReview)
                     let id = try Desk.articleID(article.id, in: library)
-                    let actor = ServiceActor.commandLine(user: NSUserName(), as: try accounts.account(name))
+                    guard let volunteer = try library.accountStore.account(named: name) else {
+                        throw NarrationError(.unknownAccount, NarrationError.unknownAccount(name.rawValue).message + " List the accounts with: narrate accounts list")
+                    }
+                    let actor = ServiceActor.commandLine(user: NSUserName(), as: volunteer)
                     let current = try desk.entry(id, by: actor)
+                    let found = try library.article(id.rawValue)
                     if current.state == .assigned {
-                        guard try library.records(of: try library.article(id.rawValue)).chunkCount() > 0 else {
+                        guard try library.records(of: found).chunkCount() > 0 else {
                             throw NarrationError.usage("\(current.naming) has no takes yet: record it first (narrate record --article \(id)).")
                         }
                         try desk.recordedTake(id, by: actor)
                     }
-                    return try desk.send(id, by: actor)
+                    guard let resolved else { return (try desk.send(id, by: actor), nil) }
+                    let sending = DeskDelivery.Sending(
+                        destination: resolved, profile: requested, fallback: fallback, language: settings.language, retry: retry.schedule)
+                    let (job, entry) = try await DeskDelivery(library: library, desk: desk).sendAndDeliver(found, by: actor, sending: sending) { error, delay in
+                        Console.error("\(error.sentence) Trying again in \(String(format: "%g", delay)) s.")
+                    }
+                    return (entry, job)
                 }
-                Desk.report(entry, json: output.json, "\(name) sent \(Desk.named(entry)): it is \(entry.state.title).")
+                let delivered = job.map { " Delivered \($0.file.lastPathComponent) to \($0.remotePath ?? "its destination")." } ?? ""
+                Desk.report(entry, json: output.json, "\(name) sent \(Desk.named(entry)): it is \(entry.state.title).\(delivered)")
             }
         }
 

@@ -47,6 +47,7 @@ extension Narrate {
             let settings = try CommandRunner.settings()
             let (job, sidecar) = try CommandRunner.withLibrary { (library) throws(NarrationError) -> (OutboxJob, Sidecar) in
                 let article = try library.article(target.article)
+                try Desk.refuseDirectDelivery(of: article, in: library)
                 return try library.queue(article, profile: try profile.resolve(settings), language: settings.language, sendingUnread: incomplete.incomplete) { bar.update(done: $0, total: $1) }
             }
             bar.finish()

@@ -334,7 +334,7 @@ extension Narrate {
         }
     
         /// `narrate review approve`: a proof-listener's approval of a desk article, which is then
-        /// delivered as `submit` delivers and marked Published (`ApprovedDelivery`).
+        /// delivered as `submit` delivers and marked Published (`DeskDelivery`).
         struct Approve: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Approve an article on the desk and deliver it: exported as it stands now, checked at its destination, then Published.",
@@ -373,8 +373,8 @@ extension Narrate {
                     guard try library.deskStore.entry(article.id) != nil else {
                         throw NarrationError.usage("The article \(article.id) (\"\(article.title)\") is not on the desk, so there is nothing to approve: deliver it with narrate submit.")
                     }
-                    let approval = ApprovedDelivery(library: library, desk: DeskService(store: library.deskStore, reviewIsOn: reviewIsOn))
-                    let sending = ApprovedDelivery.Sending(
+                    let approval = DeskDelivery(library: library, desk: DeskService(store: library.deskStore, reviewIsOn: reviewIsOn))
+                    let sending = DeskDelivery.Sending(
                         destination: resolved, profile: requested, fallback: fallback, language: settings.language, retry: retry.schedule)
                     return try await approval.approveAndDeliver(
                         article, by: .commandLine(user: NSUserName(), as: account), sending: sending) { error, delay in

@@ -58,6 +58,7 @@ extension Narrate {
             let uploading = ProgressBar(label: "Sending", stage: "upload", mode: progress.progress)
             let (job, sidecar, check) = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> (OutboxJob, Sidecar?, String) in
                 let article = try library.article(target.article)
+                try Desk.refuseDirectDelivery(of: article, in: library)
                 // Before exporting: a missing share or key pair is said now.
                 let store = try NarrationLibrary.store(for: resolved)
                 let check = store.verification

@@ -1,0 +1,90 @@
+public import Foundation
+public import NarrationCore
+
+/// How an article on the desk reaches listeners: exported from its chunks as they stand and
+/// delivered through the outbox exactly as `submit` delivers (checked at its destination, feed
+/// last), and only once the delivery is recorded does the desk say Published.
+///
+/// - With review on, by a proof-listener's approval (`approveAndDeliver`): the desk moves the
+///   article to Approved first, so listeners never hear an article no proof-listener approved,
+///   nor an export older than the approval.
+/// - With review off, by its volunteer's send (`sendAndDeliver`).
+///
+/// The desk decides first: a step it refuses (wrong state, wrong role) exports and sends nothing.
+/// A delivery that fails leaves the article where it was (Approved, or Recording) with its job
+/// waiting in the outbox and the error said; it is not Published.
+public struct DeskDelivery: Sendable {
+    public let library: NarrationLibrary
+    public let desk: DeskService
+
+    public init(library: NarrationLibrary, desk: DeskService) {
+        self.library = library
+        self.desk = desk
+    }
+
+    /// What a delivery needs besides the article: where, in which profile, with which retries.
+    public struct Sending: Sendable {
+        public var destination: Destination
+        public var profile: DeliveryProfile?
+        public var fallback: DeliveryProfile
+        public var language: String
+        public var retry: RetrySchedule
+
+        public init(destination: Destination, profile: DeliveryProfile?, fallback: DeliveryProfile, language: String, retry: RetrySchedule) {
+            self.destination = destination
+            self.profile = profile
+            self.fallback = fallback
+            self.language = language
+            self.retry = retry
+        }
+    }
+
+    /// Approves `article` as `actor`, exports and delivers it, and marks it Published.
+    /// - Returns: the delivered job and the article's desk record, Published.
+    /// - Throws: `notPermitted` and `deskRefused` before anything is exported; the export's
+    ///   and the delivery's errors after the approval (the article stays Approved, its job in
+    ///   the outbox).
+    public func approveAndDeliver(
+        _ article: Article, by actor: ServiceActor, sending: Sending,
+        onRetry: (NarrationError, Double) -> Void = { _, _ in }
+    ) async throws(NarrationError) -> (job: OutboxJob, entry: DeskEntry) {
+        try desk.approve(article.id, by: actor)
+        let delivered = try await exportAndDeliver(article, sending: sending, onRetry: onRetry)
+        let entry = try desk.publish(article.id, by: .service)
+        return (delivered, entry)
+    }
+
+    /// With review off: sends `article` as its volunteer `actor`, straight to listeners: the
+    /// desk judges the send first, the article is exported and delivered, then the desk says
+    /// Published. With review on this is refused: the send goes to review (`DeskService.send`).
+    /// - Throws: `deskRefused` with review on or in a state that cannot be sent, `notPermitted`,
+    ///   both before anything is exported; the export's and the delivery's errors after.
+    public func sendAndDeliver(
+        _ article: Article, by actor: ServiceActor, sending: Sending,
+        onRetry: (NarrationError, Double) -> Void = { _, _ in }
+    ) async throws(NarrationError) -> (job: OutboxJob, entry: DeskEntry) {
+        let entry = try desk.entry(article.id, by: actor)
+        guard !desk.reviewIsOn else {
+            throw NarrationError(.deskRefused, "\(entry.naming) goes to a proof-listener before listeners: it is sent for review, not delivered.")
+        }
+        guard actor.may(DeskEvent.send.action, entry.relation(to: actor.account?.name)) else {
+            throw .notPermitted(actor, DeskEvent.send.action, article: article.id)
+        }
+        _ = try entry.state.after(.send, reviewIsOn: false, naming: entry.naming)
+        let delivered = try await exportAndDeliver(article, sending: sending, onRetry: onRetry)
+        return (delivered, try desk.send(article.id, by: actor))
+    }
+
+    /// The export of the chunks as they stand, and its delivery as `submit` makes it.
+    private func exportAndDeliver(
+        _ article: Article, sending: Sending, onRetry: (NarrationError, Double) -> Void
+    ) async throws(NarrationError) -> OutboxJob {
+        let library = self.library
+        // The reading plan was the volunteer's to finish before sending; a reviewed or sent
+        // article goes as it stands, skipped paragraphs and all.
+        let (job, _) = try await BlockingWork.run(named: "narrate-desk-export") { () throws(NarrationError) in
+            try library.exportForDelivery(article, profile: sending.profile, fallback: sending.fallback, language: sending.language, sendingUnread: true)
+        }
+        return try await library.deliver(job, to: sending.destination, retrying: sending.retry, onRetry: onRetry)
+    }
+}
