@@ -62,11 +62,21 @@ struct AccountRulesTests {
             "config.toml, line 2: address in [service] must be the address people reach the service at, starting with https:// (or http://), without ? or #, e.g. \"https://narrate.example.org\".")) {
             try Settings(parsing: "[service]\naddress = \"narrate.example.org\"\n", file: "config.toml")
         }
-        #expect(throws: NarrationError.usage("config.toml, line 2: unknown setting \"adress\" in [service] (known: address).")) {
+        #expect(throws: NarrationError.usage("config.toml, line 2: unknown setting \"adress\" in [service] (known: address, review).")) {
             try Settings(parsing: "[service]\nadress = \"https://x\"\n", file: "config.toml")
         }
         #expect(throws: NarrationError.usage("config.toml, line 2: address in [service] must be a string in quotes.")) {
             try Settings(parsing: "[service]\naddress = 8765\n", file: "config.toml")
+        }
+    }
+
+    @Test("[service] review: on unless config.toml says false; anything but true or false is refused")
+    func configReview() throws {
+        #expect(try Settings(parsing: "narrator = \"Ann\"\n", file: "config.toml").serviceReview)
+        #expect(try !Settings(parsing: "[service]\nreview = false\n", file: "config.toml").serviceReview)
+        #expect(try Settings(parsing: "[service]\nreview = true\n", file: "config.toml").serviceReview)
+        #expect(throws: NarrationError.usage("config.toml, line 2: review in [service] must be true or false.")) {
+            try Settings(parsing: "[service]\nreview = \"no\"\n", file: "config.toml")
         }
     }
 }

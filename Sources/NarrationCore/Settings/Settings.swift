@@ -28,6 +28,7 @@
 ///
 /// [service]                             # a reading service with accounts
 /// address = "https://narrate.example.org"     # where people reach it: invitation links start so
+/// review = true                         # sent articles wait for a proof-listener; false delivers at once
 /// ```
 public struct Settings: Sendable, Equatable {
     public var narrator = ""
@@ -47,6 +48,9 @@ public struct Settings: Sendable, Equatable {
     /// `[service] address`: where people reach the reading service, the start of every
     /// invitation link; nil when not set.
     public var serviceAddress: ServiceAddress?
+    /// `[service] review`: whether an article a volunteer sends waits for a proof-listener
+    /// (true, the default) or is delivered at once.
+    public var serviceReview = true
 
     public init() {}
 
@@ -61,7 +65,7 @@ public struct Settings: Sendable, Equatable {
     static let topLevelKeys: Set<String> = [
         "narrator", "publication", "device", "profile", "destination", "language", "profiles", "destinations", "service",
     ]
-    static let serviceKeys: Set<String> = ["address"]
+    static let serviceKeys: Set<String> = ["address", "review"]
     static let destinationKeys = Set(["url", "endpoint", "region", "path_style", "credentials_file", "credentials_profile"]).union(feedKeys)
     /// The settings of a destination's podcast feeds, for folders and object storage alike.
     static let feedKeys: Set<String> = ["public_url", "feed_title", "feed_image", "feed_language", "feed_author"]
@@ -108,6 +112,10 @@ public struct Settings: Sendable, Equatable {
         if let value = root["service"] {
             guard let table = value.table else { throw fail("service must be a table, [service]") }
             serviceAddress = try Self.serviceAddress(table, fail: fail.within("service"))
+            if let review = table["review"] {
+                guard case .boolean(let on) = review else { throw fail.within("service")("review in [service] must be true or false", at: "review") }
+                serviceReview = on
+            }
         }
         profile = try string("profile") ?? "archive"
         _ = try deliveryProfile(named: profile)
