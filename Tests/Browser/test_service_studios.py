@@ -36,8 +36,9 @@ ARTICLES = {
 }
 
 
-class ArticleStudiosTests(ServiceTestCase):
-    studio_name = "service-studios"
+class StudiosTestCase(ServiceTestCase):
+    """A reading service whose desk has vera's and vic's articles assigned, and one open."""
+
     accounts = (("vera", "volunteer"), ("vic", "volunteer"), ("cora", "coordinator"))
     config = 'publication = "Daily News"\nnarrator = "Service"\ndestination = "{folder}/delivered"\n'
 
@@ -83,6 +84,10 @@ class ArticleStudiosTests(ServiceTestCase):
 
     def frames(self, browser):
         return "\n".join(browser.js("return window.receivedFrames || []"))
+
+
+class ArticleStudiosTests(StudiosTestCase):
+    studio_name = "service-studios"
 
     def test_1_two_volunteers_record_their_own_articles_and_hear_nothing_of_the_other(self):
         pages = {name: self.signed_in_page(name) for name in ARTICLES}
@@ -168,6 +173,30 @@ class ArticleStudiosTests(ServiceTestCase):
         for element in page.driver.find_elements(By.CSS_SELECTOR, "button, a.button"):
             if element.is_displayed():
                 self.assertGreaterEqual(element.size["height"], 44, f"a small target: {element.text}")
+
+
+class ReviewOffTests(StudiosTestCase):
+    """`[service] review = false`: Send marks the article Published and delivers it as submit does."""
+
+    studio_name = "service-review-off"
+    config = 'publication = "Daily News"\nnarrator = "Service"\ndestination = "{folder}/delivered"\n[service]\nreview = false\n'
+
+    def test_send_delivers_at_once(self):
+        page = self.signed_in_page("vic")
+        page.driver.get(self.studio.base + "/?article=" + self.article["vic"])
+        page.wait_js("return state.header && state.header.title === 'Harbour lights restored'", "vic's article in its studio", 20)
+        self.assertEqual(os.listdir(os.path.join(self.studio.folder, "delivered")), [])
+        page.click("record")
+        page.wait_recording(1.5, 20)
+        page.click("record")
+        page.wait_chunk_count(1, 20)
+        page.wait_ready(20)
+        page.press("s")
+        page.wait(lambda d: page.visible("result") and page.text("result-heading").startswith("Submitted"), "the submitted result", 60)
+        self.assertEqual(self.desk_state(self.article["vic"]), "published")
+        self.assertEqual([job["state"] for job in self.studio.narrate_json("outbox", "list", "--all")], ["delivered"])
+        delivered = [name for _, _, names in os.walk(os.path.join(self.studio.folder, "delivered")) for name in names]
+        self.assertTrue(any(name.endswith((".mp3", ".flac", ".wav", ".opus", ".m4a", ".ogg")) for name in delivered), delivered)
 
 
 if __name__ == "__main__":
