@@ -13,7 +13,7 @@ extension WebStudioServer {
         var title: String
         var publication: String
         var section: String
-        /// "2026-11-27 18:00", or "" for none.
+        /// "2026-11-27" or "2026-11-27T18:00" (UTC), or "" for none.
         var deadline: String
         var late: Bool
         /// "Assigned", "Recording", "Pickups requested", "Open"…
