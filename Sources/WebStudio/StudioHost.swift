@@ -112,9 +112,6 @@ final class StudioHost: Sendable {
     /// Whether `account` is shown the server's settings: coordinators and admins.
     static func mayReadSettings(_ account: Account) -> Bool { account.role == .coordinator || account.role == .admin }
 
-    /// How many pages are connected.
-    var pageCount: Int { published.withLock { $0.pages.count } }
-
     func receive(_ message: PageMessage, from page: PageID) { post(.message(message, from: page)) }
     func receiveAudio(_ bytes: [UInt8], from page: PageID) { post(.audio(bytes, from: page)) }
 
