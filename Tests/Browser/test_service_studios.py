@@ -174,6 +174,26 @@ class ArticleStudiosTests(StudiosTestCase):
             if element.is_displayed():
                 self.assertGreaterEqual(element.size["height"], 44, f"a small target: {element.text}")
 
+    def test_4_a_coordinator_looks_in_on_a_volunteers_studio_and_sees_the_settings(self):
+        """On the flyer vic claimed in test 3 (no takes yet)."""
+        flyer = "Shop flyer for the week"
+        volunteer = self.signed_in_page("vic")
+        volunteer.driver.get(self.studio.base + "/?article=" + self.open_article)
+        volunteer.wait_js(f"return state.header && state.header.title === {json.dumps(flyer)}", "vic's studio", 20)
+        coordinator = self.signed_in_page("cora")
+        coordinator.driver.get(self.studio.base + "/?article=" + self.open_article)
+        coordinator.wait_js(f"return state.header && state.header.title === {json.dumps(flyer)}", "the coordinator in vic's studio", 20)
+        coordinator.wait_js("return page.settings && page.settings.length > 0", "the settings on the coordinator's page")
+        self.assertIn("Booth microphone", self.frames(coordinator))
+        self.assertNotIn("Booth microphone", self.frames(volunteer))
+        # One studio: the take the volunteer's page records, the coordinator's page shows.
+        volunteer.click("record")
+        volunteer.wait_recording(1.0, 20)
+        coordinator.wait_js("return state.activity.kind === 'recording'", "the volunteer's take on the coordinator's page")
+        volunteer.click("record")
+        coordinator.wait_js("return state.header.chunkCount === 1 && state.activity.kind === 'ready'", "the kept take on the coordinator's page", 20)
+        self.assertEqual(self.desk_state(self.open_article), "recording")
+
 
 class ReviewOffTests(StudiosTestCase):
     """`[service] review = false`: Send marks the article Published and delivers it as submit does."""
