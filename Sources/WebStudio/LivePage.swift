@@ -18,7 +18,7 @@ final class LivePage: Sendable {
 
     let host: StudioHost
     let door: ServiceDoor?
-    private let signedIn: SignedInRequest?
+    let signedIn: SignedInRequest?
     private let open = Atomic<Bool>(true)
     /// The article last asked about for `mayReceive`, and the answer.
     private let seen = Mutex<(article: ArticleID?, allowed: Bool)?>(nil)

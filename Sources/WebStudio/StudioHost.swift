@@ -44,6 +44,8 @@ final class StudioHost: Sendable {
         var outboxMessage = ""
         var article: Article?
         var pages: [PageID: AsyncStream<String>.Continuation] = [:]
+        /// The account of each page in a reading service.
+        var accounts: [PageID: Account] = [:]
         var nextPage = 0
     }
 
@@ -55,11 +57,24 @@ final class StudioHost: Sendable {
     private let published = Mutex(Published())
     /// Finishes when the session's loop has returned; awaited by `shutDown()`.
     private let sessionEnded: AsyncStream<Void>
+    /// In a reading service: the desk and the hours this studio tells.
+    private let deskLink: StudioDeskLink?
+    /// True for a reading service's studio of one article (`StudioRooms`): it never opens
+    /// another, and takes come from the browser's microphone (the booth is the personal studio's).
+    let isArticleStudio: Bool
 
     /// Starts the session on `article` (nil: the new-article form).
-    init(library: NarrationLibrary, options: Studio.Options, article: Article?, settings: [(name: String, value: String)]) {
+    /// - Parameters:
+    ///   - deskLink: in a reading service, the desk and the hours to tell.
+    ///   - isArticleStudio: the studio of `article` alone (a reading service's `StudioRooms`).
+    init(
+        library: NarrationLibrary, options: Studio.Options, article: Article?, settings: [(name: String, value: String)],
+        deskLink: StudioDeskLink? = nil, isArticleStudio: Bool = false
+    ) {
         self.library = library
         self.options = options
+        self.deskLink = deskLink
+        self.isArticleStudio = isArticleStudio
         settingsMessage = PageState.encode([
             "type": AnyEncodable("settings"),
             "settings": AnyEncodable(settings.map { ["name": $0.name, "value": $0.value] }),
@@ -69,7 +84,9 @@ final class StudioHost: Sendable {
         let (ended, end) = AsyncStream<Void>.makeStream()
         sessionEnded = ended
         DedicatedThread.start(named: "narrate-web-studio", because: .blocksIndefinitely) { [self] in
-            run(Studio(library: library, options: options, devices: .alsa(options), article: article))
+            let studio = Studio(library: library, options: options, devices: .alsa(options), article: article)
+            if isArticleStudio { studio.microphone = .browser }
+            run(studio)
             end.finish()
         }
     }
@@ -77,25 +94,33 @@ final class StudioHost: Sendable {
     // MARK: Pages
 
     /// A page connected: the stream carries its messages, starting with the state, the outbox
-    /// and the settings.
-    func connect() -> (PageID, AsyncStream<String>) {
+    /// and the settings. In a reading service (`account` given) the settings, which name folders
+    /// on the server, go only to coordinators and admins.
+    func connect(account: Account? = nil) -> (PageID, AsyncStream<String>) {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
         let id = published.withLock { published in
             defer { published.nextPage += 1 }
             published.pages[published.nextPage] = continuation
+            if let account { published.accounts[published.nextPage] = account }
             for message in [published.stateMessage, published.outboxMessage] where !message.isEmpty { continuation.yield(message) }
             return published.nextPage
         }
-        continuation.yield(settingsMessage)
+        if account.map(Self.mayReadSettings) ?? true { continuation.yield(settingsMessage) }
         return (id, stream)
     }
+
+    /// Whether `account` is shown the server's settings: coordinators and admins.
+    static func mayReadSettings(_ account: Account) -> Bool { account.role == .coordinator || account.role == .admin }
 
     func receive(_ message: PageMessage, from page: PageID) { post(.message(message, from: page)) }
     func receiveAudio(_ bytes: [UInt8], from page: PageID) { post(.audio(bytes, from: page)) }
 
     /// The page's connection closed: a browser-microphone take it was sending stops and is kept.
     func disconnect(_ page: PageID) {
-        published.withLock { $0.pages.removeValue(forKey: page)?.finish() }
+        published.withLock { published in
+            published.pages.removeValue(forKey: page)?.finish()
+            published.accounts.removeValue(forKey: page)
+        }
         post(.left(page))
     }
 
@@ -104,6 +129,7 @@ final class StudioHost: Sendable {
         published.withLock { published in
             for page in published.pages.values { page.finish() }
             published.pages = [:]
+            published.accounts = [:]
         }
     }
 
@@ -158,6 +184,8 @@ final class StudioHost: Sendable {
         var nextTick = MonotonicClock.now()
         var wasWorking = false
         var catalog = CatalogWatch(library: library)
+        var lastActor: PageID?
+        var take: (account: Account, chunksBefore: Set<ChunkID>)?
         publishOutbox()
         while !studio.isFinished {
             _ = wake.wait(timeout: .now() + max(0, nextTick - MonotonicClock.now()))
@@ -177,7 +205,8 @@ final class StudioHost: Sendable {
                 case .message(let message, let page):
                     let before = studio.streamedInput
                     let wasPreRolling = studio.state.isPreRolling
-                    perform(message, on: studio)
+                    lastActor = page
+                    perform(message, on: studio, from: page)
                     if studio.streamedInput != nil, studio.streamedInput !== before { browserTakeOwner = page }
                     if !wasPreRolling, studio.state.isPreRolling { preRollOwner = page }
                 case .audio(let bytes, let page):
@@ -200,13 +229,64 @@ final class StudioHost: Sendable {
                 studio.tick()
                 nextTick = max(nextTick + 0.05, MonotonicClock.now() - 0.05)
             }
+            if deskLink != nil { noticeTakes(&take, studio: studio, startedBy: browserTakeOwner ?? preRollOwner ?? lastActor) }
             if wasWorking, !studio.state.isWorking { publishOutbox() }
             wasWorking = studio.state.isWorking
             publish(studio)
         }
     }
 
-    private func perform(_ message: PageMessage, on studio: Studio) {
+    /// In a reading service: remembers who began a take and which chunks there were, and once
+    /// it has ended tells the desk and the hours of the chunks it kept.
+    private func noticeTakes(_ take: inout (account: Account, chunksBefore: Set<ChunkID>)?, studio: Studio, startedBy page: PageID?) {
+        if studio.state.isRecording {
+            guard take == nil, let page, let account = published.withLock({ $0.accounts[page] }) else { return }
+            take = (account, Set(studio.chunkIDs))
+            return
+        }
+        guard let began = take else { return }
+        take = nil
+        guard let deskLink, let article = studio.openArticle?.id else { return }
+        let kept = studio.chunkIDs.indices.filter { !began.chunksBefore.contains(studio.chunkIDs[$0]) && $0 < studio.state.chunks.count }
+        guard !kept.isEmpty else { return }
+        let seconds = kept.reduce(0.0) { $0 + studio.state.chunks[$1].duration }
+        if let refusal = deskLink.takeKept(on: article, by: began.account, seconds: seconds) { studio.perform(.explain(refusal)) }
+    }
+
+    /// In a reading service, on a desk article: queue, submit and a confirmed send ask the desk
+    /// first. With review on the article goes to review and nothing is queued or delivered;
+    /// with review off the studio goes on to queue or submit as it does without a desk. Returns
+    /// true when the desk has dealt with the action (the studio must not do it).
+    private func sendsThroughDesk(_ action: StudioAction, on studio: Studio, from page: PageID) -> Bool {
+        guard let deskLink, let article = studio.openArticle else { return false }
+        switch action {
+        case .queue, .submit: break
+        case .confirmSend: guard case .confirmSend = studio.state.panel else { return false }
+        default: return false
+        }
+        guard let account = published.withLock({ $0.accounts[page] }), deskLink.isOnDesk(article.id) else { return false }
+        guard !Self.isBusy(studio) else {
+            studio.perform(.explain(Self.busy))
+            return true
+        }
+        guard !studio.chunkIDs.isEmpty else {
+            studio.perform(.explain("Record a take first: “\(article.title)” has nothing to send yet."))
+            return true
+        }
+        do throws(NarrationError) {
+            try deskLink.send(article.id, by: account)
+        } catch {
+            studio.perform(.explain(error.message))
+            return true
+        }
+        guard deskLink.reviewIsOn else { return false }
+        if case .confirmSend = studio.state.panel { studio.perform(.cancel) }
+        studio.perform(.explain(StudioDeskLink.sentForReview(article.title)))
+        return true
+    }
+
+    private func perform(_ message: PageMessage, on studio: Studio, from page: PageID) {
+        if isArticleStudio, let refusal = Self.articleStudioRefusal(message) { return studio.perform(.explain(refusal)) }
         switch message {
         case .key(let key, let chunk):
             if let chunk, Self.actsOnChunk(key, studio.state.panel) {
@@ -218,6 +298,7 @@ final class StudioHost: Sendable {
                 }
             }
             guard let action = studio.state.action(for: key) else { return }
+            if sendsThroughDesk(action, on: studio, from: page) { return }
             switch action {
             case .playOrPause, .playSelected, .seek, .changeVolume, .changeSpeed, .punchIn:
                 // The page plays in the browser; the studio's own player is the terminal's.
@@ -270,6 +351,18 @@ final class StudioHost: Sendable {
             } catch {
                 studio.perform(.explain(PageState.sentence(error, canSend: options.destination != nil)))
             }
+        }
+    }
+
+    /// What a reading service's studio of one article does not do, and why; nil for the rest.
+    static func articleStudioRefusal(_ message: PageMessage) -> String? {
+        switch message {
+        case .open, .newArticle:
+            return "This studio is for one article: open another from your home page."
+        case .microphone(let source) where source != .browser:
+            return "In the reading service takes come from this computer's microphone: the booth microphone is the personal studio's."
+        default:
+            return nil
         }
     }
 

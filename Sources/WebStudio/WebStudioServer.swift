@@ -55,16 +55,27 @@ public struct WebStudioServer: Sendable {
         /// How often an open page's session is checked again (a disabled account's page closes
         /// within this).
         public var sessionCheckInterval: Duration
+        /// The desk: the volunteers' home page reads and claims through it, and each article's
+        /// studio tells it of takes and sends. Nil: no home-page articles, studios tell nobody.
+        public var desk: DeskService?
+        /// Where the studios record each account's takes for its hours; nil records none.
+        public var activity: AccountActivity?
+        /// How long an article's studio stays open after its last page closed.
+        public var studioIdleClose: Duration
 
         public init(
             accounts: AccountService, articleAccess: any ArticleAccess, trustedProxy: String?, sessionPolicy: SessionPolicy = SessionPolicy(),
-            sessionCheckInterval: Duration = .seconds(2)
+            sessionCheckInterval: Duration = .seconds(2), desk: DeskService? = nil, activity: AccountActivity? = nil,
+            studioIdleClose: Duration = .seconds(120)
         ) {
             self.accounts = accounts
             self.articleAccess = articleAccess
             self.trustedProxy = trustedProxy
             self.sessionPolicy = sessionPolicy
             self.sessionCheckInterval = sessionCheckInterval
+            self.desk = desk
+            self.activity = activity
+            self.studioIdleClose = studioIdleClose
         }
     }
 
@@ -126,17 +137,46 @@ public struct WebStudioServer: Sendable {
             door = nil
         }
         let host = StudioHost(library: library, options: options, article: article, settings: configuration.settings)
+        let rooms = configuration.service.map { service in
+            let deskLink = service.desk.map { StudioDeskLink(desk: $0, activity: service.activity) }
+            let (library, options, settings) = (library, options, configuration.settings)
+            return StudioRooms(idleClose: service.studioIdleClose) { article in
+                StudioHost(library: library, options: options, article: article, settings: settings, deskLink: deskLink, isArticleStudio: true)
+            }
+        }
+        let idleCloser = rooms.map { rooms in
+            Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: max(.milliseconds(250), rooms.idleClose / 4))
+                    await rooms.closeIdle()
+                }
+            }
+        }
+        defer { idleCloser?.cancel() }
         do throws(NarrationError) {
             let router = Router(context: StudioRequestContext.self)
             if let door {
                 Self.addService(to: router, door: door, scheme: scheme)
+                if let desk = configuration.service?.desk { Self.addHome(to: router, desk: desk) }
             } else {
                 router.middlewares.add(AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
             }
             addPage(to: router)
-            addAPI(to: router, host: host, door: door)
+            addAPI(to: router, host: host, door: door, rooms: rooms)
+            let library = self.library
             router.ws("/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
-                let page = LivePage(host: host, door: door, signedIn: context.requestContext.signedIn)
+                let signedIn = context.requestContext.signedIn
+                if let door, let rooms, let wanted = context.request.uri.queryParameters.get("article") {
+                    // A reading service's studio of one article, for a page whose account may see it.
+                    guard let article = await Self.article(wanted, for: signedIn, door: door, library: library) else {
+                        return try await outbound.close(.policyViolation, reason: StudioRooms.notYours)
+                    }
+                    guard let articleHost = rooms.enter(article) else { return try await outbound.close(.policyViolation, reason: StudioRooms.full) }
+                    defer { rooms.leave(article.id) }
+                    try await Self.serve(page: inbound, outbound: outbound, live: LivePage(host: articleHost, door: door, signedIn: signedIn))
+                    return
+                }
+                let page = LivePage(host: host, door: door, signedIn: signedIn)
                 try await Self.serve(page: inbound, outbound: outbound, live: page)
             }
 
@@ -174,9 +214,11 @@ public struct WebStudioServer: Sendable {
             }
         } catch {
             await host.shutDown()
+            await rooms?.shutDown()
             throw error
         }
         await host.shutDown()  // awaited, never waited for: a take under way is stopped and kept first
+        await rooms?.shutDown()
     }
 
     /// HTTP/1.1 with the WebSocket upgrade (over TLS when given), every connection watched by
@@ -255,7 +297,15 @@ public struct WebStudioServer: Sendable {
     }
 
     /// The studio's own routes; in a reading service each asks the door first.
-    private func addAPI(to router: Router<StudioRequestContext>, host: StudioHost, door: ServiceDoor?) {
+    /// The article `wanted` names when `signedIn`'s account may see it (`view`); nil for an
+    /// article that is not theirs, a name that is no article's, or no session.
+    static func article(_ wanted: String, for signedIn: SignedInRequest?, door: ServiceDoor, library: NarrationLibrary) async -> Article? {
+        guard let signedIn, (1...64).contains(wanted.utf8.count), wanted.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+        guard await door.may(signedIn.account, .view, article: ArticleID(wanted)) else { return nil }
+        return try? await BlockingWork.run(named: "narrate-web-access") { () throws(NarrationError) in try library.article(wanted) }
+    }
+
+    private func addAPI(to router: Router<StudioRequestContext>, host: StudioHost, door: ServiceDoor?, rooms: StudioRooms?) {
         let library = self.library
         let options = self.options
         router.post("/api/articles") { request, context -> Response in
@@ -290,8 +340,18 @@ public struct WebStudioServer: Sendable {
             }
         }
         router.get("/audio") { request, context -> Response in
-            guard let article = host.article else { return Self.refusal(404, "No article is open.") }
-            if let door, let refusal = await door.refusal(context, .view, article: article.id) { return refusal }
+            let article: Article
+            if let door, rooms != nil, let wanted = request.uri.queryParameters.get("article") {
+                // An article's own studio: the article the page names, if its account may hear it.
+                guard let named = await Self.article(wanted, for: context.signedIn, door: door, library: library) else {
+                    return Self.refusal(403, ServiceDoor.notAllowedArticle)
+                }
+                article = named
+            } else {
+                guard let open = host.article else { return Self.refusal(404, "No article is open.") }
+                if let door, let refusal = await door.refusal(context, .view, article: open.id) { return refusal }
+                article = open
+            }
             let from = request.uri.queryParameters.get("from").flatMap { Int($0) }
             // The catalog and the chunk files are read through the door for blocking work,
             // never on the concurrency pool that uploads need.
@@ -361,7 +421,7 @@ public struct WebStudioServer: Sendable {
     /// One page's WebSocket: the state out, its messages and audio in, until it closes.
     private static func serve(page inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, live: LivePage) async throws {
         let host = live.host
-        let (id, messages) = host.connect()
+        let (id, messages) = host.connect(account: live.signedIn?.account)
         defer { host.disconnect(id) }
         // On Ctrl-C the server waits for open connections to end: the page's messages end, so
         // this connection does.

@@ -160,7 +160,8 @@ extension Narrate {
                         service: isService
                             ? .init(
                                 accounts: AccountService(store: library.accountStore), articleAccess: DeskArticleAccess(library: library, desk: library.deskStore),
-                                trustedProxy: behindProxy)
+                                trustedProxy: behindProxy, desk: DeskService(store: library.deskStore, reviewIsOn: settings.serviceReview),
+                                activity: AccountActivity(store: library.activityStore, accounts: library.accountStore))
                             : nil))
                 let root = library.root
                 defer { RunningStudio.forgetOwnRecord(in: root) }

@@ -28,6 +28,7 @@
 ///
 /// [service]                             # a reading service with accounts
 /// address = "https://narrate.example.org"     # where people reach it: invitation links start so
+/// review = true                         # sent articles wait for a proof-listener; false delivers at once
 /// ```
 public struct Settings: Sendable, Equatable {
     public var narrator = ""

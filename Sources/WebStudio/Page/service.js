@@ -19,7 +19,11 @@ let state = {
   status: "",
   problem: "",
   busy: false,
+  articles: null,      // {mine, open} from GET /api/my-articles, on the home page of an account that records
 };
+
+/** Roles whose home page lists their articles and the open ones. */
+const RECORDING_ROLES = ["volunteer", "coordinator", "admin"];
 
 function viewOf(path) {
   if (path === "/invitation") return "invitation";
@@ -55,6 +59,48 @@ function render(s) {
     byId("home-role").textContent = ROLE_WORDS[s.me.role] || s.me.role;
   }
   for (const id of ["signin-submit", "invitation-submit", "sign-out", "sign-out-everywhere"]) byId(id).disabled = s.busy;
+  const lists = s.view === "home" && s.me && s.articles;
+  byId("my-articles").hidden = !lists;
+  byId("open-articles").hidden = !lists;
+  if (lists) {
+    renderArticles("my-articles", s.articles.mine, "Nothing is given to you or claimed by you now.", s.busy);
+    renderArticles("open-articles", s.articles.open, "No article is open to claim now.", s.busy);
+  }
+}
+
+/** One list of the home page: each article's title, where it is from, its state and deadline
+ * in words, and its one action (open it in the studio, or claim it). */
+function renderArticles(id, articles, emptyWords, busy) {
+  const list = document.getElementById(id + "-list");
+  document.getElementById(id + "-empty").textContent = articles.length ? "" : emptyWords;
+  const rows = articles.map((article) => {
+    const row = document.createElement("li");
+    const title = document.createElement("h3");
+    title.textContent = article.title;
+    const from = document.createElement("p");
+    from.textContent = [article.publication, article.section].filter(Boolean).join(", ");
+    const when = document.createElement("p");
+    const deadline = article.deadline ? `Deadline ${article.deadline}${article.late ? ", late" : ""}.` : "No deadline.";
+    when.textContent = `${article.state}. ${deadline}`;
+    if (article.late) when.className = "late";
+    row.append(title, from, when);
+    if (id === "my-articles") {
+      const open = document.createElement("a");
+      open.className = "button";
+      open.href = "/?article=" + encodeURIComponent(article.article);
+      open.textContent = `Open “${article.title}” in the studio`;
+      row.append(open);
+    } else {
+      const claim = document.createElement("button");
+      claim.type = "button";
+      claim.disabled = busy;
+      claim.textContent = `Claim “${article.title}”`;
+      claim.addEventListener("click", () => claimArticle(article));
+      row.append(claim);
+    }
+    return row;
+  });
+  list.replaceChildren(...rows);
 }
 
 /** A JSON request to the service: {status, body}. The cookie goes along; the server checks it. */
@@ -116,6 +162,25 @@ async function signOut(everywhere) {
   update({ busy: false, status: "", problem: answer.body.error || "Signing out did not work: try again." });
 }
 
+/** Reads the account's articles again (the server decides which it may see). */
+async function loadArticles() {
+  const answer = await call("GET", "/api/my-articles");
+  if (answer.status === 200) return update({ articles: answer.body });
+  update({ articles: null, problem: answer.status === 404 ? "" : (answer.body.error || "Your articles could not be read: reload the page.") });
+}
+
+async function claimArticle(article) {
+  update({ busy: true, problem: "", status: `Claiming “${article.title}”…` });
+  const answer = await call("POST", "/api/desk/" + encodeURIComponent(article.article) + "/claim", {});
+  if (answer.status === 200) {
+    update({ busy: false, status: `You claimed “${article.title}”: it is in My articles now.` });
+  } else {
+    update({ busy: false, status: "", problem: answer.body.error || "The claim did not work: reload the page and try again." });
+  }
+  await loadArticles();
+  document.getElementById("my-articles-heading").focus();
+}
+
 /** The account and secret after "#" in an invitation link; the address bar then loses them. */
 function readInvitation() {
   const fields = new URLSearchParams(location.hash.slice(1));
@@ -149,6 +214,7 @@ async function start() {
   }
   if (me.status !== 200) return location.assign("/signin");
   update({ me: me.body });
+  if (RECORDING_ROLES.includes(me.body.role)) await loadArticles();
 }
 
 document.addEventListener("DOMContentLoaded", start);

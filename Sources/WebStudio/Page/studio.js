@@ -687,9 +687,12 @@ function scheduleRender() {
 
 let socket = null;
 let retryDelay = 500;
+// In a reading service the page may be one article's studio: /?article=ID (Service.md).
+const articleParameter = new URLSearchParams(location.search).get("article");
+const articleQuery = articleParameter ? `article=${encodeURIComponent(articleParameter)}` : "";
 
 function connect() {
-  socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/live`);
+  socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/live${articleQuery ? "?" + articleQuery : ""}`);
   socket.binaryType = "arraybuffer";
   socket.onopen = () => {
     page.connected = true;
@@ -814,7 +817,7 @@ function playFrom(position) {
   page.audioFrom = chunk.number;
   page.audioVersion = state.audioVersion;
   const speed = Number($("speed").value);
-  audio.src = `/audio?from=${chunk.number}&v=${encodeURIComponent(state.audioVersion)}`;
+  audio.src = `/audio?from=${chunk.number}&v=${encodeURIComponent(state.audioVersion)}${articleQuery ? "&" + articleQuery : ""}`;
   audio.defaultPlaybackRate = speed; // a new source starts at the default rate
   audio.playbackRate = speed;
   audio.preservesPitch = true;

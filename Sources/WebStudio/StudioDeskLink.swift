@@ -1,0 +1,50 @@
+import Foundation
+import Narration
+import NarrationCore
+
+/// What a studio in a reading service tells the desk and the hours as its pages work: a take
+/// kept moves a desk article to Recording (`DeskService.recordedTake`) and counts towards the
+/// hours of the account whose page recorded it (`AccountActivity.take`); Send asks
+/// `DeskService.send`. An article that is not on the desk (one made with the personal studio's
+/// form) is left to the studio alone.
+///
+/// Called on the studio's own thread, which may block: the stores are SQLite.
+struct StudioDeskLink: Sendable {
+    let desk: DeskService
+    /// Where hours are recorded; nil records none.
+    let activity: AccountActivity?
+
+    /// Whether the service sends an article to review rather than delivering it.
+    var reviewIsOn: Bool { desk.reviewIsOn }
+
+    /// Whether `article` is on the desk.
+    func isOnDesk(_ article: ArticleID) -> Bool {
+        ((try? desk.store.entry(article)) ?? nil) != nil
+    }
+
+    /// `account` kept a take of `seconds` on `article`: the desk hears of it and the hours count
+    /// it. Returns the sentence of a refusal, or nil.
+    func takeKept(on article: ArticleID, by account: Account, seconds: Double) -> String? {
+        do throws(NarrationError) {
+            try activity?.take(by: account.name, article: article, seconds: seconds)
+            guard isOnDesk(article) else { return nil }
+            try desk.recordedTake(article, by: .account(account))
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    /// `account` sends `article`: Ready for review with review on, Published (and the studio
+    /// delivers it) with review off.
+    /// - Throws: the desk's refusal (`notPermitted`, `deskRefused`).
+    @discardableResult
+    func send(_ article: ArticleID, by account: Account) throws(NarrationError) -> DeskEntry {
+        try desk.send(article, by: .account(account))
+    }
+
+    /// What the page is told once an article went to review.
+    static func sentForReview(_ title: String) -> String {
+        "Sent “\(title)” for review: a proof-listener hears it before listeners do, so it is not published yet."
+    }
+}
