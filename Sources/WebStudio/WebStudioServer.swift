@@ -130,6 +130,7 @@ public struct WebStudioServer: Sendable {
             let router = Router(context: StudioRequestContext.self)
             if let door {
                 Self.addService(to: router, door: door, scheme: scheme)
+                DeskRoutes(door: door, desk: DeskService(store: library.deskStore), library: library, clock: { Date() }).add(to: router)
             } else {
                 router.middlewares.add(AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
             }

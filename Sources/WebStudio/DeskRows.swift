@@ -1,0 +1,68 @@
+import Foundation
+import NarrationCore
+
+/// An article on the desk as the desk's routes answer it: the fields of `narrate desk show
+/// --json`, and the state in words (`stateTitle`, "Ready for review") for the page.
+struct DeskRow: Encodable, Sendable {
+    let id: String
+    let title: String
+    let publication: String
+    let section: String
+    /// open, assigned, recording, ready-for-review, pickups-requested, approved, published,
+    /// expired or withdrawn.
+    let state: String
+    let stateTitle: String
+    /// low, normal, high or urgent.
+    let priority: String
+    /// `YYYY-MM-DD` (the whole day) or `YYYY-MM-DDTHH:MM`, UTC; null for none.
+    let deadline: String?
+    let listenUntil: String?
+    /// Whether the deadline has passed and the article is not yet approved or published.
+    let late: Bool
+    /// The account it is assigned to or claimed by; null while open.
+    let volunteer: String?
+    /// assigned or claimed; null while open.
+    let taking: String?
+    /// ISO 8601, UTC.
+    let addedAt: String
+    let changedAt: String
+    let version: Int64
+
+    init(_ entry: DeskEntry, now: Date) {
+        id = entry.article.rawValue
+        title = entry.title
+        publication = entry.publication
+        section = entry.section
+        state = entry.state.rawValue
+        stateTitle = entry.state.title
+        priority = entry.priority.name
+        deadline = entry.deadline?.description
+        listenUntil = entry.listenUntil?.description
+        late = entry.isLate(at: now)
+        volunteer = entry.assignee?.rawValue
+        taking = entry.taking?.rawValue
+        addedAt = entry.addedAt.formatted(.iso8601)
+        changedAt = entry.changedAt.formatted(.iso8601)
+        version = entry.version
+    }
+}
+
+/// One page of a desk listing: its rows, most urgent first, and how many match in all.
+struct DeskListing: Encodable, Sendable {
+    let articles: [DeskRow]
+    /// How many articles match the filters, on every page.
+    let total: Int
+    let page: Int
+    let pages: Int
+    let pageSize: Int
+
+    init(_ entries: [DeskEntry], page: Int, now: Date, pageSize: Int = DeskRoutes.pageSize) {
+        total = entries.count
+        self.page = page
+        self.pageSize = pageSize
+        pages = max(1, (entries.count + pageSize - 1) / pageSize)
+        // page ≤ DeskRoutes.pageLimit, so the product cannot overflow.
+        let start = min(entries.count, (page - 1) * pageSize)
+        articles = entries[start..<min(entries.count, start + pageSize)].map { DeskRow($0, now: now) }
+    }
+}
