@@ -45,7 +45,7 @@ struct DeskQuery {
         switch parameters.get("late") {
         case nil, "", "false": late = false
         case "true": late = true
-        case let other?: throw .usage("late is true or false, not \"\(DeskRefusalAnswer.shown(other))\".")
+        case let other?: throw .usage("The late filter is true or false, not \"\(DeskRefusalAnswer.shown(other))\".")
         }
         if let page = parameters.get("page") {
             guard page.count <= 7, page.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(page), (1...DeskRoutes.pageLimit).contains(number) else {

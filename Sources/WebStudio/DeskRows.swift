@@ -45,6 +45,31 @@ struct DeskRow: Encodable, Sendable {
         changedAt = entry.changedAt.formatted(.iso8601)
         version = entry.version
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, title, publication, section, state, stateTitle, priority, deadline, listenUntil, late, volunteer, taking, addedAt, changedAt, version
+    }
+
+    /// Every key always, with null for what an article does not have, so that the page and
+    /// scripts see one shape.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(publication, forKey: .publication)
+        try container.encode(section, forKey: .section)
+        try container.encode(state, forKey: .state)
+        try container.encode(stateTitle, forKey: .stateTitle)
+        try container.encode(priority, forKey: .priority)
+        try container.encode(deadline, forKey: .deadline)
+        try container.encode(listenUntil, forKey: .listenUntil)
+        try container.encode(late, forKey: .late)
+        try container.encode(volunteer, forKey: .volunteer)
+        try container.encode(taking, forKey: .taking)
+        try container.encode(addedAt, forKey: .addedAt)
+        try container.encode(changedAt, forKey: .changedAt)
+        try container.encode(version, forKey: .version)
+    }
 }
 
 /// One page of a desk listing: its rows, most urgent first, and how many match in all.
