@@ -77,7 +77,7 @@ function render(s) {
 
   const filtered = s.filters.state || s.filters.volunteer || s.filters.publication || s.filters.dueBefore || s.filters.late;
   const late = s.articles.filter((a) => a.late).length;
-  byId("caption").textContent = s.total === 0
+  byId("caption").textContent = s.allowed !== true ? "" : s.total === 0
     ? (filtered ? "No article on the desk matches these filters." : "The desk is empty: add an article above.")
     : `${s.total} ${s.total === 1 ? "article" : "articles"}${filtered ? " matching the filters" : ""}, most urgent first` +
       (s.pages > 1 ? `; page ${s.page} of ${s.pages}` : "") + (late ? `; ${late} late on this page` : "") + ".";
