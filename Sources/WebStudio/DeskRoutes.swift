@@ -74,8 +74,10 @@ struct DeskRoutes: Sendable {
             let desk = routes.desk
             let now = routes.clock()
             return await routes.answer { () throws(NarrationError) in
-                let entries = try desk.list(query.filter, late: query.late, by: .account(account))
-                return (200, DeskListing(entries, page: query.page, now: now))
+                // page ≤ pageLimit, so the offset cannot overflow.
+                let found = try desk.page(
+                    query.filter, late: query.late, offset: (query.page - 1) * Self.pageSize, limit: Self.pageSize, by: .account(account))
+                return (200, DeskListing(found.entries, total: found.total, page: query.page, now: now))
             }
         }
         router.get("/api/desk/volunteers") { _, context -> Response in

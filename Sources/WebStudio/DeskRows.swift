@@ -81,13 +81,13 @@ struct DeskListing: Encodable, Sendable {
     let pages: Int
     let pageSize: Int
 
-    init(_ entries: [DeskEntry], page: Int, now: Date, pageSize: Int = DeskRoutes.pageSize) {
-        total = entries.count
+    /// - Parameters:
+    ///   - entries: the page's records; `total`: how many match on every page.
+    init(_ entries: [DeskEntry], total: Int, page: Int, now: Date, pageSize: Int = DeskRoutes.pageSize) {
+        self.total = total
         self.page = page
         self.pageSize = pageSize
-        pages = max(1, (entries.count + pageSize - 1) / pageSize)
-        // page ≤ DeskRoutes.pageLimit, so the product cannot overflow.
-        let start = min(entries.count, (page - 1) * pageSize)
-        articles = entries[start..<min(entries.count, start + pageSize)].map { DeskRow($0, now: now) }
+        pages = max(1, (total + pageSize - 1) / pageSize)
+        articles = entries.map { DeskRow($0, now: now) }
     }
 }
