@@ -81,7 +81,6 @@ function render(s) {
     ? (filtered ? "No article on the desk matches these filters." : "The desk is empty: add an article above.")
     : `${s.total} ${s.total === 1 ? "article" : "articles"}${filtered ? " matching the filters" : ""}, most urgent first` +
       (s.pages > 1 ? `; page ${s.page} of ${s.pages}` : "") + (late ? `; ${late} late on this page` : "") + ".";
-  byId("summary").textContent = "";
   byId("rows").replaceChildren(...s.articles.map((a) => row(a, s)));
   byId("paging").hidden = s.pages <= 1;
   byId("previous").disabled = s.busy || s.page <= 1;
@@ -106,7 +105,8 @@ function row(a, s) {
   const actions = element("div", { class: "actions" });
   if (ASSIGNABLE.has(a.state) && s.volunteers.length > 0) {
     const select = element("select", { id: "assign-to-" + a.id, "aria-label": `Volunteer for “${a.title}”` });
-    options(select, s.volunteers.map((v) => [v.account, v.account]), a.volunteer || "");
+    const choices = s.volunteers.map((v) => [v.account, v.account]);
+    options(select, a.volunteer ? choices : [["", "Choose a volunteer"], ...choices], a.volunteer || "");
     actions.append(element("div", { class: "assign" }, select, rowButton("Assign", a.title, "assign", a.id)));
   }
   if (a.state === "assigned") actions.append(rowButton("Leave open", a.title, "open", a.id, true));
@@ -227,7 +227,13 @@ async function rowAction(event) {
   }
   if (action === "withdraw" && !confirm(`Withdraw “${article.title}” for good? Nobody will record, review or claim it any more.`)) return;
   let body = {};
-  if (action === "assign") body = { account: byId("assign-to-" + id).value };
+  if (action === "assign") {
+    body = { account: byId("assign-to-" + id).value };
+    if (!body.account) {
+      update({ problem: `Choose the volunteer for “${article.title}” in the list beside Assign.`, status: "" });
+      return byId("assign-to-" + id).focus();
+    }
+  }
   update({ busy: true, problem: "", status: "" });
   const answer = await call("POST", `/api/desk/${encodeURIComponent(id)}/${action}`, body);
   if (answer.status !== 200) return update({ busy: false, problem: answer.body.error || "That did not work: try again." });
