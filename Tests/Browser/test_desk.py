@@ -4,6 +4,8 @@ by state and by lateness, and sees a late article marked in words; the command l
 each change. A volunteer gets 403 and the page says why. axe-core finds nothing serious or
 critical, and the page fits a phone (375 px) and 200 % zoom."""
 
+import os
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -104,6 +106,34 @@ class DeskPageTests(ServiceTestCase):
 
         self.axe_check(browser, "desk")
         browser.screenshot("service-desk")
+
+    def test_an_uploaded_markdown_file_is_added_and_a_pdf_refused(self):
+        folder = self.studio.folder
+        notes = os.path.join(folder, "shop-news.md")
+        with open(notes, "w") as f:
+            f.write("# Shop news\n\nApples are *cheap* this week.\n")
+        flyer = os.path.join(folder, "flyer.pdf")
+        with open(flyer, "w") as f:
+            f.write("%PDF-1.4 not really\n")
+        browser = self.browser_sign_in("cora")
+        self.open_desk(browser)
+        before = self.desk()
+        browser.el("add-title").send_keys("Flyer")
+        browser.el("add-file").send_keys(flyer)
+        browser.click("add-submit")
+        browser.wait_js("return document.getElementById('problem').textContent !== ''", "the refusal of a pdf")
+        self.assertEqual(browser.text("problem"),
+                         '"flyer.pdf" is not a text file the desk page reads: upload a .txt, .md or .html file, or paste the text.')
+        self.assertEqual(self.desk(), before)
+        browser.el("add-title").clear()
+        browser.el("add-title").send_keys("Shop news")
+        browser.el("add-file").send_keys(notes)
+        browser.click("add-submit")
+        self.wait_status(browser, "Added “Shop news” to the desk, Open.")
+        added = self.desk()["Shop news"]
+        text = self.studio.narrate("script", "--article", added["id"])
+        self.assertIn("Apples are cheap this week.", text.stdout, text.stderr)
+        self.assertNotIn("*", text.stdout)
 
     def test_a_volunteer_is_refused_the_desk_and_the_page_says_so(self):
         before = self.desk()
