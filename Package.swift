@@ -147,6 +147,9 @@ let package = Package(
             exclude: ["Protocol.md", "Service.md"],
             resources: [
                 .embedInCode("Page/index.html"),
+                .embedInCode("Page/desk.html"),
+                .embedInCode("Page/desk.css"),
+                .embedInCode("Page/desk.js"),
                 .embedInCode("Page/service.html"),
                 .embedInCode("Page/service.css"),
                 .embedInCode("Page/service.js"),

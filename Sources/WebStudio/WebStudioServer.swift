@@ -157,7 +157,10 @@ public struct WebStudioServer: Sendable {
             let router = Router(context: StudioRequestContext.self)
             if let door {
                 Self.addService(to: router, door: door, scheme: scheme)
-                if let desk = configuration.service?.desk { Self.addHome(to: router, desk: desk) }
+                // The home page and the desk page ask one desk, with the service's review setting.
+                let desk = configuration.service?.desk ?? DeskService(store: library.deskStore)
+                Self.addHome(to: router, desk: desk)
+                DeskRoutes(door: door, desk: desk, library: library, clock: { Date() }).add(to: router)
             } else {
                 router.middlewares.add(AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
             }

@@ -228,6 +228,33 @@ struct DeskStoreContractTests {
         _ = (flyer, storm)
     }
 
+    @Test("pages of a listing: the same order as the whole, the count of every page, filters and lateness applied; a volunteer's page only their own", arguments: Kind.allCases)
+    func pages(kind: Kind) throws {
+        let desk = try Self.desk(kind)
+        for number in 0..<7 {
+            let entry = try desk.add("Article \(number)", publication: number % 2 == 0 ? "Daily Post" : "Shop Weekly", deadline: "2026-12-0\(number + 1)",
+                                     priority: number == 6 ? .urgent : .normal)
+            if number < 3 { try desk.service.assign(entry.article, to: desk.ann, by: desk.actor(desk.cora)) }
+        }
+        let cora = desk.actor(desk.cora)
+        func page(_ filter: DeskFilter = DeskFilter(), late: Bool = false, offset: Int, limit: Int, by actor: ServiceActor? = nil) throws -> ([String], Int) {
+            let found = try desk.service.page(filter, late: late, offset: offset, limit: limit, by: actor ?? cora)
+            return (found.entries.map(\.title), found.total)
+        }
+        let whole = try desk.service.list(by: cora).map(\.title)
+        #expect(whole == ["Article 6", "Article 0", "Article 1", "Article 2", "Article 3", "Article 4", "Article 5"])
+        #expect(try page(offset: 0, limit: 3) == (Array(whole[0..<3]), 7))
+        #expect(try page(offset: 3, limit: 3) == (Array(whole[3..<6]), 7))
+        #expect(try page(offset: 6, limit: 3) == (["Article 5"], 7))
+        #expect(try page(offset: 9, limit: 3) == ([], 7))
+        #expect(try page(DeskFilter(publication: "Shop Weekly"), offset: 1, limit: 1) == (["Article 3"], 3))
+        #expect(try page(DeskFilter(state: .assigned), offset: 0, limit: 10) == (["Article 0", "Article 1", "Article 2"], 3))
+        desk.clock.advance(2 * 24 * 3600)  // 3 December, 09:00: the deadlines of the 1st and the 2nd have passed
+        #expect(try page(late: true, offset: 0, limit: 10) == (["Article 0", "Article 1"], 2))
+        #expect(try page(offset: 0, limit: 2, by: desk.actor(desk.ann)) == (["Article 6", "Article 0"], 7))
+        #expect(try page(offset: 0, limit: 10, by: desk.actor(desk.pat)) == ([], 0))
+    }
+
     @Test("changing details writes one line naming each change; the same details again write nothing", arguments: Kind.allCases)
     func changes(kind: Kind) throws {
         let desk = try Self.desk(kind)

@@ -60,6 +60,31 @@ extension Catalog: DeskStore {
     }
 
     public func entries(_ filter: DeskFilter) throws(NarrationError) -> [DeskEntry] {
+        let (condition, arguments) = Self.condition(filter)
+        let sql = Self.deskQuery + " WHERE " + condition + Self.deskOrder
+        return try read { db in
+            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(Self.deskEntry)
+        }
+    }
+
+    /// One page of `entries(filter)` and how many there are in all, both in SQL: a page of a
+    /// desk of twenty thousand reads a hundred rows, not twenty thousand.
+    public func entries(_ filter: DeskFilter, offset: Int, limit: Int) throws(NarrationError) -> (entries: [DeskEntry], total: Int) {
+        let (condition, arguments) = Self.condition(filter)
+        let count = "SELECT COUNT(*) FROM desk_article d JOIN article a ON a.id = d.article_id WHERE " + condition
+        let sql = Self.deskQuery + " WHERE " + condition + Self.deskOrder + " LIMIT ? OFFSET ?"
+        return try read { db in
+            let total = try Int.fetchOne(db, sql: count, arguments: StatementArguments(arguments)) ?? 0
+            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + [max(0, limit), max(0, offset)]))
+            return (try rows.map(Self.deskEntry), total)
+        }
+    }
+
+    /// The listing's order (`DeskFilter.precedes`).
+    private static let deskOrder = " ORDER BY d.priority DESC, d.deadline_at IS NULL, d.deadline_at, d.added_at, d.article_id"
+
+    /// The SQL condition `filter` sets (`DeskFilter.admits`), with its arguments.
+    private static func condition(_ filter: DeskFilter) -> (String, [(any DatabaseValueConvertible)?]) {
         var conditions = ["a.deletedAt IS NULL"]
         var arguments: [(any DatabaseValueConvertible)?] = []
         if let publication = filter.publication {
@@ -76,17 +101,13 @@ extension Catalog: DeskStore {
         }
         if let dueBefore = filter.dueBefore {
             conditions.append("d.deadline_at <= ?")
-            arguments.append(Self.seconds(dueBefore))
+            arguments.append(seconds(dueBefore))
         }
         if let lateAt = filter.lateAt {
             conditions.append("d.deadline_at <= ? AND d.state NOT IN ('approved', 'published', 'expired', 'withdrawn')")
-            arguments.append(Self.seconds(lateAt))
+            arguments.append(seconds(lateAt))
         }
-        let sql = Self.deskQuery + " WHERE " + conditions.joined(separator: " AND ")
-            + " ORDER BY d.priority DESC, d.deadline_at IS NULL, d.deadline_at, d.added_at, d.article_id"
-        return try read { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(Self.deskEntry)
-        }
+        return (conditions.joined(separator: " AND "), arguments)
     }
 
     public func replaceEntry(_ entry: DeskEntry, audit: AuditEntry) throws(NarrationError) -> Bool {

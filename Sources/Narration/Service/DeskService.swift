@@ -98,6 +98,22 @@ public final class DeskService: Sendable {
         return try store.entries(filter).filter { actor.may(.view, $0.relation(to: actor.account?.name)) }
     }
 
+    /// One page of `list`: the records from `offset` on, at most `limit`, and how many there are
+    /// in all. For an actor who may see every article (a coordinator, an admin) the store pages
+    /// them; for others the page is cut from `list`.
+    public func page(
+        _ filter: DeskFilter = DeskFilter(), late: Bool = false, offset: Int, limit: Int, by actor: ServiceActor
+    ) throws(NarrationError) -> (entries: [DeskEntry], total: Int) {
+        guard ArticleRelation.allCases.allSatisfy({ actor.may(.view, $0) }) else {
+            let all = try list(filter, late: late, by: actor)
+            let start = min(all.count, max(0, offset))
+            return (Array(all[start..<min(all.count, start + max(0, min(limit, all.count)))]), all.count)
+        }
+        var filter = filter
+        if late { filter.lateAt = clock() }
+        return try store.entries(filter, offset: offset, limit: limit)
+    }
+
     // MARK: Assignments
 
     /// Gives `article` to `volunteer` (or to another volunteer): Assigned when it was Open; a

@@ -20,12 +20,25 @@ public protocol DeskStore: Sendable {
     /// last), then when added.
     func entries(_ filter: DeskFilter) throws(NarrationError) -> [DeskEntry]
 
+    /// The records `filter` lets through from `offset` on, at most `limit` of them, in the order
+    /// of `entries(_:)`, and how many it lets through in all.
+    func entries(_ filter: DeskFilter, offset: Int, limit: Int) throws(NarrationError) -> (entries: [DeskEntry], total: Int)
+
     /// Saves `entry` with its version one higher, only if the stored record's version is still
     /// `entry.version`; writes `audit` with it. Returns whether it was saved.
     func replaceEntry(_ entry: DeskEntry, audit: AuditEntry) throws(NarrationError) -> Bool
 
     /// The audit log, oldest first: all of it, or the entries about `account`, from `since` on.
     func auditLog(account: AccountName?, since: Date?) throws(NarrationError) -> [AuditEntry]
+}
+
+extension DeskStore {
+    /// A page cut from `entries(_:)`: for stores in memory; the catalog pages in SQL.
+    public func entries(_ filter: DeskFilter, offset: Int, limit: Int) throws(NarrationError) -> (entries: [DeskEntry], total: Int) {
+        let all = try entries(filter)
+        let start = min(all.count, max(0, offset))
+        return (Array(all[start..<min(all.count, start + max(0, min(limit, all.count)))]), all.count)
+    }
 }
 
 /// Which records a desk listing shows; every condition given must hold.
