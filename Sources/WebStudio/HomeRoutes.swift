@@ -54,9 +54,9 @@ extension WebStudioServer {
                 return Self.refusal(error.kind == .notPermitted || error.kind == .accountRefused ? 403 : 500, error.message)
             }
         }
-        router.post("/api/desk/:article/claim") { _, context -> Response in
+        router.post("/api/desk/:id/claim") { _, context -> Response in
             guard let account = context.signedIn?.account else { return Self.refusal(401, ServiceDoor.signInFirst) }
-            let wanted = context.parameters.get("article") ?? ""
+            let wanted = context.parameters.get("id") ?? ""
             guard (1...64).contains(wanted.utf8.count), wanted.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
                 return Self.refusal(404, "There is no article \(wanted.prefix(64)) on the desk: reload your home page.")
             }

@@ -48,6 +48,10 @@ class DeskPageTests(ServiceTestCase):
 
     def test_a_coordinator_adds_assigns_filters_and_sees_what_is_late(self):
         browser = self.browser_sign_in("cora")
+        # The coordinator's home page leads to the desk.
+        self.assertTrue(browser.visible("desk-link"), "the desk link on a coordinator's home page")
+        browser.driver.find_element("css selector", "#desk-link a").click()
+        browser.wait(lambda d: d.current_url.endswith("/desk"), "the desk from the home page")
         self.open_desk(browser)
         self.assertEqual(self.rows(browser), [["Yesterday's notice Daily Post", "Open", "2020-01-02 Late", "Nobody yet", "High"]])
         self.assertEqual(browser.text("caption"), "1 article, most urgent first; 1 late on this page.")
@@ -145,6 +149,7 @@ class DeskPageTests(ServiceTestCase):
         status, _, _ = self.call("GET", "/desk", cookie=cookie, origin=None)
         self.assertEqual(status, 403)
         browser = self.browser_sign_in("vic")
+        self.assertFalse(browser.visible("desk-link"), "a volunteer's home page shows no desk")
         browser.driver.get(self.studio.base + "/desk")
         browser.wait_js("return document.getElementById('problem').textContent !== ''", "the page to say why")
         self.assertEqual(browser.text("problem"), ONLY_COORDINATORS)

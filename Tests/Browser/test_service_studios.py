@@ -99,7 +99,8 @@ class ArticleStudiosTests(StudiosTestCase):
             page.wait(lambda d: d.current_url.endswith("/?article=" + self.article[name]), "the article's studio")
             page.wait_js(f"return state.header && state.header.title === {json.dumps(title)} && state.microphone === 'browser'",
                          f"{name}'s article in a studio with the browser's microphone", 20)
-            self.assertTrue(page.el("mic-browser").is_selected())
+            # The page draws its state on the next frame: wait for the choice to show.
+            page.wait_js("return document.getElementById('mic-browser').checked", f"{name}'s page to show the browser's microphone chosen")
         self.assertNotIn("Booth microphone", self.frames(pages["vera"]), "the server's settings were shown to a volunteer")
         before = {name: self.studio.chunks(self.article[name]) for name in ARTICLES}
         self.assertEqual(before, {"vera": [], "vic": []})

@@ -58,6 +58,8 @@ function render(s) {
     byId("home-who").textContent = `Signed in as ${s.me.account}`;
     byId("home-role").textContent = ROLE_WORDS[s.me.role] || s.me.role;
   }
+  // The server refuses the desk to anyone else; the link is only shown to those it admits.
+  byId("desk-link").hidden = !(s.me && (s.me.role === "coordinator" || s.me.role === "admin"));
   for (const id of ["signin-submit", "invitation-submit", "sign-out", "sign-out-everywhere"]) byId(id).disabled = s.busy;
   const lists = s.view === "home" && s.me && s.articles;
   byId("my-articles").hidden = !lists;
