@@ -263,20 +263,19 @@ public final class S3Client: Sendable {
         headers.merge(signer.signingHeaders(for: signable, at: now())) { _, signed in signed }
         let queryText = query.map { SigV4Signer.encode($0.0, keepingSlashes: false) + "=" + SigV4Signer.encode($0.1, keepingSlashes: false) }
             .joined(separator: "&")
-        let url = "\(address.scheme)://\(address.host)\(SigV4Signer.encode(address.path, keepingSlashes: true))" + (queryText.isEmpty ? "" : "?\(queryText)")
-        let sorted = headers.sorted(by: { $0.key < $1.key })
+        var request = HTTPClientRequest(
+            url: "\(address.scheme)://\(address.host)\(SigV4Signer.encode(address.path, keepingSlashes: true))"
+                + (queryText.isEmpty ? "" : "?\(queryText)"))
+        request.method = method
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.headers.add(name: name, value: value) }
+        if let body {
+            request.body = .stream(ReportingBody(data: body, report: progress), length: .known(Int64(body.count)))
+        }
         let response: Response
         do {
-            if let body {
-                response = try await sendWritingOnEventLoop(method, url: url, headers: sorted, body: body, progress: progress)
-            } else {
-                var request = HTTPClientRequest(url: url)
-                request.method = method
-                for (name, value) in sorted { request.headers.add(name: name, value: value) }
-                let answer = try await http.execute(request, timeout: .minutes(10))
-                let bytes = try await answer.body.collect(upTo: Self.answerLimit)
-                response = Response(status: Int(answer.status.code), headers: answer.headers, body: Data(bytes.readableBytesView))
-            }
+            let answer = try await http.execute(request, timeout: .minutes(10))
+            let bytes = try await answer.body.collect(upTo: 8 * 1024 * 1024)
+            response = Response(status: Int(answer.status.code), headers: answer.headers, body: Data(bytes.readableBytesView))
         } catch {
             throw transportFailure(error, doing: operation)
         }
@@ -285,41 +284,6 @@ public final class S3Client: Sendable {
             throw refusal(status: response.status, document: document, headers: response.headers, doing: operation)
         }
         return response
-    }
-
-    /// The most of an answer's body read: S3's answers are small XML documents, and `getObject`
-    /// reads feeds and sidecars.
-    static let answerLimit = 8 * 1024 * 1024
-
-    /// Sends a request with a body, written 64 KiB at a time by the connection's event loop
-    /// itself, each piece reported once written. The body never waits for a task on the
-    /// concurrency pool: on a busy machine (two cores, every pool thread held by other work) a
-    /// body streamed by a task stalled until the storage gave up waiting for it (500
-    /// InternalError, "i/o timeout").
-    private func sendWritingOnEventLoop(
-        _ method: HTTPMethod, url: String, headers: [(key: String, value: String)], body: Data, progress: @escaping @Sendable (Int) -> Void
-    ) async throws -> Response {
-        var request = try HTTPClient.Request(url: url, method: method, headers: HTTPHeaders(headers.map { ($0.key, $0.value) }))
-        request.body = .stream(contentLength: Int64(body.count)) { writer in
-            Self.write(body, from: 0, to: writer, progress: progress)
-        }
-        let answer = try await http.execute(request: request, deadline: .now() + .minutes(10)).get()
-        var bytes = answer.body ?? ByteBuffer()
-        if bytes.readableBytes > Self.answerLimit { bytes.moveWriterIndex(to: bytes.readerIndex + Self.answerLimit) }
-        return Response(status: Int(answer.status.code), headers: answer.headers, body: Data(bytes.readableBytesView))
-    }
-
-    /// Writes `data` from `offset` on, a piece at a time, each after the one before was written.
-    private static func write(
-        _ data: Data, from offset: Int, to writer: HTTPClient.Body.StreamWriter, progress: @escaping @Sendable (Int) -> Void
-    ) -> EventLoopFuture<Void> {
-        let end = Swift.min(offset + 64 * 1024, data.count)
-        let written = writer.write(.byteBuffer(ByteBuffer(bytes: data[data.startIndex + offset..<data.startIndex + end])))
-        return written.flatMap {
-            progress(end - offset)
-            guard end < data.count else { return written.eventLoop.makeSucceededVoidFuture() }
-            return write(data, from: end, to: writer, progress: progress)
-        }
     }
 
     // MARK: Failures
@@ -391,4 +355,29 @@ public final class S3Client: Sendable {
     static func md5Base64(_ data: Data) -> String { Digest.md5(data).base64EncodedString() }
 
     static func unquoted(_ etag: String) -> String { etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+}
+
+/// A request body handed to the HTTP client 64 KiB at a time, reporting each piece as it goes,
+/// which is what drives the upload progress bar.
+private struct ReportingBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let data: Data
+    let report: @Sendable (Int) -> Void
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let data: Data
+        let report: @Sendable (Int) -> Void
+        var offset: Int
+
+        mutating func next() async -> ByteBuffer? {
+            guard offset < data.count else { return nil }
+            let end = Swift.min(offset + 64 * 1024, data.count)
+            let piece = ByteBuffer(bytes: data[data.startIndex + offset..<data.startIndex + end])
+            report(end - offset)
+            offset = end
+            return piece
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(data: data, report: report, offset: 0) }
 }

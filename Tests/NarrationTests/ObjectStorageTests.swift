@@ -33,10 +33,11 @@ struct ObjectStorageTests {
         let server = try ObjectStorageServer(buckets: ["radio"])
         let fixture = try LibraryFixture()
         let (article, job) = try queued(fixture)
-        // A storage that answers 500 (on a loaded machine SeaweedFS has said "i/o timeout") is
-        // a failure that may pass, which the outbox would send again later. The test sends again
-        // once, as the outbox would; the job then counts two attempts. (The body is written by
-        // the connection's event loop, so it no longer waits for the concurrency pool.)
+        // The upload's body is handed to the HTTP client by a task on the concurrency pool. In
+        // the full suite, other tests' blocking waits can hold every pool thread for minutes,
+        // and the server then gives up waiting for the body (500 InternalError, its log says "i/o
+        // timeout"): a failure that may pass, which the outbox would send again later. The test
+        // sends again once, as the outbox would; the job then counts two attempts.
         var delivery: ObjectStorageDelivery
         var attempts = 1
         do {
