@@ -61,10 +61,6 @@ public final class ObjectStorageServer: @unchecked Sendable {
             "-master.port.grpc=\(ports[4])", "-volume.port.grpc=\(ports[5])", "-filer.port.grpc=\(ports[6])", "-s3.port.grpc=\(ports[7])",
             "-s3.port.iceberg=0", "-s3.port.lance=0", "-s3.autoCreateBucket=false", "-master.telemetry=false",
             "-s3.config=\(folder.file("identities.json").path)", "-master.volumeSizeLimitMB=64", "-volume.max=16",
-            // A connection waits up to 5 minutes, not 30 s, for the rest of a body: on two loaded
-            // cores the client's upload can stall that long behind other tests' blocking waits,
-            // and SeaweedFS then answered 500 InternalError ("i/o timeout").
-            "-idleTimeout=300",
         ]
         process = try ChildProcess(
             "weed", arguments, environment: ProcessInfo.processInfo.environment, stdoutFile: nil, stderrFile: folder.file("weed.log"))
