@@ -32,7 +32,7 @@ struct DeskRoutes: Sendable {
 
     static let onlyCoordinators = "The desk is for coordinators and admins: ask the service's coordinator if you should have it."
     static let notAnID = "That is not an article id: ids are up to 32 of 0-9 and a-z without i, l, o, u, as the desk lists them."
-    static let tooBig = "The text is too big: the desk takes texts of at most 2 MB; a longer one can be added with narrate desk add --text FILE."
+    static let tooBig = "The text is too big: the desk takes texts of at most 2 MB; split a longer text in two, or ask the service's operator to add it from its file."
 
     /// Adds the page, its files and the JSON routes to `router`.
     func add(to router: Router<StudioRequestContext>) {
