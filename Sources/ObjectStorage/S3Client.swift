@@ -248,6 +248,14 @@ public final class S3Client: Sendable {
         let body: Data
     }
 
+    /// The largest body handed to the HTTP client whole. The connection's event loop writes such a
+    /// body itself, at once, and its progress is reported when the answer comes. A larger body (a
+    /// part of a multipart upload) is streamed 64 KiB at a time with progress, by a task on the
+    /// concurrency pool: when every pool thread is held by other work, that task can stall until
+    /// the storage gives up waiting for the body (SeaweedFS: 500 InternalError, "i/o timeout"),
+    /// which a feed's or a sidecar's small write then need not risk.
+    static let wholeBodyLimit = 1024 * 1024
+
     /// Signs and sends one request; a 2xx (or a status in `accepting`) is returned, anything else thrown.
     private func send(
         _ method: HTTPMethod, key: String, query: [(String, String)] = [], headers extra: [String: String] = [:], body: Data? = nil,
@@ -268,8 +276,12 @@ public final class S3Client: Sendable {
                 + (queryText.isEmpty ? "" : "?\(queryText)"))
         request.method = method
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request.headers.add(name: name, value: value) }
+        let writtenWhole = (body?.count ?? 0) <= Self.wholeBodyLimit
         if let body {
-            request.body = .stream(ReportingBody(data: body, report: progress), length: .known(Int64(body.count)))
+            if writtenWhole { progress(0) }  // under way: the bytes are counted when the answer comes
+            request.body = writtenWhole
+                ? .bytes(ByteBuffer(bytes: body))
+                : .stream(ReportingBody(data: body, report: progress), length: .known(Int64(body.count)))
         }
         let response: Response
         do {
@@ -279,6 +291,7 @@ public final class S3Client: Sendable {
         } catch {
             throw transportFailure(error, doing: operation)
         }
+        if let body, writtenWhole { progress(body.count) }
         guard (200..<300).contains(response.status) || accepting.contains(response.status) else {
             let document = S3XML(String(decoding: response.body, as: UTF8.self))
             throw refusal(status: response.status, document: document, headers: response.headers, doing: operation)

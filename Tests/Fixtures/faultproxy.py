@@ -50,12 +50,15 @@ def answer_with_failure(client, first):
                    b"Connection: close\r\n\r\n" % (options.status, len(xml)) + xml)
 
 
-def pump(source, target, upstream_bound):
+def pump(source, target, upstream_bound, first=b""):
+    """Copies source to target (beginning with `first`, already read); towards the server it
+    counts every byte, the first read's too, for --drop-after and --rate."""
     sent = 0
     started = time.monotonic()
     try:
         while True:
-            data = source.recv(65536)
+            data = first or source.recv(65536)
+            first = b""
             if not data:
                 break
             target.sendall(data)
@@ -91,9 +94,8 @@ def serve(client):
         client.close()
         return
     upstream = socket.create_connection(("127.0.0.1", options.upstream))
-    upstream.sendall(first)
     threading.Thread(target=pump, args=(upstream, client, False), daemon=True).start()
-    pump(client, upstream, True)
+    pump(client, upstream, True, first)
 
 
 listener = socket.socket()

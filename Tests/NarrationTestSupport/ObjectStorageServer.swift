@@ -170,8 +170,13 @@ public final class ObjectStorageServer: @unchecked Sendable {
         return address
     }
 
+    /// Ends the server; with `NARRATE_TEST_S3_LOGS=FOLDER` in the environment, its log is kept
+    /// there as `weed-PORT.log` (PORT: its S3 port, which failures name).
     deinit {
         kill()
+        if let keep = ProcessInfo.processInfo.environment["NARRATE_TEST_S3_LOGS"] {
+            try? FileManager.default.copyItem(at: folder.file("weed.log"), to: URL(fileURLWithPath: keep).appendingPathComponent("weed-\(ports[3]).log"))
+        }
     }
 }
 
