@@ -82,6 +82,17 @@ public struct ReviewDesk: Sendable {
         try await DeskDelivery(library: library, desk: desk).approveAndDeliver(article, by: actor, sending: sending, onRetry: onRetry)
     }
 
+    /// What the review page shows of the article of `context`: its notes, oldest first, and what
+    /// changed since it was last sent back (nil when it never was). For anyone who may see the
+    /// article (`view`): the proof-listener reviewing it, and coordinators and admins looking.
+    /// - Throws: `reviewNotAllowed` for anyone else.
+    public static func looked(_ context: Context) throws(NarrationError) -> (notes: [ReviewNote], changes: ReviewChanges?) {
+        guard Permissions.may(context.account, .view, context.relation) else { throw .reviewNotAllowed }
+        let store = context.service.store
+        let changes = try store.latestSendBack(of: context.article.id).map { ReviewService.changes(of: context.reviewed, since: $0) }
+        return (try store.notes(of: context.article.id), changes)
+    }
+
     /// The proof-listener of `context` heard `seconds` of the article's audio (one stretch of
     /// listening, ended now): counted to their hours as review (`AccountActivity.review`).
     /// - Throws: `reviewNotAllowed` unless the account may review the article; `usage` for
