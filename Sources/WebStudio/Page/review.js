@@ -209,7 +209,7 @@ function reportHeard(keepalive) {
   const open = state.open;
   const seconds = Math.min(heard.seconds, open ? open.duration : 0);
   heard.seconds = 0;
-  if (!open || seconds < 0.5) return;
+  if (!open || !(seconds > 0)) return;
   call("POST", `/api/review/${encodeURIComponent(open.article.id)}/heard`, { seconds: Math.round(seconds * 1000) / 1000 }, keepalive);
 }
 
