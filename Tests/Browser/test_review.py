@@ -196,6 +196,29 @@ class ReviewPageTests(ServiceTestCase):
         self.assertEqual([(row["role"], row["sessions"]) for row in pat], [("proof-listener", 1)], hours)
         self.assertEqual(self.feed(), None, "sent back, yet the feed was written")
 
+        # The volunteer's pickups at the command line: paragraph 2 read again, both notes done with it.
+        article = self.ids["Harbour reopens"]
+        taken = self.studio.narrate("record", "--article", article, "--device", "usbmic", "--duration", "0.5", "--paragraph", "2")
+        self.assertEqual(taken.returncode, 0, taken.stderr)
+        edit = self.studio.narrate_json("history", "--article", article)[0]["number"]
+        for note in ("1", "2"):
+            done = self.studio.narrate("review", "done", note, "--edit", str(edit), "--article", article, "--as", "ann")
+            self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(self.state_of("Harbour reopens"), "ready-for-review")
+
+        # Back in the list, marked in words; "What changed" lists the new take, and plays it.
+        browser.driver.get(self.studio.base + "/review")
+        browser.wait_js(f"return !!document.querySelector('button[data-id=\"{article}\"]')", "the article back in the list")
+        item = browser.js(f"return document.querySelector('button[data-id=\"{article}\"]').closest('li').innerText")
+        self.assertIn("Came back: its pickups are done, hear what changed.", item)
+        self.open_article(browser, "Harbour reopens")
+        self.assertTrue(browser.visible("changes-section"), "What changed, for an article that came back")
+        changes = browser.js("return [...document.querySelectorAll('#changes button')].map(b => b.textContent)")
+        self.assertEqual(changes, ["Paragraph 2, replaced: play 0:00.8 to 0:01.3"])
+        browser.driver.find_element(By.CSS_SELECTOR, "#changes button").send_keys(Keys.ENTER)
+        browser.wait_js("return !document.getElementById('player').paused && document.getElementById('player').currentTime >= 0.8",
+                        "the change to play from its start")
+
     def test_an_approved_article_reaches_the_feed_and_not_before(self):
         browser = self.open_review("pat")
         self.assertEqual(self.feed(), None)
