@@ -165,6 +165,7 @@ class ReviewPageTests(ServiceTestCase):
         browser.wait_js("return document.activeElement.id === 'note-text'", "free text chosen, focus in its field")
         self.keys(browser, "A door slams here." + Keys.ENTER)
         browser.wait_js("return state.open.notes.length === 2", "the second note pinned")
+        browser.screenshot("service-review")
         listed = browser.js("return [...document.querySelectorAll('#notes button')].map(b => b.textContent)")
         self.assertRegex(listed[0], r"^0:0\d\.\d, paragraph 2: said “stayd”, should be “stayed”$")
         self.assertRegex(listed[1], r"^0:01\.8, paragraph 3: A door slams here\.$")
@@ -253,6 +254,7 @@ class ReviewPageTests(ServiceTestCase):
                     self.assertGreaterEqual(element.size["height"], 44, f"a small target at {width} px: {element.get_attribute('id')}")
             self.axe_check(browser, f"review article at {width} px")
             if width == 375:
+                browser.js("window.scrollTo(0, 0)")
                 browser.screenshot("service-review-375")
         self.assertEqual(self.notes("Ferry timetable"), [])
 

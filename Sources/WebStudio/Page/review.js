@@ -136,7 +136,7 @@ function renderArticle(s) {
     byId("notes").replaceChildren(...a.notes.map((n) => {
       const button = element("button", { type: "button", class: "secondary", "data-seek": String(n.at), "data-number": String(n.paragraph) },
         `${clock(n.at)}, paragraph ${n.paragraph}: ${note(n)}`);
-      return element("li", {}, button, element("p", { class: "hint", text: `${n.author}; ${n.done ? "done" : n.pickup}` }));
+      return element("li", {}, button, element("p", { class: "hint", text: `By ${n.author}; pickup: ${n.done ? "done" : n.pickup}.` }));
     }));
   }
   byId("notes-empty").hidden = a.notes.length > 0;
