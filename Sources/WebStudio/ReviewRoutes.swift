@@ -37,6 +37,7 @@ struct ReviewRoutes: Sendable {
     }
 
     static let onlyReviewers = "Review is for proof-listeners (coordinators and admins may look): ask the service's coordinator if you should have it."
+    static let onlyProofListeners = "Only proof-listeners pin notes, send articles back and approve them: coordinators and admins may look."
     static let notReady = "This article is not ready for review now (it may have been sent back or approved meanwhile): reload the list of articles."
     static let noDestination = "No destination is set to deliver approved articles to: ask the service's operator to set one."
     static let noteForms = "A note is \"said\" with \"should be\", or a \"text\": give one of the two."
@@ -194,7 +195,7 @@ struct ReviewRoutes: Sendable {
     func article(_ context: StudioRequestContext, _ action: ServiceAction) async -> Found {
         guard let account = context.signedIn?.account else { return .refused(WebStudioServer.refusal(401, ServiceDoor.signInFirst)) }
         guard Permissions.may(account, action, .readyForReview) else {
-            return .refused(WebStudioServer.refusal(403, Self.mayLook(account) ? ServiceDoor.notAllowed : Self.onlyReviewers))
+            return .refused(WebStudioServer.refusal(403, Self.mayLook(account) ? Self.onlyProofListeners : Self.onlyReviewers))
         }
         guard let id = context.parameters.get("id"), Identifier.isWellFormed(id) else {
             return .refused(WebStudioServer.refusal(400, DeskRoutes.notAnID))

@@ -150,7 +150,7 @@ struct ReviewRoutesTests {
             #expect(try await Self.send(client, .get, "/api/review/\(id)", cookie: cookie).status == 200)
             for (method, uri, body) in Self.routes(id).dropFirst(2) {
                 let answer = try await Self.send(client, method, uri, cookie: cookie, json: body)
-                #expect(answer.status == 403 && answer.error == ServiceDoor.notAllowed, "\(method) \(uri)")
+                #expect(answer.status == 403 && answer.error == ReviewRoutes.onlyProofListeners, "\(method) \(uri)")
             }
             let elsewhere = try await Self.send(client, .get, "/api/review/\(other)", cookie: cookie)
             #expect(elsewhere.status == 409 && elsewhere.error == ReviewRoutes.notReady)

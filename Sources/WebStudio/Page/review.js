@@ -64,6 +64,11 @@ function note(n) {
   return n.kind === "said-should-be" ? `said “${n.said}”, should be “${n.shouldBe}”` : n.text;
 }
 
+/** Whether the account may pin notes and give a verdict (the server checks it again). */
+function mayDecide(s) {
+  return Boolean(s.me && s.me.role === "proof-listener");
+}
+
 /** Draws `s`: the one place the page's elements change. */
 function render(s) {
   byId("status").textContent = s.status;
@@ -148,8 +153,12 @@ function renderArticle(s) {
   byId("slip-fields").hidden = s.kind !== "slip";
   byId("remark-fields").hidden = s.kind !== "remark";
 
+  // The server lets proof-listeners alone pin, send back and approve; others only look.
+  const decides = mayDecide(s);
+  byId("pin").hidden = !decides;
+  byId("looking").hidden = decides;
   byId("confirm").hidden = s.confirming === null;
-  byId("verdict").hidden = s.confirming !== null;
+  byId("verdict").hidden = s.confirming !== null || !decides;
   if (s.confirming === "approve") {
     byId("confirm-question").textContent = `Approve “${a.article.title}”? It is delivered to listeners now.`;
     byId("confirm-yes").textContent = "Yes, approve it";
@@ -157,7 +166,7 @@ function renderArticle(s) {
     const open = a.notes.filter((n) => !n.done).length;
     byId("confirm-question").textContent = `Send “${a.article.title}” back to ${a.article.volunteer || "its volunteer"} with its notes as pickups?`;
     byId("confirm-yes").textContent = "Yes, send it back";
-    if (open === 0) byId("confirm-question").textContent += " There is no note yet.";
+    if (open === 0) byId("confirm-question").textContent += " There is no note to send yet.";
   }
   for (const id of ["approve", "send-back", "confirm-yes", "confirm-no", "note-submit", "back", "pin"]) byId(id).disabled = s.busy;
 }
@@ -255,6 +264,7 @@ function jump(step) {
 }
 
 function startNote() {
+  if (!mayDecide(state)) return update({ status: "Only proof-listeners pin notes: coordinators and admins may look." });
   const player = byId("player");
   if (!player.paused) player.pause();
   const paragraph = state.current || (state.open.paragraphs[0] ? state.open.paragraphs[0].number : null);
