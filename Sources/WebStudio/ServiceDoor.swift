@@ -36,7 +36,7 @@ struct ServiceDoor: Sendable {
 
     /// Pages a browser opens by address: without a session they lead to the sign-in page.
     static func isPage(method: String, path: String) -> Bool {
-        method == "GET" && (path == "/" || path == "/home" || path == "/desk")
+        method == "GET" && (path == "/" || path == "/home" || path == "/desk" || path == "/review")
     }
 
     /// The answer refusing a route's `action` on `article` to the request's account, or nil

@@ -161,6 +161,7 @@ public struct WebStudioServer: Sendable {
                 let desk = configuration.service?.desk ?? DeskService(store: library.deskStore)
                 Self.addHome(to: router, desk: desk)
                 DeskRoutes(door: door, desk: desk, library: library, clock: { Date() }).add(to: router)
+                ReviewRoutes(door: door, desk: desk, library: library, activity: configuration.service?.activity, options: options).add(to: router)
             } else {
                 router.middlewares.add(AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
             }

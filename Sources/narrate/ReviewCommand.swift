@@ -43,20 +43,8 @@ extension Narrate {
             }
         }
 
-        /// What every review command works on.
-        struct Context {
-            let service: ReviewService
-            let account: Account
-            let article: Article
-            let reviewed: ReviewedArticle
-            /// How the article stands to the account (see `relation(of:on:)`).
-            let relation: ArticleRelation
-            /// The desk, and the article's record on it (nil for an article not on the desk).
-            let desk: DeskService
-            let entry: DeskEntry?
-            /// The account, acting at the command line, as the desk's audit log names it.
-            let actor: ServiceActor
-        }
+        /// What every review command works on (`ReviewDesk.Context`).
+        typealias Context = ReviewDesk.Context
 
         /// Runs `body` with the review of the article `target` names, as the account `acting`
         /// names; an unknown account's sentence says how to see the names.
@@ -65,31 +53,22 @@ extension Narrate {
         ) throws -> T {
             let reviewIsOn = try CommandRunner.settings().serviceReview
             return try CommandRunner.withLibrary(readOnly: readOnly) { (library) throws(NarrationError) -> T in
-                let name = try AccountName(acting.account)
-                guard let account = try library.accountStore.account(named: name) else {
-                    throw NarrationError(.unknownAccount, NarrationError.unknownAccount(name.rawValue).message + " List the accounts with: narrate accounts list")
-                }
+                let account = try Self.account(acting, in: library)
                 let article = try library.article(target.article)
-                let service = ReviewService(store: library.reviewStore, channel: AuditEntry.commandLineActor(user: NSUserName()))
-                let entry = try library.deskStore.entry(article.id)
-                return try body(
-                    Context(
-                        service: service, account: account, article: article, reviewed: try library.reviewedArticle(article),
-                        relation: relation(of: account, on: entry), desk: DeskService(store: library.deskStore, reviewIsOn: reviewIsOn), entry: entry,
-                        actor: .commandLine(user: NSUserName(), as: account)))
+                let engine = ReviewDesk(
+                    library: library, desk: DeskService(store: library.deskStore, reviewIsOn: reviewIsOn),
+                    channel: AuditEntry.commandLineActor(user: NSUserName()))
+                return try body(try engine.context(article, account: account, actor: .commandLine(user: NSUserName(), as: account)))
             }
         }
 
-        /// How an article stands to `account` on the command line: for an article on the desk,
-        /// what its desk record says (`DeskEntry.relation(to:)`), so review follows the
-        /// article's life. An article not on the desk (the personal library's) belongs to the
-        /// server's operator, trusted as `narrate accounts` is: the account meets it as its role
-        /// meets an article in review, ready for review for a proof-listener and their own for
-        /// anyone else. `Permissions.may` decides by the role either way and refuses a disabled
-        /// account.
-        static func relation(of account: Account, on entry: DeskEntry?) -> ArticleRelation {
-            if let entry { return entry.relation(to: account.name) }
-            return account.role == .proofListener ? .readyForReview : .assignedToThem
+        /// The account `acting` names; an unknown one's sentence says how to see the names.
+        static func account(_ acting: ActingAccount, in library: NarrationLibrary) throws(NarrationError) -> Account {
+            let name = try AccountName(acting.account)
+            guard let account = try library.accountStore.account(named: name) else {
+                throw NarrationError(.unknownAccount, NarrationError.unknownAccount(name.rawValue).message + " List the accounts with: narrate accounts list")
+            }
+            return account
         }
 
         /// A note in one line: "1  paragraph 3 at 00:00:12.400  said "there", should be "their"  (dora; open: punch in at 2.4 s into chunk 4)".
@@ -220,11 +199,7 @@ extension Narrate {
 
             func run() throws {
                 let (article, sent) = try Review.withReview(target, acting) { (context) throws(NarrationError) in
-                    // The desk's state is judged before the notes go out, so that a refusal sends nothing.
-                    if let entry = context.entry { _ = try entry.state.after(.sendBack, reviewIsOn: context.desk.reviewIsOn, naming: entry.naming) }
-                    let sent = try context.service.sendBack(context.reviewed, by: context.account, relation: context.relation)
-                    if context.entry != nil { try context.desk.sendBack(context.article.id, by: context.actor) }
-                    return (context.article, sent)
+                    (context.article, try ReviewDesk.sendBack(context))
                 }
                 if output.json {
                     Console.printJSON(SentBackJSON(
@@ -365,18 +340,15 @@ extension Narrate {
                 let requested = try profile.profile.map { (name) throws(NarrationError) in try settings.deliveryProfile(named: name) }
                 let fallback = try profile.resolve(settings)
                 let (job, entry) = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> (OutboxJob, DeskEntry) in
-                    let name = try AccountName(acting.account)
-                    guard let account = try library.accountStore.account(named: name) else {
-                        throw NarrationError(.unknownAccount, NarrationError.unknownAccount(name.rawValue).message + " List the accounts with: narrate accounts list")
-                    }
+                    let account = try Review.account(acting, in: library)
                     let article = try library.article(target.article)
                     guard try library.deskStore.entry(article.id) != nil else {
                         throw NarrationError.usage("The article \(article.id) (\"\(article.title)\") is not on the desk, so there is nothing to approve: deliver it with narrate submit.")
                     }
-                    let approval = DeskDelivery(library: library, desk: DeskService(store: library.deskStore, reviewIsOn: reviewIsOn))
+                    let engine = ReviewDesk(library: library, desk: DeskService(store: library.deskStore, reviewIsOn: reviewIsOn))
                     let sending = DeskDelivery.Sending(
                         destination: resolved, profile: requested, fallback: fallback, language: settings.language, retry: retry.schedule)
-                    return try await approval.approveAndDeliver(
+                    return try await engine.approve(
                         article, by: .commandLine(user: NSUserName(), as: account), sending: sending) { error, delay in
                         Console.error("\(error.sentence) Trying again in \(String(format: "%g", delay)) s.")
                     }

@@ -111,6 +111,12 @@ public final class ReviewService: Sendable {
     public func changesSinceSendBack(of article: ReviewedArticle, for account: Account, relation: ArticleRelation) throws(NarrationError) -> ReviewChanges? {
         try requireEither(account, relation)
         guard let last = try store.latestSendBack(of: article.id) else { return nil }
+        return Self.changes(of: article, since: last)
+    }
+
+    /// What changed in `article` (as it is now) since the send-back `last`. Asks no permission:
+    /// for callers that asked already.
+    public static func changes(of article: ReviewedArticle, since last: ReviewSendBack) -> ReviewChanges {
         let punched = Set(article.punches.filter { $0.edit > last.lastEdit }.map(\.chunk))
         return ReviewChanges(
             before: last.chunks, after: article.chunks, punched: punched, paragraphNumbers: article.paragraphNumbers, sampleRate: article.sampleRate)

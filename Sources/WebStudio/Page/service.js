@@ -60,6 +60,7 @@ function render(s) {
   }
   // The server refuses the desk to anyone else; the link is only shown to those it admits.
   byId("desk-link").hidden = !(s.me && (s.me.role === "coordinator" || s.me.role === "admin"));
+  byId("review-link").hidden = !(s.me && s.me.role === "proof-listener");
   for (const id of ["signin-submit", "invitation-submit", "sign-out", "sign-out-everywhere"]) byId(id).disabled = s.busy;
   const lists = s.view === "home" && s.me && s.articles;
   byId("my-articles").hidden = !lists;

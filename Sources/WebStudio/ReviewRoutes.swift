@@ -1,0 +1,253 @@
+import Foundation
+import Hummingbird
+import Narration
+import NarrationCore
+import NIOCore
+import Studio
+
+/// The proof-listener's review page in a reading service: `/review` and its JSON routes, which
+/// offer what `narrate review` offers (the articles ready for review, one article's paragraphs
+/// with their times and its notes, pinning a note, sending back, approving) and count the audio
+/// the page reports heard to the proof-listener's hours. Each route asks `Permissions.may` with
+/// the article's relation from the desk, then takes the same steps as the command line
+/// (`ReviewDesk`), so the audit log records the same. Every number and text of a request is
+/// checked before use; a refusal is one sentence and changes nothing. Service.md beside this
+/// file lists every route.
+struct ReviewRoutes: Sendable {
+    let door: ServiceDoor
+    let engine: ReviewDesk
+    /// Where heard audio is counted to the hours; nil counts none.
+    let activity: AccountActivity?
+    /// Where an approved article is delivered, and how; nil when no destination is set.
+    let sending: DeskDelivery.Sending?
+    /// What is late is judged at this clock's time.
+    let clock: @Sendable () -> Date
+
+    init(
+        door: ServiceDoor, desk: DeskService, library: NarrationLibrary, activity: AccountActivity?, options: Studio.Options,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.door = door
+        self.engine = ReviewDesk(library: library, desk: desk, clock: clock)
+        self.activity = activity
+        self.sending = options.destination.map {
+            DeskDelivery.Sending(destination: $0, profile: nil, fallback: options.profile, language: options.language, retry: options.retry)
+        }
+        self.clock = clock
+    }
+
+    static let onlyReviewers = "Review is for proof-listeners (coordinators and admins may look): ask the service's coordinator if you should have it."
+    static let onlyProofListeners = "Only proof-listeners pin notes, send articles back and approve them: coordinators and admins may look."
+    static let notReady = "This article is not ready for review now (it may have been sent back or approved meanwhile): reload the list of articles."
+    static let noDestination = "No destination is set to deliver approved articles to: ask the service's operator to set one."
+    static let noteForms = "A note is \"said\" with \"should be\", or a \"text\": give one of the two."
+    static let tooBig = "The request is too big: a review note is a few words, at most 16 KiB."
+
+    /// Adds the page, its files and the JSON routes to `router`.
+    func add(to router: Router<StudioRequestContext>) {
+        addPage(to: router)
+        addReading(to: router)
+        addChanges(to: router)
+    }
+
+    // MARK: The page
+
+    private func addPage(to router: Router<StudioRequestContext>) {
+        let page = ByteBuffer(bytes: PackageResources.review_html)
+        router.get("/review") { _, context -> Response in
+            // Everyone signed in gets the page; an account that may not review with 403, and the
+            // page then says why in a sentence (from GET /api/review).
+            var response = WebStudioServer.file(page, type: "text/html; charset=utf-8")
+            if !Self.mayLook(context.signedIn?.account) { response.status = .forbidden }
+            return response
+        }
+        let script = ByteBuffer(bytes: PackageResources.review_js)
+        router.get("/review.js") { _, _ in WebStudioServer.file(script, type: "text/javascript; charset=utf-8") }
+        let style = ByteBuffer(bytes: PackageResources.review_css)
+        router.get("/review.css") { _, _ in WebStudioServer.file(style, type: "text/css; charset=utf-8") }
+    }
+
+    // MARK: Reading
+
+    private func addReading(to router: Router<StudioRequestContext>) {
+        let routes = self
+        router.get("/api/review") { _, context -> Response in
+            guard let account = context.signedIn?.account else { return WebStudioServer.refusal(401, ServiceDoor.signInFirst) }
+            guard Self.mayLook(account) else { return WebStudioServer.refusal(403, Self.onlyReviewers) }
+            let (desk, store, now) = (routes.engine.desk, routes.engine.review.store, routes.clock())
+            return await Self.answer { () throws(NarrationError) in
+                let entries = try desk.list(DeskFilter(state: .readyForReview), by: .account(account))
+                let rows = try entries.map { (entry) throws(NarrationError) in
+                    ListedArticle(entry, returned: try store.latestSendBack(of: entry.article) != nil, now: now)
+                }
+                return (200, ["articles": rows])
+            }
+        }
+        router.get("/api/review/:id") { _, context -> Response in
+            let found = await routes.article(context, .view)
+            guard case .found(let account, let article) = found else { return found.refusal }
+            let engine = routes.engine
+            return await Self.answer { () throws(NarrationError) in
+                let review = try engine.context(article, account: account, actor: .account(account))
+                return (200, try ReviewedPage(review, paragraphs: try engine.library.records(of: article).paragraphs()))
+            }
+        }
+    }
+
+    // MARK: Changing
+
+    private func addChanges(to router: Router<StudioRequestContext>) {
+        let routes = self
+        router.post("/api/review/:id/notes") { request, context -> Response in
+            let found = await routes.article(context, .review)
+            guard case .found(let account, let article) = found else { return found.refusal }
+            guard let body = await Self.body(request) else { return WebStudioServer.refusal(413, Self.tooBig) }
+            let form: NoteForm
+            let content: ReviewNote.Content
+            do throws(NarrationError) {
+                form = try DeskRoutes.decoded(NoteForm.self, body)
+                content = try form.content()
+            } catch {
+                return WebStudioServer.refusal(400, error.message)
+            }
+            let engine = routes.engine
+            return await Self.answer { () throws(NarrationError) in
+                let review = try engine.context(article, account: account, actor: .account(account))
+                let note = try review.service.pin(
+                    content, paragraph: form.paragraph, seconds: form.at, on: review.reviewed, by: account, relation: review.relation)
+                return (201, Note(note, reviewed: review.reviewed))
+            }
+        }
+        router.post("/api/review/:id/heard") { request, context -> Response in
+            let found = await routes.article(context, .review)
+            guard case .found(let account, let article) = found else { return found.refusal }
+            guard let body = await Self.body(request) else { return WebStudioServer.refusal(413, Self.tooBig) }
+            let form: HeardForm
+            do throws(NarrationError) {
+                form = try DeskRoutes.decoded(HeardForm.self, body)
+            } catch {
+                return WebStudioServer.refusal(400, error.message)
+            }
+            let (engine, activity) = (routes.engine, routes.activity)
+            return await Self.answer { () throws(NarrationError) in
+                let review = try engine.context(article, account: account, actor: .account(account))
+                guard let activity else { return (200, Heard(article: article.id.rawValue, seconds: form.seconds, counted: false)) }
+                try ReviewDesk.heard(form.seconds, in: review, activity: activity)
+                return (200, Heard(article: article.id.rawValue, seconds: form.seconds, counted: true))
+            }
+        }
+        router.post("/api/review/:id/send-back") { request, context -> Response in
+            let found = await routes.article(context, .approve)
+            guard case .found(let account, let article) = found else { return found.refusal }
+            guard await Self.body(request) != nil else { return WebStudioServer.refusal(413, Self.tooBig) }
+            let engine = routes.engine
+            return await Self.answer { () throws(NarrationError) in
+                let sent = try ReviewDesk.sendBack(try engine.context(article, account: account, actor: .account(account)))
+                return (200, SentBack(article: article.id.rawValue, state: DeskState.pickupsRequested.rawValue, pickups: sent.pickups.count))
+            }
+        }
+        router.post("/api/review/:id/approve") { request, context -> Response in
+            let found = await routes.article(context, .approve)
+            guard case .found(let account, let article) = found else { return found.refusal }
+            guard await Self.body(request) != nil else { return WebStudioServer.refusal(413, Self.tooBig) }
+            guard let sending = routes.sending else { return WebStudioServer.refusal(409, Self.noDestination) }
+            do throws(NarrationError) {
+                let (job, entry) = try await routes.engine.approve(article, by: .account(account), sending: sending)
+                return WebStudioServer.json(
+                    200, ["article": article.id.rawValue, "state": entry.state.rawValue, "delivered": job.remotePath ?? sending.destination.description])
+            } catch {
+                // Refused before anything was exported: the desk's status; anything else failed
+                // after the approval (the export or the delivery), and the article stays Approved.
+                let status = switch error.kind {
+                case .notPermitted, .accountRefused: 403
+                case .unknownArticle: 404
+                case .deskRefused: 409
+                default: 502
+                }
+                return WebStudioServer.refusal(status, error.message)
+            }
+        }
+    }
+
+    // MARK: Who may
+
+    /// Whether `account` may look at articles in review at all: proof-listeners, coordinators
+    /// and admins (`view` of an article ready for review), not volunteers.
+    static func mayLook(_ account: Account?) -> Bool {
+        guard let account else { return false }
+        return Permissions.may(account, .view, .readyForReview)
+    }
+
+    /// The article a route names, or the refusal: 401 without a session; 403 for an account that
+    /// may not do `action` to any article in review (asked before the id is looked at, so that
+    /// no id can be probed); 400 a malformed id; 404 no such article on the desk; 409 an article
+    /// that is not ready for review (coordinators may see every article, but review only these).
+    enum Found {
+        case found(Account, Article)
+        case refused(Response)
+
+        var refusal: Response {
+            if case .refused(let response) = self { return response }
+            return WebStudioServer.refusal(500, "The article could not be read.")
+        }
+    }
+
+    func article(_ context: StudioRequestContext, _ action: ServiceAction) async -> Found {
+        guard let account = context.signedIn?.account else { return .refused(WebStudioServer.refusal(401, ServiceDoor.signInFirst)) }
+        guard Permissions.may(account, action, .readyForReview) else {
+            return .refused(WebStudioServer.refusal(403, Self.mayLook(account) ? Self.onlyProofListeners : Self.onlyReviewers))
+        }
+        guard let id = context.parameters.get("id"), Identifier.isWellFormed(id) else {
+            return .refused(WebStudioServer.refusal(400, DeskRoutes.notAnID))
+        }
+        let (desk, library) = (engine.desk, engine.library)
+        let looked: (DeskEntry?, Article?)
+        do throws(NarrationError) {
+            looked = try await BlockingWork.run(named: "narrate-web-review") { () throws(NarrationError) in
+                guard let entry = try desk.store.entry(ArticleID(id)) else { return (nil, nil) }
+                return (entry, try library.article(id))
+            }
+        } catch {
+            return .refused(WebStudioServer.refusal(Self.status(of: error), error.message))
+        }
+        guard let entry = looked.0, let article = looked.1 else {
+            return .refused(WebStudioServer.refusal(404, "There is no article \(id) on the desk: reload the list of articles."))
+        }
+        guard entry.state == .readyForReview else { return .refused(WebStudioServer.refusal(409, Self.notReady)) }
+        guard Permissions.may(account, action, entry.relation(to: account.name)) else {
+            return .refused(WebStudioServer.refusal(403, ServiceDoor.notAllowedArticle))
+        }
+        return .found(account, article)
+    }
+
+    // MARK: Answers
+
+    /// A small JSON body; nil when it is over 16 KiB.
+    static func body(_ request: Request) async -> ByteBuffer? {
+        var request = request
+        return try? await request.collectBody(upTo: WebStudioServer.accountRequestLimit)
+    }
+
+    /// Runs `work` as blocking work and answers with its status and value, or with the
+    /// refusal's status and sentence.
+    static func answer(_ work: @escaping @Sendable () throws(NarrationError) -> (Int, any Encodable & Sendable)) async -> Response {
+        do throws(NarrationError) {
+            let (status, value) = try await BlockingWork.run(named: "narrate-web-review", work)
+            return WebStudioServer.json(status, value)
+        } catch {
+            return WebStudioServer.refusal(status(of: error), error.message)
+        }
+    }
+
+    /// The HTTP status of a review refusal.
+    static func status(of error: NarrationError) -> Int {
+        if error.message == NarrationError.noNotesToSendBack.message { return 409 }
+        switch error.kind {
+        case .usage: return 400
+        case .notPermitted, .accountRefused: return 403
+        case .unknownArticle: return 404
+        case .deskRefused: return 409
+        default: return 500
+        }
+    }
+}

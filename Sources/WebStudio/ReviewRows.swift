@@ -1,0 +1,251 @@
+import Foundation
+import Narration
+import NarrationCore
+
+/// What the review routes answer (`ReviewRoutes`). Every key is always there, with null for
+/// what a value does not have, so that the page and scripts see one shape.
+extension ReviewRoutes {
+    /// An article ready for review as the list shows it.
+    struct ListedArticle: Encodable, Sendable {
+        let id: String
+        let title: String
+        let publication: String
+        let volunteer: String?
+        /// `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM` (UTC); null for none.
+        let deadline: String?
+        let late: Bool
+        let state: String
+        let stateTitle: String
+        /// ISO 8601, UTC: when it became ready for review.
+        let changedAt: String
+        /// Whether it was sent back before and came back with its pickups done.
+        let returned: Bool
+
+        init(_ entry: DeskEntry, returned: Bool, now: Date) {
+            id = entry.article.rawValue
+            title = entry.title
+            publication = entry.publication
+            volunteer = entry.assignee?.rawValue
+            deadline = entry.deadline?.description
+            late = entry.isLate(at: now)
+            state = entry.state.rawValue
+            stateTitle = entry.state.title
+            changedAt = entry.changedAt.formatted(.iso8601)
+            self.returned = returned
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, title, publication, volunteer, deadline, late, state, stateTitle, changedAt, returned }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(title, forKey: .title)
+            try container.encode(publication, forKey: .publication)
+            try container.encode(volunteer, forKey: .volunteer)
+            try container.encode(deadline, forKey: .deadline)
+            try container.encode(late, forKey: .late)
+            try container.encode(state, forKey: .state)
+            try container.encode(stateTitle, forKey: .stateTitle)
+            try container.encode(changedAt, forKey: .changedAt)
+            try container.encode(returned, forKey: .returned)
+        }
+    }
+
+    /// A review note: where it is pinned, what it says, and what it asks of the volunteer.
+    struct Note: Encodable, Sendable {
+        let id: Int64
+        let paragraph: Int
+        /// Seconds from the start of the article's audio, to the millisecond.
+        let at: Double
+        /// said-should-be or remark.
+        let kind: String
+        let said: String?
+        let shouldBe: String?
+        let text: String?
+        let author: String
+        let createdAt: String
+        let done: Bool
+        /// The pickup in words: "punch in at 4.2 s into chunk 3", "read paragraph 2 again".
+        let pickup: String
+
+        init(_ note: ReviewNote, reviewed: ReviewedArticle) {
+            id = note.id
+            paragraph = note.paragraph
+            at = note.seconds
+            switch note.content {
+            case .saidShouldBe(let said, let shouldBe): (kind, self.said, self.shouldBe, text) = ("said-should-be", said.rawValue, shouldBe.rawValue, nil)
+            case .remark(let remark): (kind, said, shouldBe, text) = ("remark", nil, nil, remark.rawValue)
+            }
+            author = note.author.rawValue
+            createdAt = note.createdAt.formatted(.iso8601)
+            done = !note.isOpen
+            pickup = PickupTarget.of(note, chunks: reviewed.pickupChunks, sampleRate: reviewed.sampleRate).sentence
+        }
+
+        private enum CodingKeys: String, CodingKey { case id, paragraph, at, kind, said, shouldBe, text, author, createdAt, done, pickup }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(paragraph, forKey: .paragraph)
+            try container.encode(at, forKey: .at)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(said, forKey: .said)
+            try container.encode(shouldBe, forKey: .shouldBe)
+            try container.encode(text, forKey: .text)
+            try container.encode(author, forKey: .author)
+            try container.encode(createdAt, forKey: .createdAt)
+            try container.encode(done, forKey: .done)
+            try container.encode(pickup, forKey: .pickup)
+        }
+    }
+
+    /// One paragraph of the text and where it is heard: from the start of the first take that
+    /// reads it to the end of the last; null times for a paragraph no take reads.
+    struct TimedParagraph: Encodable, Sendable {
+        let number: Int
+        /// heading or paragraph.
+        let kind: String
+        let text: String
+        let start: Double?
+        let end: Double?
+
+        private enum CodingKeys: String, CodingKey { case number, kind, text, start, end }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(number, forKey: .number)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(text, forKey: .text)
+            try container.encode(start, forKey: .start)
+            try container.encode(end, forKey: .end)
+        }
+
+        /// Each paragraph's times in an article of `chunks` (in order) at `sampleRate`.
+        static func times(_ reviewed: ReviewedArticle) -> [Int: (start: Double, end: Double)] {
+            let rate = Double(max(reviewed.sampleRate, 1))
+            var times: [Int: (start: Double, end: Double)] = [:]
+            var frame = 0
+            for chunk in reviewed.chunks {
+                let (start, end) = (Double(frame) / rate, Double(frame + chunk.frames) / rate)
+                frame += chunk.frames
+                guard let number = chunk.paragraph.flatMap({ reviewed.paragraphNumbers[$0] }) else { continue }
+                times[number] = (times[number]?.start ?? start, end)
+            }
+            return times
+        }
+    }
+
+    /// A change since the last send-back: the take's paragraph (null for none), how it changed,
+    /// where it is heard now, and the paragraph's text ("" for none).
+    struct Change: Encodable, Sendable {
+        let paragraph: Int?
+        let kind: String
+        let start: Double
+        let end: Double
+        let text: String
+
+        private enum CodingKeys: String, CodingKey { case paragraph, kind, start, end, text }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(paragraph, forKey: .paragraph)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(start, forKey: .start)
+            try container.encode(end, forKey: .end)
+            try container.encode(text, forKey: .text)
+        }
+    }
+
+    /// The article as the review page opens it.
+    struct ReviewedPage: Encodable, Sendable {
+        struct Heading: Encodable, Sendable {
+            let id: String
+            let title: String
+            let publication: String
+            let volunteer: String?
+            let state: String
+            let stateTitle: String
+
+            private enum CodingKeys: String, CodingKey { case id, title, publication, volunteer, state, stateTitle }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(id, forKey: .id)
+                try container.encode(title, forKey: .title)
+                try container.encode(publication, forKey: .publication)
+                try container.encode(volunteer, forKey: .volunteer)
+                try container.encode(state, forKey: .state)
+                try container.encode(stateTitle, forKey: .stateTitle)
+            }
+        }
+
+        let article: Heading
+        /// The length of its audio in seconds.
+        let duration: Double
+        let paragraphs: [TimedParagraph]
+        let notes: [Note]
+        /// Empty until it was sent back and came back.
+        let changes: [Change]
+
+        /// The page of `review` (an article on the desk) with its text's `paragraphs`.
+        init(_ review: ReviewDesk.Context, paragraphs: [Paragraph]) throws(NarrationError) {
+            let (reviewed, entry) = (review.reviewed, review.entry)
+            article = Heading(
+                id: review.article.id.rawValue, title: review.article.title, publication: review.article.publication,
+                volunteer: entry?.assignee?.rawValue, state: entry?.state.rawValue ?? "", stateTitle: entry?.state.title ?? "")
+            duration = reviewed.seconds
+            let times = TimedParagraph.times(reviewed)
+            self.paragraphs = paragraphs.map {
+                TimedParagraph(number: $0.number, kind: $0.kind.rawValue, text: $0.text, start: times[$0.number]?.start, end: times[$0.number]?.end)
+            }
+            let looked = try ReviewDesk.looked(review)
+            notes = looked.notes.map { Note($0, reviewed: reviewed) }
+            let texts = Dictionary(paragraphs.map { ($0.number, $0.text) }, uniquingKeysWith: { first, _ in first })
+            changes = (looked.changes?.changes ?? []).map {
+                Change(paragraph: $0.paragraph, kind: $0.kind.rawValue, start: $0.start, end: $0.end, text: $0.paragraph.flatMap { texts[$0] } ?? "")
+            }
+        }
+    }
+
+    /// What a heard report answers: the seconds, and whether they were counted to the hours.
+    struct Heard: Encodable, Sendable {
+        let article: String
+        let seconds: Double
+        let counted: Bool
+    }
+
+    /// What a send-back answers.
+    struct SentBack: Encodable, Sendable {
+        let article: String
+        let state: String
+        let pickups: Int
+    }
+
+    /// `POST /api/review/ID/notes`: a paragraph and a time, with "said" and "should be", or a "text".
+    struct NoteForm: Decodable, Sendable {
+        var paragraph: Int
+        var at: Double
+        var said: String?
+        var shouldBe: String?
+        var text: String?
+
+        /// The note's content, each text checked (`ReviewNoteText`).
+        /// - Throws: `usage` for a body that is neither form, or a text refused.
+        func content() throws(NarrationError) -> ReviewNote.Content {
+            switch (said, shouldBe, text) {
+            case (nil, nil, let text?): return .remark(try ReviewNoteText(text, field: "text", limit: ReviewNoteText.remarkLimit))
+            case (let said?, let shouldBe?, nil):
+                return .saidShouldBe(
+                    said: try ReviewNoteText(said, field: "\"said\"", limit: ReviewNoteText.phraseLimit),
+                    shouldBe: try ReviewNoteText(shouldBe, field: "\"should be\"", limit: ReviewNoteText.phraseLimit))
+            default: throw .usage(ReviewRoutes.noteForms)
+            }
+        }
+    }
+
+    /// `POST /api/review/ID/heard`: the seconds of audio heard in one stretch of listening.
+    struct HeardForm: Decodable, Sendable {
+        var seconds: Double
+    }
+}
