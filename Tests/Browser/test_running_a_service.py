@@ -96,6 +96,7 @@ class Nginx:
         if self.process.poll() is None:
             self.process.terminate()
             self.process.wait(20)
+        self.process.stderr.close()
 
 
 class BehindNginxTests(ServiceTestCase):
