@@ -48,9 +48,11 @@ final class ConnectionGuard: Sendable {
     }
 
     /// The handler that watches one connection.
-    fileprivate final class Watch: ChannelInboundHandler, RemovableChannelHandler {
+    fileprivate final class Watch: ChannelDuplexHandler, RemovableChannelHandler {
         typealias InboundIn = ByteBuffer
         typealias InboundOut = ByteBuffer
+        typealias OutboundIn = IOData
+        typealias OutboundOut = IOData
 
         private let owner: ConnectionGuard
         private var id: Int?
@@ -88,6 +90,17 @@ final class ConnectionGuard: Sendable {
         func channelReadComplete(context: ChannelHandlerContext) {
             if !hasSpoken { _ = checkSpoken(context) }
             context.fireChannelReadComplete()
+        }
+
+        /// A WebSocket's head has been read before its upgrade (which waits for the route's
+        /// checks), and an open page may never send again: the server's first frame to it
+        /// finds the connection a WebSocket. Without this, a page would count as quiet until
+        /// `headDeadline`, and pages opened together from one address (a reverse proxy's, or
+        /// every page reconnecting after a restart) would close each other past `quietLimit`.
+        /// A TLS handshake's writes find no HTTP or WebSocket handler yet, so they do not count.
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            if !hasSpoken { _ = checkSpoken(context) }
+            context.write(data, promise: promise)
         }
 
         func channelInactive(context: ChannelHandlerContext) {

@@ -155,6 +155,7 @@ public struct WebStudioServer: Sendable {
         defer { idleCloser?.cancel() }
         do throws(NarrationError) {
             let router = Router(context: StudioRequestContext.self)
+            router.middlewares.add(ServerTimingMiddleware())
             if let door {
                 Self.addService(to: router, door: door, scheme: scheme)
                 // The home page and the desk page ask one desk, with the service's review setting.

@@ -277,7 +277,7 @@ atexit.register(_stop_leftovers)
 class Browser:
     """Headless Chromium through chromedriver, with a temporary profile."""
 
-    def __init__(self, folder, fake_audio=None):
+    def __init__(self, folder, fake_audio=None, arguments=()):
         self.profile = tempfile.mkdtemp(prefix="chromium-", dir=folder)
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
@@ -286,7 +286,7 @@ class Browser:
             f"--window-size={SCREEN[0]},{SCREEN[1]}", "--autoplay-policy=no-user-gesture-required",
             "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
             "--disable-gpu", "--no-first-run", "--disable-background-timer-throttling",
-            "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows",
+            "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows", *arguments,
         ]:
             options.add_argument(argument)
         if fake_audio:
@@ -563,8 +563,9 @@ class StudioTestCase(unittest.TestCase):
             raise AssertionError(f"narrate serve exited {status} after SIGINT (want 0); stderr: {stderr.strip()[-2000:]}")
 
     @classmethod
-    def browser(cls, fake_audio=None):
-        browser = Browser(cls.studio.folder, fake_audio)
+    def browser(cls, fake_audio=None, arguments=()):
+        """A new browser; `arguments`: Chromium's own flags beside the fixture's."""
+        browser = Browser(cls.studio.folder, fake_audio, arguments)
         cls.browsers.append(browser)
         return browser
 

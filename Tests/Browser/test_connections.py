@@ -3,6 +3,8 @@ this machine (the attacker's 1,100 once spent a login's 1,024 descriptors) leave
 answered, a slowloris trickling its request head is closed, and `narrate serve` raised its
 open-file limit to the hard limit."""
 
+import base64
+import os
 import resource
 import socket
 import time
@@ -30,6 +32,21 @@ def closed_by_peer(connection, timeout):
         return True
     except socket.timeout:
         return False
+
+
+def open_until_quiet(connection, seconds):
+    """Whether `connection` is still open after reading all it is sent for `seconds`."""
+    connection.settimeout(0.2)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if connection.recv(65536) == b"":
+                return False
+        except socket.timeout:
+            pass
+        except ConnectionResetError:
+            return False
+    return True
 
 
 class ConnectionTests(StudioTestCase):
@@ -83,6 +100,34 @@ class ConnectionTests(StudioTestCase):
                 connection.close()
         self.assertEqual(self.real_request()[0], 200, "the server answers after the flood")
         self.assertIsNone(self.studio.process.poll(), self.studio.liveness())
+
+    def open_page(self):
+        """A page's WebSocket on /live: upgraded, with its first frame from the server read."""
+        connection = self.connect()
+        key = base64.b64encode(os.urandom(16)).decode()
+        connection.sendall((f"GET /live HTTP/1.1\r\nHost: {self.studio.hostport}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                            f"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: {key}\r\nOrigin: {self.studio.base}\r\n"
+                            f"Cookie: {self.cookie}\r\n\r\n").encode())
+        received = b""
+        while b"\r\n\r\n" not in received or len(received.split(b"\r\n\r\n", 1)[1]) < 2:
+            chunk = connection.recv(65536)
+            self.assertNotEqual(chunk, b"", f"the upgrade was closed: {received[:200]!r}")
+            received += chunk
+        self.assertTrue(received.startswith(b"HTTP/1.1 101"), received[:100])
+        return connection
+
+    def test_40_pages_opened_at_once_from_one_address_all_stay_open(self):
+        """Open pages say nothing after their upgrade: they are not quiet connections, so 40 of
+        them opened within a second from one address (a reverse proxy's) close none of the others."""
+        pages = []
+        try:
+            for _ in range(40):
+                pages.append(self.open_page())
+            closed = [n for n, page in enumerate(pages) if not open_until_quiet(page, 0.3)]
+            self.assertEqual(closed, [], "pages closed by the pages opened after them")
+        finally:
+            for page in pages:
+                page.close()
 
     def test_a_slowloris_request_head_is_closed(self):
         """A request head trickled a header line a second: closed within the 10 s deadline."""

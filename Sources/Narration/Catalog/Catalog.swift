@@ -119,6 +119,7 @@ public final class Catalog: Sendable {
         registerActivityMigration(&migrator)
         registerDeskMigration(&migrator)
         registerReviewMigration(&migrator)
+        registerDeskUrgencyMigration(&migrator)
         return migrator
     }
 

@@ -37,6 +37,21 @@ extension Catalog: DeskStore {
         }
     }
 
+    /// The listing's order as an index (`deskOrder`, term for term): a page of the whole desk,
+    /// or of a filter the state index does not narrow, walks the index and stops after the page
+    /// instead of sorting every article. With twenty thousand articles a page deep in the
+    /// desk took 55 ms to sort, 10 ms with the index (`Scripts/bench service`).
+    static let deskUrgencyIndex =
+        "CREATE INDEX desk_article_by_urgency ON desk_article (priority DESC, (deadline_at IS NULL), deadline_at, added_at, article_id)"
+
+    /// Registered after every other migration, so that catalogs that have the desk already get
+    /// the index too.
+    static func registerDeskUrgencyMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("service-desk-urgency") { db in
+            try db.execute(sql: deskUrgencyIndex)
+        }
+    }
+
     public func addEntry(_ entry: DeskEntry, audit: AuditEntry) throws(NarrationError) {
         try write { db in
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM desk_article WHERE article_id = ?", arguments: [entry.article.rawValue]) == 0 else {
@@ -80,7 +95,7 @@ extension Catalog: DeskStore {
         }
     }
 
-    /// The listing's order (`DeskFilter.precedes`).
+    /// The listing's order (`DeskFilter.precedes`), which `deskUrgencyIndex` repeats.
     private static let deskOrder = " ORDER BY d.priority DESC, d.deadline_at IS NULL, d.deadline_at, d.added_at, d.article_id"
 
     /// The SQL condition `filter` sets (`DeskFilter.admits`), with its arguments.
