@@ -29,7 +29,7 @@ struct PickupRoutes: Sendable {
             guard let id = context.parameters.get("id"), Identifier.isWellFormed(id) else { return WebStudioServer.refusal(400, DeskRoutes.notAnID) }
             return await routes.answer { () throws(NarrationError) in
                 let (entry, reviewed) = try routes.article(ArticleID(id))
-                let list = try routes.pickups.pickups(of: reviewed, for: account, relation: entry.relation(to: account.name))
+                let list = try routes.pickups.pickups(of: reviewed, for: account, relation: Self.readingRelation(entry, account.name))
                 return (200, PickupList(article: entry.article.rawValue, state: entry.state.rawValue, pickups: list.map(PickupJSON.init)))
             }
         }
@@ -68,6 +68,14 @@ struct PickupRoutes: Sendable {
     }
 
     // MARK: Checking
+
+    /// How the article stands to `account` for reading its pickups: as the desk says, except
+    /// that its volunteer still reads them once the last one sent it back to review (the studio
+    /// page then says all are done), though it is the proof-listener's then.
+    static func readingRelation(_ entry: DeskEntry, _ account: AccountName) -> ArticleRelation {
+        guard entry.state == .readyForReview, entry.assignee == account else { return entry.relation(to: account) }
+        return entry.taking == .claimed ? .claimedByThem : .assignedToThem
+    }
 
     /// A number from 1 to 10^15 written in at most 16 digits; nil for anything else.
     static func number(_ text: String?) -> Int64? {

@@ -9,9 +9,9 @@ public import NarrationCore
 /// 2. `ReviewService.allPickupsDone`;
 /// 3. when all are done and the article is Pickups requested on the desk, `DeskService.pickupsDone`.
 ///
-/// Which pickups a take or punch covers is decided here too (`covers`), from the chunks it made,
-/// so that the studio marks a pickup done when the take that fixes it is kept, never on a
-/// page's word alone.
+/// Where each pickup is now (`target(of:sentBack:in:)`) and which pickups a take or punch covers
+/// (`covers`, from the chunks it made) are decided here too, so that the studio marks a pickup
+/// done when the take that fixes it is kept, never on a page's word alone.
 public struct PickupCompletion: Sendable {
     public let review: ReviewService
     public let desk: DeskService
@@ -38,17 +38,44 @@ public struct PickupCompletion: Sendable {
     }
 
     /// The pickups of `article`'s last send-back, each with its target in the article as it is
-    /// now: for the volunteer whose article it is (`record`), and for coordinators and admins
-    /// looking in (`view`, with `manage-articles` on the service).
+    /// now (`target(of:sentBack:in:)`): for the volunteer whose article it is (`record`), and
+    /// for coordinators and admins looking in (`view`, with `manage-articles` on the service).
     /// - Throws: `reviewNotAllowed` for anyone else.
     public func pickups(of article: ReviewedArticle, for account: Account, relation: ArticleRelation) throws(NarrationError) -> [ReviewPickup] {
         let looking = Permissions.may(account, .view, relation) && Permissions.may(account, .manageArticles, nil)
         guard Permissions.may(account, .record, relation) || looking else { throw .reviewNotAllowed }
+        return try placed(article).map { ReviewPickup(note: $0.note, target: $0.target) }
+    }
+
+    /// A pickup of the last send-back placed in the article as it is now, with the chunk the
+    /// proof-listener heard it in (nil when the note lies in no chunk of its paragraph).
+    struct Placed {
+        let note: ReviewNote
+        let target: PickupTarget
+        let heardIn: ChunkID?
+    }
+
+    /// The last send-back's pickups, placed (none when the article was never sent back).
+    private func placed(_ article: ReviewedArticle) throws(NarrationError) -> [Placed] {
         guard let last = try review.store.latestSendBack(of: article.id) else { return [] }
-        let chunks = article.pickupChunks
-        return try review.store.notes(of: article.id).filter { $0.sendBack == last.id }.map {
-            ReviewPickup(note: $0, target: PickupTarget.of($0, chunks: chunks, sampleRate: article.sampleRate))
+        return try review.store.notes(of: article.id).filter { $0.sendBack == last.id }.map { note in
+            let (target, heardIn) = Self.target(of: note, sentBack: last, in: article)
+            return Placed(note: note, target: target, heardIn: heardIn)
         }
+    }
+
+    /// Where `note` is picked up now. It is found in the article as the proof-listener heard it
+    /// (the send-back's chunks), so that a punch for an earlier note, which changes that
+    /// chunk's length, moves no later note; then placed in the article as it is now: the same
+    /// chunk and second where that chunk still is; where the note lies now when that chunk was
+    /// made anew since. Also returns the chunk it was heard in (nil for a paragraph to read again).
+    public static func target(of note: ReviewNote, sentBack: ReviewSendBack, in article: ReviewedArticle) -> (PickupTarget, heardIn: ChunkID?) {
+        let heard = sentBack.chunks.map { PickupTarget.Chunk(frames: $0.frames, paragraph: $0.paragraph.flatMap { article.paragraphNumbers[$0] }) }
+        let then = PickupTarget.of(note, chunks: heard, sampleRate: article.sampleRate)
+        guard case .punch(let position, let seconds) = then, sentBack.chunks.indices.contains(position - 1) else { return (then, nil) }
+        let chunk = sentBack.chunks[position - 1].id
+        if let now = article.chunks.firstIndex(where: { $0.id == chunk }) { return (.punch(chunk: now + 1, seconds: seconds), chunk) }
+        return (PickupTarget.of(note, chunks: article.pickupChunks, sampleRate: article.sampleRate), chunk)
     }
 
     /// Marks the pickup `note` done with the edit `edit`; the last one done moves a desk
@@ -61,16 +88,15 @@ public struct PickupCompletion: Sendable {
         return try finished([done], of: article.id, by: account, relation: relation, actor: actor)
     }
 
-    /// Marks done every open pickup that a take kept just now covers: `made` are the chunks the
-    /// take made (`article` is read after it was kept), and its edit is the article's last.
-    /// A take that covers none marks nothing.
+    /// Marks done every open pickup that a take kept just now covers (`covers`): `made` are
+    /// the chunks the take made (`article` is read after it was kept), and its edit is the
+    /// article's last. A take that covers none marks nothing.
     /// - Throws: `reviewNotAllowed` when `account` may not record the article; the desk's refusal.
     public func markCovered(
         by made: Set<ChunkID>, of article: ReviewedArticle, by account: Account, relation: ArticleRelation, actor: ServiceActor
     ) throws(NarrationError) -> Outcome {
-        guard !made.isEmpty else { return Outcome(done: [], allDone: false, backInReview: false) }
-        let covered = try review.pickups(of: article, for: account, relation: relation)
-            .filter { $0.note.isOpen && Self.covers($0, made: made, in: article) }
+        guard Permissions.may(account, .record, relation) else { throw .reviewNotAllowed }
+        let covered = try placed(article).filter { $0.note.isOpen && Self.covers($0.note, heardIn: $0.heardIn, made: made, in: article) }
         guard !covered.isEmpty else { return Outcome(done: [], allDone: false, backInReview: false) }
         var done: [ReviewNote] = []
         for pickup in covered {
@@ -79,18 +105,17 @@ public struct PickupCompletion: Sendable {
         return try finished(done, of: article.id, by: account, relation: relation, actor: actor)
     }
 
-    /// Whether a take that made the chunks `made` does what `pickup` asks, in `article` as it is
-    /// after the take: a punch target's chunk is one it made (a punch-and-roll makes the chunk
-    /// anew); a paragraph to read again has a chunk it made bound to that paragraph.
-    public static func covers(_ pickup: ReviewPickup, made: Set<ChunkID>, in article: ReviewedArticle) -> Bool {
-        switch pickup.target {
-        case .punch(let chunk, _):
-            return article.chunks.indices.contains(chunk - 1) && made.contains(article.chunks[chunk - 1].id)
-        case .reread(let paragraph):
-            return article.chunks.contains { chunk in
-                made.contains(chunk.id) && chunk.paragraph.flatMap { article.paragraphNumbers[$0] } == paragraph
-            }
+    /// Whether a take that made the chunks `made` does what `note` asks, in `article` as it is
+    /// after the take: it made a chunk that reads the note's paragraph, and, for a note heard in
+    /// a chunk (`heardIn`, a punch-and-roll's target), that chunk is no longer in the article
+    /// (the punch made it anew). A take of another paragraph does none of its pickups.
+    public static func covers(_ note: ReviewNote, heardIn: ChunkID?, made: Set<ChunkID>, in article: ReviewedArticle) -> Bool {
+        let readsParagraph = article.chunks.contains { chunk in
+            made.contains(chunk.id) && chunk.paragraph.flatMap { article.paragraphNumbers[$0] } == note.paragraph
         }
+        guard readsParagraph else { return false }
+        guard let heardIn else { return true }
+        return !article.chunks.contains { $0.id == heardIn }
     }
 
     /// After pickups were marked: whether all are, and the desk's move back to review when so.
