@@ -2,11 +2,16 @@
 with raw HTTP: every refusal (no session, another volunteer, the proof-listener, a coordinator
 marking, malformed ids, note numbers and edits, a foreign page, a body too big) answers its one
 sentence and changes nothing (the notes, the desk and the audit log are compared); then the
-volunteer marks both pickups done through the route, the last sending the article back to review."""
+volunteer marks both pickups done through the route, the last sending the article back to review;
+and a pickup to read a paragraph again, done from the studio page (the paragraph chosen, Read it
+again, the server marking it done when the take is kept)."""
 
 import json
 import unittest
 
+from selenium.webdriver.common.by import By
+
+from studio_fixture import speech_file
 from test_service import FOREIGN, PASSPHRASE, SIGN_IN_FIRST, ServiceTestCase
 
 NOT_YOURS = "These pickups are not yours to see: open your articles from your home page."
@@ -142,6 +147,37 @@ class PickupRoutesTests(ServiceTestCase):
         self.assertEqual((status, body["state"], [p["done"] for p in body["pickups"]]), (200, "ready-for-review", [True, True]))
         details = [entry.get("detail", "") for entry in self.studio.narrate_json("audit")]
         self.assertTrue(any("pickups-done pickups-requested → ready-for-review" in d for d in details), details[-5:])
+
+    def test_3_a_paragraph_to_read_again_from_the_studio_page(self):
+        # A note on paragraph 2 pinned in chunk 1 (which reads paragraph 1): the pickup is to read paragraph 2 again.
+        self.must("review", "note", "--article", self.article, "--as", "dora", "--paragraph", "2", "--at", "0.4", "--said", "Pear", "--should-be", "Pears")
+        self.must("review", "send-back", "--article", self.article, "--as", "dora")
+        page = self.browser(fake_audio=speech_file())
+        page.driver.get(self.studio.base + "/signin")
+        page.wait_js("return document.activeElement && document.activeElement.id === 'signin-account'", "the name field")
+        page.el("signin-account").send_keys("vol")
+        page.el("signin-passphrase").send_keys(PASSPHRASE)
+        page.click("signin-submit")
+        page.wait(lambda d: d.current_url.endswith("/home"), "the home page")
+        page.driver.get(f"{self.studio.base}/?article={self.article}")
+        page.wait_js("return document.querySelectorAll('#pickups .pickup-do').length === 1 && state.microphone === 'browser'",
+                     "the pickup in the studio", 20)
+        button = page.driver.find_element(By.CSS_SELECTOR, "#pickups li[data-note='3'] .pickup-do")
+        self.assertEqual(button.text, "Read paragraph 2 again")
+        button.send_keys("\n")
+        page.wait_js("return state.reading && state.reading.number === 2", "paragraph 2 chosen")
+        self.assertEqual(page.driver.switch_to.active_element.get_attribute("id"), "read-again")
+        self.assertEqual(page.text("status"), "Paragraph 2 is chosen: press Read it again (a) to record it anew.")
+        page.click("read-again")
+        page.wait_recording(1.0, 20)
+        page.click("record")
+        page.wait_js("return document.getElementById('pickups-done').textContent === 'All pickups are done: sent back to review.'",
+                     "the pickup done", 20)
+        latest = self.studio.narrate_json("history", "--article", self.article)[0]["number"]
+        notes = self.studio.narrate_json("review", "notes", "--article", self.article, "--as", "dora")
+        self.assertEqual((notes[-1]["id"], notes[-1]["doneEdit"]), (3, latest))
+        self.assertEqual(self.studio.narrate_json("desk", "show", self.article)["state"], "ready-for-review")
+        self.assertEqual([c["paragraph"] for c in self.studio.chunks(self.article)], [1, 2])
 
 
 if __name__ == "__main__":
