@@ -278,7 +278,7 @@ extension Narrate {
                         Int64(note), of: context.reviewed, edit: edit, by: context.account, relation: context.relation, actor: context.actor)
                 }
                 let (allDone, backInReview) = (outcome.allDone, outcome.backInReview)
-                guard let done = outcome.done.first else { return }
+                guard let done = outcome.done.first else { throw NarrationError.noOpenPickup(Int64(note)) }
                 if output.json {
                     Console.printJSON(DoneJSON(note: ReviewNoteJSON(done), allDone: allDone))
                     return
