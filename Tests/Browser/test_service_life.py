@@ -209,7 +209,8 @@ class ServiceLifeTests(ServiceTestCase):
         hours = {row["account"]: row["takes"] for row in self.studio.narrate_json("hours", "--accounts")["rows"]}
         self.assertEqual(hours.get("vol"), 2, "the booth take and the browser take count for the volunteer")
         vol.press("s")
-        vol.wait_js(f"return (state.notice && state.notice.text || '').startsWith('Sent “{TITLE}” for review')", "sent for review", 20)
+        # The page says "Sent … for review" until the take check's notice (which may come after) replaces it: the desk is what counts.
+        vol.wait(lambda d: self.desk_state() == "ready-for-review", "the article sent for review", 20)
         self.assert_step("ready-for-review", "sending")
 
         # 3. The proof-listener pins two notes, one in each chunk, and sends it back.
