@@ -3,16 +3,19 @@ import Narration
 import NarrationCore
 
 /// What a studio in a reading service tells the desk and the hours as its pages work: a take
-/// kept moves a desk article to Recording (`DeskService.recordedTake`) and counts towards the
-/// hours of the account whose page recorded it (`AccountActivity.take`); Send asks
-/// `DeskService.send`. An article that is not on the desk (one made with the personal studio's
-/// form) is left to the studio alone.
+/// kept moves a desk article to Recording (`DeskService.recordedTake`), counts towards the
+/// hours of the account whose page recorded it (`AccountActivity.take`, or `pickup` while the
+/// article is Pickups requested), and marks done the pickups it covers (`AccountTake`); Send
+/// asks `DeskService.send`. An article that is not on the desk (one made with the personal
+/// studio's form) is left to the studio alone.
 ///
 /// Called on the studio's own thread, which may block: the stores are SQLite.
 struct StudioDeskLink: Sendable {
     let desk: DeskService
     /// Where hours are recorded; nil records none.
     let activity: AccountActivity?
+    /// The pickups a take may do, and the library to read its article from; nil marks none.
+    var pickups: (completion: PickupCompletion, library: NarrationLibrary)? = nil
 
     /// Whether the service sends an article to review rather than delivering it.
     var reviewIsOn: Bool { desk.reviewIsOn }
@@ -22,14 +25,13 @@ struct StudioDeskLink: Sendable {
         ((try? desk.store.entry(article)) ?? nil) != nil
     }
 
-    /// `account` kept a take of `seconds` on `article`: the desk hears of it and the hours count
-    /// it. Returns the sentence of a refusal, or nil.
-    func takeKept(on article: ArticleID, by account: Account, seconds: Double) -> String? {
+    /// `account` kept a take of `seconds` on `article`, which made the chunks `made`: the desk
+    /// hears of it, the hours count it, and the pickups it covers are done. Returns the sentence
+    /// for the page: the refusal, or which pickups the take did; nil for neither.
+    func takeKept(on article: ArticleID, by account: Account, seconds: Double, made: Set<ChunkID> = []) -> String? {
         do throws(NarrationError) {
-            try activity?.take(by: account.name, article: article, seconds: seconds)
-            guard isOnDesk(article) else { return nil }
-            try desk.recordedTake(article, by: .account(account))
-            return nil
+            let take = AccountTake(desk: desk, activity: activity, pickups: pickups)
+            return AccountTake.sentence(try take.kept(on: article, by: account, as: .account(account), seconds: seconds, made: made))
         } catch {
             return error.message
         }

@@ -250,7 +250,8 @@ final class StudioHost: Sendable {
         let kept = studio.chunkIDs.indices.filter { !began.chunksBefore.contains(studio.chunkIDs[$0]) && $0 < studio.state.chunks.count }
         guard !kept.isEmpty else { return }
         let seconds = kept.reduce(0.0) { $0 + studio.state.chunks[$1].duration }
-        if let refusal = deskLink.takeKept(on: article, by: began.account, seconds: seconds) { studio.perform(.explain(refusal)) }
+        let made = Set(kept.map { studio.chunkIDs[$0] })
+        if let sentence = deskLink.takeKept(on: article, by: began.account, seconds: seconds, made: made) { studio.perform(.explain(sentence)) }
     }
 
     /// In a reading service, on a desk article: queue, submit and a confirmed send ask the desk

@@ -138,8 +138,10 @@ public struct WebStudioServer: Sendable {
         }
         let host = StudioHost(library: library, options: options, article: article, settings: configuration.settings)
         let rooms = configuration.service.map { service in
-            let deskLink = service.desk.map { StudioDeskLink(desk: $0, activity: service.activity) }
             let (library, options, settings) = (library, options, configuration.settings)
+            let deskLink = service.desk.map { desk in
+                StudioDeskLink(desk: desk, activity: service.activity, pickups: (Self.pickupCompletion(library, desk), library))
+            }
             return StudioRooms(idleClose: service.studioIdleClose) { article in
                 StudioHost(library: library, options: options, article: article, settings: settings, deskLink: deskLink, isArticleStudio: true)
             }
@@ -161,6 +163,7 @@ public struct WebStudioServer: Sendable {
                 // The home page and the desk page ask one desk, with the service's review setting.
                 let desk = configuration.service?.desk ?? DeskService(store: library.deskStore)
                 Self.addHome(to: router, desk: desk)
+                PickupRoutes(door: door, pickups: Self.pickupCompletion(library, desk), library: library).add(to: router)
                 DeskRoutes(door: door, desk: desk, library: library, clock: { Date() }).add(to: router)
                 ReviewRoutes(door: door, desk: desk, library: library, activity: configuration.service?.activity, options: options).add(to: router)
             } else {

@@ -35,6 +35,13 @@ extension Narrate {
 
                   narrate record --punch 3@12.5     # chunk 3 from 12.5 s on, after 3 s of it
                   narrate record --punch 3@0:12.5 --pre-roll 5 --output-device hw:1
+
+                In a reading service, --as NAME records the take at the booth for that account, as \
+                its page in the browser would: the account must be one that may record the article \
+                (its own on the desk), the take counts for its hours, an Assigned article becomes \
+                Recording, and an open pickup the take covers is done.
+
+                  narrate record --article 7f3k2m9q --as ann.lee
                 """)
 
         @OptionGroup var target: ArticleOption
@@ -76,9 +83,15 @@ extension Narrate {
             valueName: "MODE"))
         var progress: ProgressMode = .auto
 
+        @Option(name: .customLong("as"), help: ArgumentHelp("In a reading service: the account whose take it is (see narrate accounts list).", valueName: "NAME"))
+        var account: String?
+
         @OptionGroup var output: JSONOption
 
         func validate() throws {
+            if let account {
+                do { _ = try AccountName(account) } catch { throw ValidationError("--as \(error.message)") }
+            }
             if replace != nil && insert != nil { throw ValidationError("Use --replace or --insert, not both.") }
             if (paragraph != nil || continuing) && (replace != nil || insert != nil) {
                 throw ValidationError("--paragraph and --continue choose where the take goes by the text; use them without --replace or --insert.")
@@ -121,8 +134,12 @@ extension Narrate {
 
         func run() throws {
             let settings = try CommandRunner.settings()
-            let (outcome, article) = try CommandRunner.withLibrary { library throws(NarrationError) in
+            let (outcome, article, accountLine) = try CommandRunner.withLibrary { library throws(NarrationError) in
                 let article = try library.article(target.article)
+                // A service account's take is checked before anything is captured: a refusal records nothing.
+                let forAccount = try account.map { (name) throws(NarrationError) in
+                    try RecordAsAccount(library: library, account: name, article: article, reviewIsOn: settings.serviceReview)
+                }
                 let recording = try library.prepareRecording(
                     into: article, placement: placement, reading: reading,
                     punch: try punch.map { point throws(NarrationError) in
@@ -133,14 +150,15 @@ extension Narrate {
                 if !output.json, let paragraph = recording.paragraph {
                     showParagraph(paragraph, upNext: recording.upNext, of: try library.records(of: article).paragraphs().count)
                 }
-                return (try capture(recording, playbackDevice: outputDevice ?? settings.device), article)
+                let outcome = try capture(recording, playbackDevice: outputDevice ?? settings.device)
+                return (outcome, article, forAccount?.kept(outcome))
             }
             // The take's measure (for mastering and check) and its check run after it, in a process of
             // its own: they never delay the stop or the next take.
             if outcome.chunk != nil {
                 NarrationLibrary.startInBackground(["script", "--check", "--after-take", "--article", article.id.rawValue])
             }
-            try report(outcome, article: article)
+            try report(outcome, article: article, accountLine: accountLine)
         }
 
         /// The paragraph to read, wrapped to 76 columns, and the first words of the next, on stderr.
@@ -202,12 +220,15 @@ extension Narrate {
             return outcome
         }
 
-        private func report(_ outcome: Recording.Outcome, article: Article) throws {
+        private func report(_ outcome: Recording.Outcome, article: Article, accountLine: String?) throws {
             let report = TakeReport(outcome, detail: .full)
             if output.json {
                 Console.printJSON(RecordJSON(outcome, article: article, paragraphNumber: outcome.paragraph?.number))
             } else if let saved = report.saved {
                 Console.print(saved)
+            }
+            if let accountLine {
+                if output.json { Console.error(accountLine) } else { Console.print(accountLine) }
             }
             if let withdrawn = outcome.withdrawn, !output.json {
                 Console.error(WithdrawnExport.sentence(withdrawn, title: article.title))

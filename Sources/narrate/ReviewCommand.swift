@@ -247,15 +247,13 @@ extension Narrate {
             }
 
             func run() throws {
-                let (done, allDone, backInReview) = try Review.withReview(target, acting) { (context) throws(NarrationError) in
-                    let service = context.service
-                    let done = try service.markPickupDone(Int64(note), of: context.reviewed, edit: edit, by: context.account, relation: context.relation)
-                    let allDone = try service.allPickupsDone(of: context.article.id, for: context.account, relation: context.relation)
+                let outcome = try Review.withReview(target, acting) { (context) throws(NarrationError) in
                     // The last pickup done sends a desk article back to review.
-                    guard allDone, context.entry?.state == .pickupsRequested else { return (done, allDone, false) }
-                    try context.desk.pickupsDone(context.article.id, by: context.actor)
-                    return (done, allDone, true)
+                    try PickupCompletion(review: context.service, desk: context.desk).markDone(
+                        Int64(note), of: context.reviewed, edit: edit, by: context.account, relation: context.relation, actor: context.actor)
                 }
+                let (allDone, backInReview) = (outcome.allDone, outcome.backInReview)
+                guard let done = outcome.done.first else { throw NarrationError.noOpenPickup(Int64(note)) }
                 if output.json {
                     Console.printJSON(DoneJSON(note: ReviewNoteJSON(done), allDone: allDone))
                     return

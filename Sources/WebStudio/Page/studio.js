@@ -42,6 +42,8 @@ const page = {
   audioVersion: null,   // state.audioVersion of the loaded source
   punching: false,      // the pre-roll of a punch is playing
   streaming: false,     // microphone frames go to the server (a browser take runs)
+  pickups: null,        // an article's studio in a reading service: GET /api/pickups/ID's answer
+  pickupUnderway: false, // a pickup's fix was started from the list: focus returns there once it is done
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -159,13 +161,39 @@ function articleLine(h) {
   return parts.join(" · ");
 }
 
+/** A pickup's seconds as its button says them: "12.4". */
+function pickupSeconds(seconds) { return String(Math.round(seconds * 10) / 10); }
+
+/** What a pickup asks, in words: "Punch in at 12.4 s in chunk 2", "Read paragraph 3 again". */
+function pickupAction(pickup) {
+  const target = pickup.target || {};
+  if (target.chunk) return `Punch in at ${pickupSeconds(target.seconds)} s in chunk ${target.chunk}`;
+  return `Read paragraph ${target.paragraph} again`;
+}
+
+/** The note in words: what was said and what it should be, or the remark. */
+function pickupNote(pickup) {
+  const words = pickup.kind === "said-should-be" ? `Said “${pickup.said}”, should be “${pickup.shouldBe}”.` : pickup.text;
+  return `${words} (${pickup.author})`;
+}
+
+/** Whether the pickups show, and whether all are done (the article went back to review). */
+function pickupsShown(p) {
+  const list = p.pickups;
+  if (!list || !Array.isArray(list.pickups) || list.pickups.length === 0) return { shown: false, allDone: false };
+  const allDone = list.state === "ready-for-review" && list.pickups.every((pickup) => pickup.done);
+  return { shown: list.state === "pickups-requested" || allDone, allDone };
+}
+
+const ALL_PICKUPS_DONE = "All pickups are done: sent back to review.";
+
 const JOB_STATES = { exporting: "Being made", queued: "Waiting to be sent", delivered: "Delivered" };
 
 // ---------------------------------------------------------------------------------------------
 // The renderer. `rendered` remembers what the last render drew, for the few things that depend
 // on a change (a panel opening moves focus there; a new selection scrolls into view).
 
-const rendered = { panel: null, selection: null, meter: null, meterLabelAt: 0, microphone: null };
+const rendered = { panel: null, selection: null, meter: null, meterLabelAt: 0, microphone: null, pickups: null };
 const audio = $("player");
 
 function render(s, p) {
@@ -194,6 +222,7 @@ function render(s, p) {
   renderForm(s, p, panel);
   renderArticles(s, p, panel);
   renderResult(s, panel);
+  renderPickups(s, p, studio && !busy && p.connected);
 
   show($("record-section"), studio);
   show($("chunks-section"), studio);
@@ -288,6 +317,62 @@ function renderResult(s, panel) {
   setText($("result-remedy"), s.panel.remedy || "");
   show($("result-remedy"), !!s.panel.remedy);
   if (rendered.panel !== "result") $("next-article").focus();
+}
+
+/** The pickups list: one item per note, its button the fix it asks for (rebuilt only when the
+ *  list changed; focus then goes to the next open pickup). */
+function renderPickups(s, p, free) {
+  const { shown, allDone } = pickupsShown(p);
+  show($("pickups-section"), shown && !!s.header);
+  if (!shown) return;
+  const list = $("pickups");
+  const key = JSON.stringify(p.pickups.pickups);
+  if (rendered.pickups !== key) {
+    // Focus goes on to the next pickup after one is done (or when it was in the list).
+    const moveFocus = list.contains(document.activeElement) || (p.pickupUnderway && rendered.pickups !== null);
+    list.replaceChildren(...p.pickups.pickups.map(makePickupItem));
+    rendered.pickups = key;
+    p.pickupUnderway = false;
+    if (moveFocus) {
+      const next = list.querySelector(".pickup-do");
+      if (next) next.focus(); else $("pickups-heading").focus();
+    }
+  }
+  for (const button of list.querySelectorAll(".pickup-do")) enable(button, free);
+  setText($("pickups-intro"), allDone
+    ? "The proof-listener hears what changed next."
+    : "A proof-listener sent this article back with these notes. Choose one: the studio plays the seconds before it and records from there (or chooses the paragraph to read again). A pickup is marked done when the take that fixes it is kept.");
+  setText($("pickups-done"), allDone ? ALL_PICKUPS_DONE : "");
+}
+
+function makePickupItem(pickup) {
+  const li = document.createElement("li");
+  li.className = "pickup" + (pickup.done ? " is-done" : "");
+  li.dataset.note = String(pickup.id);
+  const where = document.createElement("p");
+  where.className = "pickup-where";
+  where.id = `pickup-${pickup.id}-where`;
+  where.textContent = `Pickup ${pickup.id}: paragraph ${pickup.paragraph} at ${clock(pickup.at)}`;
+  const note = document.createElement("p");
+  note.className = "pickup-note";
+  note.id = `pickup-${pickup.id}-note`;
+  note.textContent = pickupNote(pickup);
+  li.append(where, note);
+  if (pickup.done) {
+    const done = document.createElement("p");
+    done.className = "pickup-state";
+    done.textContent = pickup.edit ? `Done with edit ${pickup.edit}.` : "Done.";
+    li.append(done);
+  } else {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "primary pickup-do";
+    button.dataset.note = String(pickup.id);
+    button.setAttribute("aria-describedby", `${where.id} ${note.id}`);
+    button.textContent = pickupAction(pickup);
+    li.append(button);
+  }
+  return li;
 }
 
 function renderReading(s, p) {
@@ -749,7 +834,10 @@ function receive(message) {
     if (page.audioVersion != null && next.audioVersion !== page.audioVersion) unloadAudio(); // the chunks changed
     if (next.panel && next.panel.kind !== "newArticle") page.formProblem = null;
     watchTake(next);
+    // A take kept (the chunks changed) or a new notice may have done a pickup: ask again.
+    const askPickups = next.audioVersion !== state.audioVersion || noticeChanged;
     state = next;
+    if (askPickups) loadPickups();
   } else if (message.type === "outbox") {
     page.jobs = message.jobs || [];
     page.canRetry = !!message.canRetry; // a destination is set: Retry can send
@@ -894,6 +982,79 @@ function cancelFix() {
     audio.pause();
   } else if (isPreRolling(state)) {
     send({ type: "key", key: "escape" });
+  }
+  scheduleRender();
+}
+
+/** A pickup chosen: a punch opens the studio's own "Fix a slip" at its chunk and second (the
+ *  seconds before it play, then the take records from there); a paragraph to read again is
+ *  chosen for Read it again. The server marks the pickup done once the take that covers it is
+ *  kept; the page only asks again what is done. */
+function doPickup(id) {
+  const pickup = page.pickups && page.pickups.pickups.find((x) => String(x.id) === String(id));
+  if (!pickup || pickup.done) return;
+  page.notice = null;
+  page.problem = null;
+  page.pickupUnderway = true;
+  const target = pickup.target || {};
+  if (target.chunk) return punchPickup(pickup, target.chunk, target.seconds);
+  if (target.paragraph) return chooseParagraph(target.paragraph);
+}
+
+function punchPickup(pickup, number, seconds) {
+  const position = state.chunks.findIndex((c) => c.number === number);
+  const chunk = state.chunks[position];
+  if (!chunk || chunk.missing || !(seconds >= 0 && seconds < chunk.duration)) {
+    page.problem = `Chunk ${number} is not as the pickup found it: reload the page to see the pickups as they are now.`;
+    return scheduleRender();
+  }
+  selectChunk(position);
+  cancelPunch();
+  audio.pause();
+  page.audioFrom = number;
+  page.audioVersion = state.audioVersion;
+  audio.src = `/audio?from=${number}&v=${encodeURIComponent(state.audioVersion)}${articleQuery ? "&" + articleQuery : ""}`;
+  page.notice = `Pickup ${pickup.id}: finding ${pickupSeconds(seconds)} s in chunk ${number}…`;
+  audio.preload = "auto"; // load at once, so that the point can be found before anything plays
+  audio.addEventListener("loadedmetadata", () => {
+    if (seconds < 0.001) return punch();
+    audio.addEventListener("seeked", () => punch(), { once: true });
+    audio.currentTime = seconds;
+  }, { once: true });
+  audio.load();
+  scheduleRender();
+}
+
+function chooseParagraph(number) {
+  const reading = state.reading;
+  if (!reading) {
+    page.problem = "This article has no text here, so no paragraph can be chosen: reload the page.";
+    return scheduleRender();
+  }
+  const steps = number - reading.number;
+  for (let i = 0; i < Math.abs(steps); i++) send({ type: "key", key: steps > 0 ? "n" : "p" });
+  page.notice = `Paragraph ${number} is chosen: press Read it again (a) to record it anew.`;
+  $("read-again").focus();
+  scheduleRender();
+}
+
+let pickupsLoading = false;
+let pickupsAgain = false;
+/** GET /api/pickups/ID for an article's studio in a reading service (nothing elsewhere). */
+async function loadPickups() {
+  if (!articleParameter) return;
+  if (pickupsLoading) { pickupsAgain = true; return; }
+  pickupsLoading = true;
+  try {
+    const response = await fetch(`/api/pickups/${encodeURIComponent(articleParameter)}`, { credentials: "same-origin" });
+    page.pickups = response.ok ? await response.json() : null;
+  } catch {
+    // Unreachable for now: the list stays as it was, and the next state asks again.
+  }
+  pickupsLoading = false;
+  if (pickupsAgain) {
+    pickupsAgain = false;
+    return loadPickups();
   }
   scheduleRender();
 }
@@ -1102,6 +1263,7 @@ document.addEventListener("click", (event) => {
   if (button && button.classList.contains("dismiss")) return dismissHints(Number(button.dataset.chunk));
   if (button && button.classList.contains("open-article")) return send({ type: "open", article: button.closest("[data-article]").dataset.article });
   if (button && button.id === "cancel-fix") return cancelFix();
+  if (button && button.classList.contains("pickup-do")) return doPickup(button.dataset.note);
   const row = event.target.closest("#chunks li");
   if (row) return selectChunk([...row.parentNode.children].indexOf(row));
   if (!button) return;
