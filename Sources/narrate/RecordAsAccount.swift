@@ -30,7 +30,7 @@ struct RecordAsAccount {
             pickups: (PickupCompletion(review: review, desk: desk), library))
         if try library.deskStore.entry(article.id) != nil {
             try take.checkMayRecord(article.id, by: actor)
-        } else if !Permissions.may(account, .record, Narrate.Review.relation(of: account, on: nil)) {
+        } else if !Permissions.may(account, .record, ReviewDesk.relation(of: account, on: nil)) {
             throw .notPermitted(actor, .record, article: article.id)
         }
     }
