@@ -124,7 +124,7 @@ struct DeskRoutes: Sendable {
                     if let paragraphs { _ = try library.attachText(paragraphs.0, to: article, file: paragraphs.1) }
                     return article
                 }
-                return (201, DeskRow(entry, now: now))
+                return (201, DeskDocument.row(entry, now: now))
             }
         }
         route(router, "assign") { desk, id, account, body throws(NarrationError) in
@@ -156,7 +156,7 @@ struct DeskRoutes: Sendable {
             }
             let (desk, now) = (routes.desk, routes.clock())
             return await routes.answer { () throws(NarrationError) in
-                (200, DeskRow(try act(desk, ArticleID(id), account, body), now: now))
+                (200, DeskDocument.row(try act(desk, ArticleID(id), account, body), now: now))
             }
         }
     }
