@@ -154,35 +154,9 @@ public struct WebStudioServer: Sendable {
         }
         defer { idleCloser?.cancel() }
         do throws(NarrationError) {
-            let router = Router(context: StudioRequestContext.self)
-            if let door {
-                Self.addService(to: router, door: door, scheme: scheme)
-                // The home page and the desk page ask one desk, with the service's review setting.
-                let desk = configuration.service?.desk ?? DeskService(store: library.deskStore)
-                Self.addHome(to: router, desk: desk)
-                DeskRoutes(door: door, desk: desk, library: library, clock: { Date() }).add(to: router)
-            } else {
-                router.middlewares.add(AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
-            }
-            addPage(to: router)
-            addAPI(to: router, host: host, door: door, rooms: rooms)
-            let library = self.library
-            router.ws("/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
-                let signedIn = context.requestContext.signedIn
-                if let door, let rooms, let wanted = context.request.uri.queryParameters.get("article") {
-                    // A reading service's studio of one article, for a page whose account may see it.
-                    guard let article = await Self.article(wanted, for: signedIn, door: door, library: library) else {
-                        return try await outbound.close(.policyViolation, reason: StudioRooms.notYours)
-                    }
-                    guard let articleHost = rooms.enter(article) else { return try await outbound.close(.policyViolation, reason: StudioRooms.full) }
-                    defer { rooms.leave(article.id) }
-                    try await Self.serve(page: inbound, outbound: outbound, live: LivePage(host: articleHost, door: door, signedIn: signedIn))
-                    return
-                }
-                let page = LivePage(host: host, door: door, signedIn: signedIn)
-                try await Self.serve(page: inbound, outbound: outbound, live: page)
-            }
-
+            let router = routes(
+                door: door, host: host, rooms: rooms, scheme: scheme,
+                personal: AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
             let server: HTTPServerBuilder
             do {
                 let tls = try configuration.tls.map { tls in
@@ -280,6 +254,44 @@ public struct WebStudioServer: Sendable {
 
     // MARK: Routes
 
+    /// Every route the server answers, as `run` serves them: with a door the reading service's
+    /// (its pages, the home page's and the desk's routes), else the personal studio's door
+    /// `personal`; then the studio's page, its API and the live connection. The OpenAPI document
+    /// (`openapi.json`) is checked against this router's routes.
+    func routes(
+        door: ServiceDoor?, host: StudioHost, rooms: StudioRooms?, scheme: String, personal: AccessMiddleware<StudioRequestContext>
+    ) -> Router<StudioRequestContext> {
+        let router = Router(context: StudioRequestContext.self)
+        if let door {
+            Self.addService(to: router, door: door, scheme: scheme)
+            // The home page and the desk page ask one desk, with the service's review setting.
+            let desk = configuration.service?.desk ?? DeskService(store: library.deskStore)
+            Self.addHome(to: router, desk: desk)
+            DeskRoutes(door: door, desk: desk, library: library, clock: { Date() }).add(to: router)
+        } else {
+            router.middlewares.add(personal)
+        }
+        addPage(to: router)
+        addAPI(to: router, host: host, door: door, rooms: rooms)
+        let library = self.library
+        router.ws("/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
+            let signedIn = context.requestContext.signedIn
+            if let door, let rooms, let wanted = context.request.uri.queryParameters.get("article") {
+                // A reading service's studio of one article, for a page whose account may see it.
+                guard let article = await Self.article(wanted, for: signedIn, door: door, library: library) else {
+                    return try await outbound.close(.policyViolation, reason: StudioRooms.notYours)
+                }
+                guard let articleHost = rooms.enter(article) else { return try await outbound.close(.policyViolation, reason: StudioRooms.full) }
+                defer { rooms.leave(article.id) }
+                try await Self.serve(page: inbound, outbound: outbound, live: LivePage(host: articleHost, door: door, signedIn: signedIn))
+                return
+            }
+            let page = LivePage(host: host, door: door, signedIn: signedIn)
+            try await Self.serve(page: inbound, outbound: outbound, live: page)
+        }
+        return router
+    }
+
     private func addPage(to router: Router<StudioRequestContext>) {
         let files: [(path: RouterPath, type: String, bytes: [UInt8])] = [
             ("/", "text/html; charset=utf-8", PackageResources.index_html),
@@ -311,6 +323,9 @@ public struct WebStudioServer: Sendable {
     private func addAPI(to router: Router<StudioRequestContext>, host: StudioHost, door: ServiceDoor?, rooms: StudioRooms?) {
         let library = self.library
         let options = self.options
+        // The API's OpenAPI document (openapi.json beside this file), compiled into the binary.
+        let document = ByteBuffer(bytes: PackageResources.openapi_json)
+        router.get("/api/openapi.json") { _, _ in Self.file(document, type: "application/json; charset=utf-8") }
         router.post("/api/articles") { request, context -> Response in
             if let door, let refusal = await door.refusal(context, .manageArticles, article: nil) { return refusal }
             var request = request
