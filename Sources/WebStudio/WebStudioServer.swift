@@ -267,7 +267,7 @@ public struct WebStudioServer: Sendable {
             // The home page and the desk page ask one desk, with the service's review setting.
             let desk = configuration.service?.desk ?? DeskService(store: library.deskStore)
             Self.addHome(to: router, desk: desk)
-            DeskRoutes(door: door, desk: desk, library: library, clock: { Date() }).add(to: router)
+            DeskRoutes(door: door, desk: desk, library: library, clock: { Date() }, accessChanged: { rooms?.accessChanged($0) }).add(to: router)
         } else {
             router.middlewares.add(personal)
         }
@@ -283,7 +283,13 @@ public struct WebStudioServer: Sendable {
                 }
                 guard let articleHost = rooms.enter(article) else { return try await outbound.close(.policyViolation, reason: StudioRooms.full) }
                 defer { rooms.leave(article.id) }
-                try await Self.serve(page: inbound, outbound: outbound, live: LivePage(host: articleHost, door: door, signedIn: signedIn))
+                // The page keeps the studio while its account may still do what it came to do.
+                var access = ServiceAction.view
+                if let account = signedIn?.account, await door.may(account, .record, article: article.id) { access = .record }
+                let page = LivePage(host: articleHost, door: door, signedIn: signedIn, studioOf: (article.id, access))
+                rooms.watch(page, on: article.id)
+                defer { rooms.forget(page, on: article.id) }
+                try await Self.serve(page: inbound, outbound: outbound, live: page)
                 return
             }
             let page = LivePage(host: host, door: door, signedIn: signedIn)
@@ -500,10 +506,18 @@ public struct WebStudioServer: Sendable {
             }
             if let interval = live.door?.sessionCheckInterval {
                 group.addTask {
-                    while await live.sessionHolds() {
+                    // Every interval, and at once when the article's desk record changed.
+                    while !Task.isCancelled {
                         try await Task.sleep(for: interval)
+                        live.recheck()
                     }
-                    try await outbound.close(.policyViolation, reason: ServiceDoor.sessionEnded)
+                }
+                group.addTask {
+                    defer { live.endChecks() }
+                    if let reason = await live.closingReason() { return try await outbound.close(.policyViolation, reason: reason) }
+                    for await _ in live.checks {
+                        if let reason = await live.closingReason() { return try await outbound.close(.policyViolation, reason: reason) }
+                    }
                 }
             }
             try await group.next()  // the page left (or the studio stopped, or the session ended): end all
