@@ -62,11 +62,13 @@ public struct WebStudioServer: Sendable {
         public var activity: AccountActivity?
         /// How long an article's studio stays open after its last page closed.
         public var studioIdleClose: Duration
+        /// How often the desk's overdue articles are expired (`DeskExpiry`), from the start.
+        public var expiryInterval: Duration
 
         public init(
             accounts: AccountService, articleAccess: any ArticleAccess, trustedProxy: String?, sessionPolicy: SessionPolicy = SessionPolicy(),
             sessionCheckInterval: Duration = .seconds(2), desk: DeskService? = nil, activity: AccountActivity? = nil,
-            studioIdleClose: Duration = .seconds(120)
+            studioIdleClose: Duration = .seconds(120), expiryInterval: Duration = DeskExpiry.serviceInterval
         ) {
             self.accounts = accounts
             self.articleAccess = articleAccess
@@ -76,6 +78,7 @@ public struct WebStudioServer: Sendable {
             self.desk = desk
             self.activity = activity
             self.studioIdleClose = studioIdleClose
+            self.expiryInterval = expiryInterval
         }
     }
 
@@ -179,8 +182,14 @@ public struct WebStudioServer: Sendable {
                     if let url = link(access.token) { ready(url) }
                 },
                 logger: logger)
+            let expiry = configuration.service.flatMap { service in service.desk.map { DeskExpiry(desk: $0, interval: service.expiryInterval) } }
             do {
-                try await app.runService()
+                // The desk's expiry runs beside the server, in its task group: cancelled when it stops.
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    if let expiry { group.addTask { await expiry.run() } }
+                    try await app.runService()
+                    group.cancelAll()
+                }
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
                 throw NarrationError(
                     .usage, "Another program already listens on \(bindHost):\(configuration.port): choose another port with --listen (port 0 picks a free one).")
