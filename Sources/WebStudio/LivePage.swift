@@ -24,7 +24,9 @@ final class LivePage: Sendable {
     /// it when the page came (`record`, else `view`): the page keeps the studio only while the
     /// account still may. Nil for the shared studio.
     let studioOf: (article: ArticleID, access: ServiceAction)?
-    private let open = Atomic<Bool>(true)
+    /// Why the page was closed (its session ended, or its article is no longer its account's);
+    /// nil while it is open.
+    private let closed = Mutex<String?>(nil)
     /// The article last asked about for `mayReceive`, and the answer.
     private let seen = Mutex<(article: ArticleID?, allowed: Bool)?>(nil)
     /// Asks the page's watch (`checks`) to check the page now rather than at its next interval.
@@ -52,17 +54,15 @@ final class LivePage: Sendable {
     func endChecks() { checkNow.finish() }
 
     /// False once a check found the session ended.
-    var isOpen: Bool { open.load(ordering: .acquiring) }
+    var isOpen: Bool { closed.withLock { $0 == nil } }
 
     /// Whether the page may send `message` now: the session is checked again (as the person's
     /// own act, it keeps the session from going idle), then the action on its article.
     func authorise(_ message: PageMessage) async -> Verdict {
         guard let door else { return .allowed }
+        if let reason = closed.withLock({ $0 }) { return .sessionEnded(reason) }
         guard let account = await currentAccount(touching: true) else { return .sessionEnded(ServiceDoor.sessionEnded) }
-        if let studioOf, await !door.may(account, studioOf.access, article: studioOf.article) {
-            open.store(false, ordering: .releasing)
-            return .sessionEnded(Self.noLongerYours)
-        }
+        if let studioOf, await !door.may(account, studioOf.access, article: studioOf.article) { return .sessionEnded(close(Self.noLongerYours)) }
         let wanted = MessageAction.of(message)
         let article: ArticleID?
         switch wanted.target {
@@ -96,21 +96,14 @@ final class LivePage: Sendable {
         return (allowed, !allowed)
     }
 
-    /// Whether the page's session still holds (checked without counting as the person's use).
-    func sessionHolds() async -> Bool {
-        guard door != nil else { return true }
-        return await currentAccount(touching: false) != nil
-    }
-
     /// Why the page must close now, or nil while it may stay: its session ended, or (an
     /// article's studio) its account may no longer do to the article what it came to do.
+    /// Checked without counting as the person's use of the session.
     func closingReason() async -> String? {
         guard let door else { return nil }
+        if let reason = closed.withLock({ $0 }) { return reason }
         guard let account = await currentAccount(touching: false) else { return ServiceDoor.sessionEnded }
-        if let studioOf, await !door.may(account, studioOf.access, article: studioOf.article) {
-            open.store(false, ordering: .releasing)
-            return Self.noLongerYours
-        }
+        if let studioOf, await !door.may(account, studioOf.access, article: studioOf.article) { return close(Self.noLongerYours) }
         return nil
     }
 
@@ -121,7 +114,15 @@ final class LivePage: Sendable {
         let account = try? await BlockingWork.run(named: "narrate-web-session") { () throws(NarrationError) in
             try accounts.session(token, touching: touching)
         }
-        if account == nil { open.store(false, ordering: .releasing) }
+        if account == nil { _ = close(ServiceDoor.sessionEnded) }
         return account
+    }
+
+    /// Marks the page closed for `reason` (the first reason stays); returns the reason it has.
+    private func close(_ reason: String) -> String {
+        closed.withLock { closed in
+            if closed == nil { closed = reason }
+            return closed ?? reason
+        }
     }
 }
