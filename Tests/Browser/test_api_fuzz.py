@@ -1,7 +1,8 @@
 """The reading service's API fuzzed from its own OpenAPI document (GET /api/openapi.json) with
 schemathesis: signed in as each role (and with no session), every operation is sent a bounded
-number of generated requests, valid and not. No answer may be a 5xx, the server must still
-answer afterwards (no trap), and every recording must be byte for byte what it was."""
+number of generated requests, valid and not. No answer may be a 5xx, every answer's status,
+content type and body must be as the document says, the server must still answer afterwards
+(no trap), and every recording must be byte for byte what it was."""
 
 import hashlib
 import os
@@ -54,6 +55,13 @@ class APIFuzzTests(ServiceTestCase):
                         found[os.path.relpath(path, self.studio.home)] = hashlib.sha256(f.read()).hexdigest()
         return found
 
+    def pending_operations(self):
+        """The document's operations marked x-narrate-pending (not registered yet)."""
+        status, _, document = self.call("GET", "/api/openapi.json", origin=None)
+        self.assertEqual(status, 200)
+        return [operation["operationId"] for item in document["paths"].values() for operation in item.values()
+                if operation.get("x-narrate-pending")]
+
     def fuzz(self, who, cookie, report):
         """schemathesis over every operation as `who`; returns its exit status and output."""
         # Half the article ids sent are real ones (the article with the recording, one left
@@ -64,13 +72,18 @@ class APIFuzzTests(ServiceTestCase):
                     '[parameters]\n"path.id" = { dictionary = "articles", probability = 0.5 }\n')
         command = [
             shutil.which("st") or os.path.join(os.path.dirname(sys.executable), "st"), "--config-file", config, "run", self.studio.base + "/api/openapi.json",
-            "--checks", "not_a_server_error", "--max-examples", str(EXAMPLES), "--seed", str(SEED),
+            # No 5xx; and every answer's status, type and body as the document says.
+            "--checks", "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+            "--max-examples", str(EXAMPLES), "--seed", str(SEED),
             "--phases", "examples,coverage,fuzzing", "--workers", "1", "--request-timeout", "20",
             "--header", "Origin: " + self.studio.base, "--no-shrink", "--continue-on-failure",
             "--report", "ndjson", "--report-ndjson-path", report,
             # Signing out is fuzzed last, on its own: here it would end the session under the rest.
             "--exclude-operation-id", "signOut", "--exclude-operation-id", "signOutEverywhere",
         ]
+        # Operations written down before the server has them answer Hummingbird's bare 404.
+        for operation in self.pending_operations():
+            command += ["--exclude-operation-id", operation]
         if cookie:
             command += ["--header", "Cookie: " + cookie]
         result = subprocess.run(command, capture_output=True, text=True, timeout=600, env={**os.environ, "NO_COLOR": "1"})
