@@ -338,9 +338,6 @@ public struct WebStudioServer: Sendable {
     private func addAPI(to router: Router<StudioRequestContext>, host: StudioHost, door: ServiceDoor?, rooms: StudioRooms?) {
         let library = self.library
         let options = self.options
-        // The API's OpenAPI document (openapi.json beside this file), compiled into the binary.
-        let document = ByteBuffer(bytes: PackageResources.openapi_json)
-        router.get("/api/openapi.json") { _, _ in Self.file(document, type: "application/json; charset=utf-8") }
         router.post("/api/articles") { request, context -> Response in
             if let door, let refusal = await door.refusal(context, .manageArticles, article: nil) { return refusal }
             var request = request
