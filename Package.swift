@@ -146,6 +146,7 @@ let package = Package(
             ],
             exclude: ["Protocol.md", "Service.md"],
             resources: [
+                .embedInCode("openapi.json"),
                 .embedInCode("Page/index.html"),
                 .embedInCode("Page/desk.html"),
                 .embedInCode("Page/desk.css"),

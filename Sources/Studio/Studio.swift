@@ -579,6 +579,18 @@ public final class Studio {
         state.panel = .confirmSend(question)
     }
 
+    /// Sends the open article to listeners through `deliver` instead of the studio's own submit
+    /// (a reading service's delivery, which its desk judges): it runs in the background as submit
+    /// does, the screen showing it at work, and ends on submit's result screen with `deliver`'s
+    /// lines, or with a notice of why it was not sent (the article stays open).
+    public func submit(through deliver: @escaping @Sendable () async -> Result<[String], NarrationError>) {
+        guard let article, !isBusy else { return }
+        stopPlaying()
+        sending.start(article.title, through: deliver)
+        state.activity = .working(stage: "Sending", fraction: 0)
+        state.notice = nil
+    }
+
     /// - Parameter sendingUnread: the volunteer said to send it with paragraphs unread.
     private func startSending(submitting: Bool, sendingUnread: Bool = false) {
         guard let article, !isBusy else { return }

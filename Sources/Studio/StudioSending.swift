@@ -58,6 +58,19 @@ final class StudioSending {
         return nil
     }
 
+    /// Starts sending the article titled `title` through `deliver` in the background (a reading
+    /// service's delivery): submitted with `deliver`'s lines, or not, with the error's sentence.
+    func start(_ title: String, through deliver: @escaping @Sendable () async -> Result<[String], NarrationError>) {
+        let work = StudioWork(stage: "Sending")
+        self.work = work
+        work.start {
+            switch await deliver() {
+            case .success(let lines): work.finish(.queued(heading: "Submitted \"\(title)\"", lines: lines, remedy: nil))
+            case .failure(let error): work.finish(.notQueued(error.message))
+            }
+        }
+    }
+
     /// Where the work is: its stage and how far along, and its outcome once it is over (then it
     /// is no longer working).
     func poll() -> (stage: String, fraction: Double, outcome: StudioWork.Outcome?)? {

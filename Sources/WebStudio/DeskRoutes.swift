@@ -18,6 +18,9 @@ struct DeskRoutes: Sendable {
     let library: NarrationLibrary
     /// What is late is judged at this clock's time (the desk's own clock in tests).
     let clock: @Sendable () -> Date
+    /// Told of an article given to another account, left open or withdrawn: its open studio
+    /// pages check at once whether their accounts still may work on it (`StudioRooms.accessChanged`).
+    var accessChanged: @Sendable (ArticleID) -> Void = { _ in }
 
     /// Articles per page of a listing: one request stays quick with twenty thousand on the desk.
     static let pageSize = 100
@@ -29,6 +32,9 @@ struct DeskRoutes: Sendable {
     /// The text files the page may upload (as text in the JSON body): docx, odt and pdf are
     /// read from files at the command line (`narrate desk add --text`).
     static let uploadFormats: [ScriptFormat] = [.plain, .markdown, .html]
+
+    /// The changes after which an article may be someone else's (its open pages are told).
+    static let changesWhoseItIs: Set<String> = ["assign", "open", "withdraw"]
 
     static let onlyCoordinators = "The desk is for coordinators and admins: ask the service's coordinator if you should have it."
     static let notAnID = "That is not an article id: ids are up to 32 of 0-9 and a-z without i, l, o, u, as the desk lists them."
@@ -124,7 +130,7 @@ struct DeskRoutes: Sendable {
                     if let paragraphs { _ = try library.attachText(paragraphs.0, to: article, file: paragraphs.1) }
                     return article
                 }
-                return (201, DeskRow(entry, now: now))
+                return (201, DeskDocument.row(entry, now: now))
             }
         }
         route(router, "assign") { desk, id, account, body throws(NarrationError) in
@@ -155,9 +161,11 @@ struct DeskRoutes: Sendable {
                 return WebStudioServer.refusal(413, "The request is too big: a change of the desk is a few words, at most 16 KiB.")
             }
             let (desk, now) = (routes.desk, routes.clock())
-            return await routes.answer { () throws(NarrationError) in
-                (200, DeskRow(try act(desk, ArticleID(id), account, body), now: now))
+            let answer = await routes.answer { () throws(NarrationError) in
+                (200, DeskDocument.row(try act(desk, ArticleID(id), account, body), now: now))
             }
+            if answer.status == .ok, Self.changesWhoseItIs.contains(verb) { routes.accessChanged(ArticleID(id)) }
+            return answer
         }
     }
 

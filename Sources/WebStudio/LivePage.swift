@@ -4,8 +4,9 @@ import Synchronization
 
 /// One page's live connection as the server authorises it: in a reading service every message
 /// that changes an article is asked of `Permissions.may` with the account's relation to it, and
-/// the session is checked on every message and every few seconds (`sessionHolds`), so that a
-/// page whose account was disabled or signed out everywhere is closed. In the personal studio
+/// the session is checked on every message and every few seconds (`closingReason`), so that a
+/// page whose account was disabled or signed out everywhere is closed, and so is an article's
+/// page whose account lost the article (given to someone else, left open, withdrawn). In the personal studio
 /// (no door) everything is allowed, as the cookie already was checked.
 final class LivePage: Sendable {
     enum Verdict: Equatable {
@@ -19,24 +20,49 @@ final class LivePage: Sendable {
     let host: StudioHost
     let door: ServiceDoor?
     let signedIn: SignedInRequest?
-    private let open = Atomic<Bool>(true)
+    /// The article of an article's studio (`/live?article=ID`), and what its account could do to
+    /// it when the page came (`record`, else `view`): the page keeps the studio only while the
+    /// account still may. Nil for the shared studio.
+    let studioOf: (article: ArticleID, access: ServiceAction)?
+    /// Why the page was closed (its session ended, or its article is no longer its account's);
+    /// nil while it is open.
+    private let closed = Mutex<String?>(nil)
     /// The article last asked about for `mayReceive`, and the answer.
     private let seen = Mutex<(article: ArticleID?, allowed: Bool)?>(nil)
+    /// Asks the page's watch (`checks`) to check the page now rather than at its next interval.
+    private let checkNow: AsyncStream<Void>.Continuation
+    /// When to check the session and the access again: every `ServiceDoor.sessionCheckInterval`
+    /// and whenever the article's desk record changed (`recheck`).
+    let checks: AsyncStream<Void>
 
-    init(host: StudioHost, door: ServiceDoor?, signedIn: SignedInRequest?) {
+    /// Why an article's page loses its studio when its account no longer may work on the
+    /// article: a WebSocket close reason (at most 123 bytes).
+    static let noLongerYours = "This article is no longer yours (the coordinator changed it): open your articles from your home page."
+
+    init(host: StudioHost, door: ServiceDoor?, signedIn: SignedInRequest?, studioOf: (article: ArticleID, access: ServiceAction)? = nil) {
         self.host = host
         self.door = door
         self.signedIn = signedIn
+        self.studioOf = studioOf
+        (checks, checkNow) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
+    /// Check the page now (the article's desk record changed, or the interval passed).
+    func recheck() { checkNow.yield() }
+
+    /// No more checks: the page has gone.
+    func endChecks() { checkNow.finish() }
+
     /// False once a check found the session ended.
-    var isOpen: Bool { open.load(ordering: .acquiring) }
+    var isOpen: Bool { closed.withLock { $0 == nil } }
 
     /// Whether the page may send `message` now: the session is checked again (as the person's
     /// own act, it keeps the session from going idle), then the action on its article.
     func authorise(_ message: PageMessage) async -> Verdict {
         guard let door else { return .allowed }
+        if let reason = closed.withLock({ $0 }) { return .sessionEnded(reason) }
         guard let account = await currentAccount(touching: true) else { return .sessionEnded(ServiceDoor.sessionEnded) }
+        if let studioOf, await !door.may(account, studioOf.access, article: studioOf.article) { return .sessionEnded(close(Self.noLongerYours)) }
         let wanted = MessageAction.of(message)
         let article: ArticleID?
         switch wanted.target {
@@ -70,10 +96,15 @@ final class LivePage: Sendable {
         return (allowed, !allowed)
     }
 
-    /// Whether the page's session still holds (checked without counting as the person's use).
-    func sessionHolds() async -> Bool {
-        guard door != nil else { return true }
-        return await currentAccount(touching: false) != nil
+    /// Why the page must close now, or nil while it may stay: its session ended, or (an
+    /// article's studio) its account may no longer do to the article what it came to do.
+    /// Checked without counting as the person's use of the session.
+    func closingReason() async -> String? {
+        guard let door else { return nil }
+        if let reason = closed.withLock({ $0 }) { return reason }
+        guard let account = await currentAccount(touching: false) else { return ServiceDoor.sessionEnded }
+        if let studioOf, await !door.may(account, studioOf.access, article: studioOf.article) { return close(Self.noLongerYours) }
+        return nil
     }
 
     private func currentAccount(touching: Bool) async -> Account? {
@@ -83,7 +114,15 @@ final class LivePage: Sendable {
         let account = try? await BlockingWork.run(named: "narrate-web-session") { () throws(NarrationError) in
             try accounts.session(token, touching: touching)
         }
-        if account == nil { open.store(false, ordering: .releasing) }
+        if account == nil { _ = close(ServiceDoor.sessionEnded) }
         return account
+    }
+
+    /// Marks the page closed for `reason` (the first reason stays); returns the reason it has.
+    private func close(_ reason: String) -> String {
+        closed.withLock { closed in
+            if closed == nil { closed = reason }
+            return closed ?? reason
+        }
     }
 }

@@ -22,12 +22,13 @@ struct ServiceDoor: Sendable {
     static let notYoursToSee = "The article open in the studio is not one of yours, so it is not shown: ask the service's coordinator."
     static let notAllowedArticle = "Your account may not change this article: ask the service's coordinator if it should."
 
-    /// What may be asked without a session: the sign-in and invitation pages, their files, and
-    /// the routes that begin a session.
+    /// What may be asked without a session: the sign-in and invitation pages, their files, the
+    /// routes that begin a session, and the API's OpenAPI document (it describes routes and holds
+    /// nothing of the service's: the same bytes are in every copy of narrate).
     static func isPublic(method: String, path: String) -> Bool {
         switch (method, path) {
         case ("GET", "/signin"), ("GET", "/invitation"), ("GET", "/service.js"), ("GET", "/service.css"), ("GET", "/favicon.ico"),
-             ("GET", "/api/passphrase-rule"), ("POST", "/api/session"), ("POST", "/api/invitations/accept"):
+             ("GET", "/api/passphrase-rule"), ("POST", "/api/session"), ("POST", "/api/invitations/accept"), ("GET", "/api/openapi.json"):
             return true
         default:
             return false

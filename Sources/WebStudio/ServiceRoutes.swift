@@ -4,8 +4,9 @@ import Narration
 import NarrationCore
 import NIOCore
 
-/// The reading service's own pages and routes: signing in and out, the invitation, and the
-/// signed-in account (`GET /api/me`). Service.md beside this file lists every route.
+/// The reading service's own pages and routes: signing in and out, the invitation, the
+/// signed-in account (`GET /api/me`), and the API's OpenAPI document (`GET /api/openapi.json`).
+/// Service.md beside this file lists every route.
 extension WebStudioServer {
     /// The most a sign-in or invitation request may carry: a name, a secret and a passphrase.
     static let accountRequestLimit = 16 << 10
@@ -50,6 +51,9 @@ extension WebStudioServer {
     static func addServiceAPI(to router: Router<StudioRequestContext>, door: ServiceDoor) {
         let accounts = door.accounts
         let policy = door.sessionPolicy
+        // The API's OpenAPI document (openapi.json beside this file), compiled into the binary.
+        let document = ByteBuffer(bytes: PackageResources.openapi_json)
+        router.get("/api/openapi.json") { _, _ in Self.file(document, type: "application/json; charset=utf-8") }
         router.get("/api/passphrase-rule") { _, _ in
             Self.json(200, ["rule": PassphraseRule.summary, "minimumLength": String(PassphraseRule.minimumLength)])
         }

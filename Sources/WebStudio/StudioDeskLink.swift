@@ -37,12 +37,34 @@ struct StudioDeskLink: Sendable {
         }
     }
 
-    /// `account` sends `article`: Ready for review with review on, Published (and the studio
-    /// delivers it) with review off.
+    /// `account` sends `article` to review (review on; with review off see `sendAndDeliver`).
     /// - Throws: the desk's refusal (`notPermitted`, `deskRefused`).
     @discardableResult
     func send(_ article: ArticleID, by account: Account) throws(NarrationError) -> DeskEntry {
         try desk.send(article, by: .account(account))
+    }
+
+    /// With review off: `account` sends `article` straight to listeners, as `narrate desk send`
+    /// does: the desk judges the send, the article is exported and delivered through the outbox,
+    /// and only once the delivery is checked does the desk say Published (`DeskDelivery`).
+    /// - Returns: the result's lines once delivered; else the refusal (which changes nothing) or
+    ///   the delivery's error (the article stays Recording, its job waiting in the outbox).
+    func sendAndDeliver(_ article: Article, by account: Account, library: NarrationLibrary, sending: DeskDelivery.Sending) async -> Result<[String], NarrationError> {
+        do throws(NarrationError) {
+            let (job, entry) = try await DeskDelivery(library: library, desk: desk).sendAndDeliver(article, by: .account(account), sending: sending)
+            return .success([
+                "In the outbox: \(job.file.path)",
+                "Sent to \(job.remotePath ?? sending.destination.description) and checked.",
+                "On the desk it is \(entry.state.title): listeners hear it now.",
+            ])
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Why an article cannot go straight to listeners from the studio.
+    static func noDestination(_ title: String) -> String {
+        "“\(title)” cannot go to listeners: the service has no destination to deliver to. Ask the service's operator to set one."
     }
 
     /// What the page is told once an article went to review.

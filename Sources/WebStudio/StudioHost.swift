@@ -256,8 +256,9 @@ final class StudioHost: Sendable {
 
     /// In a reading service, on a desk article: queue, submit and a confirmed send ask the desk
     /// first. With review on the article goes to review and nothing is queued or delivered;
-    /// with review off the studio goes on to queue or submit as it does without a desk. Returns
-    /// true when the desk has dealt with the action (the studio must not do it).
+    /// with review off it is delivered as `narrate desk send` delivers (`DeskDelivery`), in the
+    /// background, and Published once its delivery is checked. Returns true when the desk has
+    /// dealt with the action (the studio must not do it).
     private func sendsThroughDesk(_ action: StudioAction, on studio: Studio, from page: PageID) -> Bool {
         guard let deskLink, let article = studio.openArticle else { return false }
         switch action {
@@ -274,16 +275,31 @@ final class StudioHost: Sendable {
             studio.perform(.explain("Record a take first: “\(article.title)” has nothing to send yet."))
             return true
         }
+        guard deskLink.reviewIsOn else {
+            if case .confirmSend = studio.state.panel { studio.perform(.cancel) }
+            deliver(article, by: account, through: deskLink, in: studio)
+            return true
+        }
         do throws(NarrationError) {
             try deskLink.send(article.id, by: account)
         } catch {
             studio.perform(.explain(error.message))
             return true
         }
-        guard deskLink.reviewIsOn else { return false }
         if case .confirmSend = studio.state.panel { studio.perform(.cancel) }
         studio.perform(.explain(StudioDeskLink.sentForReview(article.title)))
         return true
+    }
+
+    /// With review off: sends `article` as `account`'s send through the desk's delivery
+    /// (`StudioDeskLink.sendAndDeliver`), in the background as the studio's submit runs, and
+    /// ending on the same result screen.
+    private func deliver(_ article: Article, by account: Account, through deskLink: StudioDeskLink, in studio: Studio) {
+        guard let destination = options.destination else { return studio.perform(.explain(StudioDeskLink.noDestination(article.title))) }
+        let sending = DeskDelivery.Sending(
+            destination: destination, profile: nil, fallback: options.profile, language: options.language, retry: options.retry)
+        let library = self.library
+        studio.submit { await deskLink.sendAndDeliver(article, by: account, library: library, sending: sending) }
     }
 
     private func perform(_ message: PageMessage, on studio: Studio, from page: PageID) {

@@ -24,6 +24,8 @@ final class StudioRooms: Sendable {
     }
 
     private let rooms = Mutex<[ArticleID: Room]>([:])
+    /// The open pages of each article, told when its desk record changes (`accessChanged`).
+    private let pages = Mutex<[ArticleID: [ObjectIdentifier: LivePage]]>([:])
     private let make: @Sendable (Article) -> StudioHost
     let idleClose: Duration
 
@@ -60,6 +62,24 @@ final class StudioRooms: Sendable {
             if room.pages == 0 { room.idleSince = .now }
             rooms[article] = room
         }
+    }
+
+    /// `page` is open on `article`: it is told when the article's desk record changes, until `forget`.
+    func watch(_ page: LivePage, on article: ArticleID) {
+        pages.withLock { $0[article, default: [:]][ObjectIdentifier(page)] = page }
+    }
+
+    func forget(_ page: LivePage, on article: ArticleID) {
+        pages.withLock { pages in
+            pages[article]?.removeValue(forKey: ObjectIdentifier(page))
+            if pages[article]?.isEmpty == true { pages.removeValue(forKey: article) }
+        }
+    }
+
+    /// `article`'s desk record changed (assigned to another, left open, withdrawn): each of its
+    /// open pages checks at once whether its account still may work on it.
+    func accessChanged(_ article: ArticleID) {
+        for page in pages.withLock({ Array(($0[article] ?? [:]).values) }) { page.recheck() }
     }
 
     /// The articles whose studios are open.

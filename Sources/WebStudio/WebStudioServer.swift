@@ -62,11 +62,13 @@ public struct WebStudioServer: Sendable {
         public var activity: AccountActivity?
         /// How long an article's studio stays open after its last page closed.
         public var studioIdleClose: Duration
+        /// How often the desk's overdue articles are expired (`DeskExpiry`), from the start.
+        public var expiryInterval: Duration
 
         public init(
             accounts: AccountService, articleAccess: any ArticleAccess, trustedProxy: String?, sessionPolicy: SessionPolicy = SessionPolicy(),
             sessionCheckInterval: Duration = .seconds(2), desk: DeskService? = nil, activity: AccountActivity? = nil,
-            studioIdleClose: Duration = .seconds(120)
+            studioIdleClose: Duration = .seconds(120), expiryInterval: Duration = DeskExpiry.serviceInterval
         ) {
             self.accounts = accounts
             self.articleAccess = articleAccess
@@ -76,6 +78,7 @@ public struct WebStudioServer: Sendable {
             self.desk = desk
             self.activity = activity
             self.studioIdleClose = studioIdleClose
+            self.expiryInterval = expiryInterval
         }
     }
 
@@ -156,38 +159,9 @@ public struct WebStudioServer: Sendable {
         }
         defer { idleCloser?.cancel() }
         do throws(NarrationError) {
-            let router = Router(context: StudioRequestContext.self)
-            router.middlewares.add(ServerTimingMiddleware())
-            if let door {
-                Self.addService(to: router, door: door, scheme: scheme)
-                // The home page and the desk page ask one desk, with the service's review setting.
-                let desk = configuration.service?.desk ?? DeskService(store: library.deskStore)
-                Self.addHome(to: router, desk: desk)
-                PickupRoutes(door: door, pickups: Self.pickupCompletion(library, desk), library: library).add(to: router)
-                DeskRoutes(door: door, desk: desk, library: library, clock: { Date() }).add(to: router)
-                ReviewRoutes(door: door, desk: desk, library: library, activity: configuration.service?.activity, options: options).add(to: router)
-            } else {
-                router.middlewares.add(AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
-            }
-            addPage(to: router)
-            addAPI(to: router, host: host, door: door, rooms: rooms)
-            let library = self.library
-            router.ws("/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
-                let signedIn = context.requestContext.signedIn
-                if let door, let rooms, let wanted = context.request.uri.queryParameters.get("article") {
-                    // A reading service's studio of one article, for a page whose account may see it.
-                    guard let article = await Self.article(wanted, for: signedIn, door: door, library: library) else {
-                        return try await outbound.close(.policyViolation, reason: StudioRooms.notYours)
-                    }
-                    guard let articleHost = rooms.enter(article) else { return try await outbound.close(.policyViolation, reason: StudioRooms.full) }
-                    defer { rooms.leave(article.id) }
-                    try await Self.serve(page: inbound, outbound: outbound, live: LivePage(host: articleHost, door: door, signedIn: signedIn))
-                    return
-                }
-                let page = LivePage(host: host, door: door, signedIn: signedIn)
-                try await Self.serve(page: inbound, outbound: outbound, live: page)
-            }
-
+            let router = routes(
+                door: door, host: host, rooms: rooms, scheme: scheme,
+                personal: AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
             let server: HTTPServerBuilder
             do {
                 let tls = try configuration.tls.map { tls in
@@ -210,8 +184,14 @@ public struct WebStudioServer: Sendable {
                     if let url = link(access.token) { ready(url) }
                 },
                 logger: logger)
+            let expiry = configuration.service.flatMap { service in service.desk.map { DeskExpiry(desk: $0, interval: service.expiryInterval) } }
             do {
-                try await app.runService()
+                // The desk's expiry runs beside the server, in its task group: cancelled when it stops.
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    if let expiry { group.addTask { await expiry.run() } }
+                    try await app.runService()
+                    group.cancelAll()
+                }
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
                 throw NarrationError(
                     .usage, "Another program already listens on \(bindHost):\(configuration.port): choose another port with --listen (port 0 picks a free one).")
@@ -284,6 +264,53 @@ public struct WebStudioServer: Sendable {
     }
 
     // MARK: Routes
+
+    /// Every route the server answers, as `run` serves them: with a door the reading service's
+    /// (its pages, the home page's and the desk's routes), else the personal studio's door
+    /// `personal`; then the studio's page, its API and the live connection. The OpenAPI document
+    /// (`openapi.json`) is checked against this router's routes.
+    func routes(
+        door: ServiceDoor?, host: StudioHost, rooms: StudioRooms?, scheme: String, personal: AccessMiddleware<StudioRequestContext>
+    ) -> Router<StudioRequestContext> {
+        let router = Router(context: StudioRequestContext.self)
+        router.middlewares.add(ServerTimingMiddleware())
+        if let door {
+            Self.addService(to: router, door: door, scheme: scheme)
+            // The home page and the desk page ask one desk, with the service's review setting.
+            let desk = configuration.service?.desk ?? DeskService(store: library.deskStore)
+            Self.addHome(to: router, desk: desk)
+            PickupRoutes(door: door, pickups: Self.pickupCompletion(library, desk), library: library).add(to: router)
+            DeskRoutes(door: door, desk: desk, library: library, clock: { Date() }, accessChanged: { rooms?.accessChanged($0) }).add(to: router)
+            ReviewRoutes(door: door, desk: desk, library: library, activity: configuration.service?.activity, options: options).add(to: router)
+        } else {
+            router.middlewares.add(personal)
+        }
+        addPage(to: router)
+        addAPI(to: router, host: host, door: door, rooms: rooms)
+        let library = self.library
+        router.ws("/live") { _, _ in .upgrade([:]) } onUpgrade: { inbound, outbound, context in
+            let signedIn = context.requestContext.signedIn
+            if let door, let rooms, let wanted = context.request.uri.queryParameters.get("article") {
+                // A reading service's studio of one article, for a page whose account may see it.
+                guard let article = await Self.article(wanted, for: signedIn, door: door, library: library) else {
+                    return try await outbound.close(.policyViolation, reason: StudioRooms.notYours)
+                }
+                guard let articleHost = rooms.enter(article) else { return try await outbound.close(.policyViolation, reason: StudioRooms.full) }
+                defer { rooms.leave(article.id) }
+                // The page keeps the studio while its account may still do what it came to do.
+                var access = ServiceAction.view
+                if let account = signedIn?.account, await door.may(account, .record, article: article.id) { access = .record }
+                let page = LivePage(host: articleHost, door: door, signedIn: signedIn, studioOf: (article.id, access))
+                rooms.watch(page, on: article.id)
+                defer { rooms.forget(page, on: article.id) }
+                try await Self.serve(page: inbound, outbound: outbound, live: page)
+                return
+            }
+            let page = LivePage(host: host, door: door, signedIn: signedIn)
+            try await Self.serve(page: inbound, outbound: outbound, live: page)
+        }
+        return router
+    }
 
     private func addPage(to router: Router<StudioRequestContext>) {
         let files: [(path: RouterPath, type: String, bytes: [UInt8])] = [
@@ -490,10 +517,18 @@ public struct WebStudioServer: Sendable {
             }
             if let interval = live.door?.sessionCheckInterval {
                 group.addTask {
-                    while await live.sessionHolds() {
+                    // Every interval, and at once when the article's desk record changed.
+                    while !Task.isCancelled {
                         try await Task.sleep(for: interval)
+                        live.recheck()
                     }
-                    try await outbound.close(.policyViolation, reason: ServiceDoor.sessionEnded)
+                }
+                group.addTask {
+                    defer { live.endChecks() }
+                    if let reason = await live.closingReason() { return try await outbound.close(.policyViolation, reason: reason) }
+                    for await _ in live.checks {
+                        if let reason = await live.closingReason() { return try await outbound.close(.policyViolation, reason: reason) }
+                    }
                 }
             }
             try await group.next()  // the page left (or the studio stopped, or the session ended): end all

@@ -68,7 +68,7 @@ extension Narrate {
 
         /// What a change prints: a line, or the record as JSON.
         static func report(_ entry: DeskEntry, json: Bool, _ line: String) {
-            if json { Console.printJSON(DeskEntryJSON(entry, now: Date())) } else { Console.print(line) }
+            if json { Console.printJSON(DeskDocument(entry, now: Date())) } else { Console.print(line) }
         }
 
         /// Refuses `queue` and `submit` of an article on the desk: a desk article reaches
@@ -128,7 +128,7 @@ extension Narrate {
                 let entries = try withDesk(readOnly: true) { (desk, _, _) throws(NarrationError) in try desk.list(filter, late: late, by: Desk.actor) }
                 let now = Date()
                 if output.json {
-                    Console.printJSON(entries.map { DeskEntryJSON($0, now: now) })
+                    Console.printJSON(entries.map { DeskDocument($0, now: now) })
                     return
                 }
                 guard !entries.isEmpty else {
@@ -236,7 +236,7 @@ extension Narrate {
                 }
                 let now = Date()
                 if output.json {
-                    Console.printJSON(DeskEntryJSON(entry, now: now))
+                    Console.printJSON(DeskDocument(entry, now: now))
                     return
                 }
                 let volunteer = entry.assignee.map { "\($0) (\(entry.taking?.rawValue ?? "assigned"))" } ?? "none"
@@ -442,7 +442,7 @@ extension Narrate {
             func run() throws {
                 let expired = try withDesk { (desk, _, _) throws(NarrationError) in try desk.expireOverdue() }
                 if output.json {
-                    Console.printJSON(expired.map { DeskEntryJSON($0, now: Date()) })
+                    Console.printJSON(expired.map { DeskDocument($0, now: Date()) })
                     return
                 }
                 guard !expired.isEmpty else {

@@ -16,6 +16,7 @@ from studio_fixture import speech_file
 from test_service import PASSPHRASE, ServiceTestCase
 
 NOT_YOURS = "This article is not one of yours: open your articles from your home page."
+NO_LONGER_YOURS = "This article is no longer yours (the coordinator changed it): open your articles from your home page."
 # Every text frame the page's WebSockets receive, kept before the page's own script runs.
 RECORD_FRAMES = """
 window.receivedFrames = [];
@@ -196,17 +197,60 @@ class ArticleStudiosTests(StudiosTestCase):
         self.assertEqual(self.desk_state(self.open_article), "recording")
 
 
+    def test_5_a_page_loses_its_article_at_once_when_the_coordinator_gives_it_to_another(self):
+        """On the flyer vic claimed in test 3 and recorded in test 4, and on vic's own article."""
+        page = self.signed_in_page("vic")
+        page.driver.get(self.studio.base + "/?article=" + self.open_article)
+        page.wait_js("return state.header && state.header.title === 'Shop flyer for the week'", "vic's studio of the flyer", 20)
+        chunks = self.studio.chunks(self.open_article)
+        _, cora, _ = self.sign_in("cora")
+        status, _, body = self.call("POST", f"/api/desk/{self.open_article}/assign", {"account": "vera"}, cookie=cora)
+        self.assertEqual((status, body["volunteer"]), (200, "vera"), body)
+        # The desk's route tells the page's studio at once (before the next 2-second session check).
+        page.wait_js("return window.closedWith !== undefined", "the page's socket to close", 10)
+        self.assertEqual(page.js("return window.closedWith"), {"code": 1008, "reason": NO_LONGER_YOURS})
+        page.wait_js(f"return document.getElementById('problem').textContent === {json.dumps(NO_LONGER_YOURS)}", "the sentence on the page")
+        # Nothing reaches the article from the page any more: a key is not sent, no take is made.
+        page.press("r")
+        time.sleep(0.5)
+        self.assertEqual(self.studio.chunks(self.open_article), chunks)
+        # A change from the command line (another process) is found by the session check.
+        page.driver.get(self.studio.base + "/?article=" + self.article["vic"])
+        page.wait_js("return state.header && state.header.title === 'Harbour lights restored'", "vic's own article's studio", 20)
+        result = self.studio.narrate("desk", "assign", self.article["vic"], "vera")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        page.wait_js("return window.closedWith !== undefined", "the page's socket to close after narrate desk assign", 15)
+        self.assertEqual(page.js("return window.closedWith"), {"code": 1008, "reason": NO_LONGER_YOURS})
+        # The volunteer it was given to opens it.
+        vera = self.signed_in_page("vera")
+        vera.driver.get(self.studio.base + "/?article=" + self.open_article)
+        vera.wait_js("return state.header && state.header.title === 'Shop flyer for the week'", "vera's studio of the flyer", 20)
+
+
 class ReviewOffTests(StudiosTestCase):
-    """`[service] review = false`: Send marks the article Published and delivers it as submit does."""
+    """`[service] review = false`: Send delivers the article as `narrate desk send` does, and the
+    desk says Published once the delivery is checked: the folder's feed holds it then."""
 
     studio_name = "service-review-off"
-    config = 'publication = "Daily News"\nnarrator = "Service"\ndestination = "{folder}/delivered"\n[service]\nreview = false\n'
+    config = ('publication = "Daily News"\nnarrator = "Service"\nprofile = "pod"\ndestination = "share"\n'
+              '[destinations.share]\nurl = "{folder}/delivered"\n'
+              '[profiles.pod]\nbase = "archive"\nformat = "mp3"\ncarries = ["audio", "feed"]\n'
+              '[service]\nreview = false\n')
+
+    def feed(self):
+        """The feed the folder destination holds, or None."""
+        for folder, _, names in os.walk(os.path.join(self.studio.folder, "delivered")):
+            if "feed.xml" in names:
+                with open(os.path.join(folder, "feed.xml")) as f:
+                    return f.read()
+        return None
 
     def test_send_delivers_at_once(self):
         page = self.signed_in_page("vic")
         page.driver.get(self.studio.base + "/?article=" + self.article["vic"])
         page.wait_js("return state.header && state.header.title === 'Harbour lights restored'", "vic's article in its studio", 20)
         self.assertEqual(os.listdir(os.path.join(self.studio.folder, "delivered")), [])
+        self.assertIsNone(self.feed())
         page.click("record")
         page.wait_recording(1.5, 20)
         page.click("record")
@@ -218,6 +262,10 @@ class ReviewOffTests(StudiosTestCase):
         self.assertEqual([job["state"] for job in self.studio.narrate_json("outbox", "list", "--all")], ["delivered"])
         delivered = [name for _, _, names in os.walk(os.path.join(self.studio.folder, "delivered")) for name in names]
         self.assertTrue(any(name.endswith((".mp3", ".flac", ".wav", ".opus", ".m4a", ".ogg")) for name in delivered), delivered)
+        feed = self.feed()
+        self.assertIsNotNone(feed, delivered)
+        self.assertIn("<title>Harbour lights restored</title>", feed)
+        self.assertIn(".mp3", feed)
 
 
 if __name__ == "__main__":
