@@ -54,13 +54,26 @@ public final class TmuxSession {
         try Signals.run("tmux", ["capture-pane", "-p", "-t", name])
     }
 
-    /// The screen once it contains `text`, or as it is after `seconds`.
+    /// The screen once it contains `text` and has settled, or as it is after `seconds`.
+    ///
+    /// Settled: read again 40 ms later with the same text (at most four times, keeping the last
+    /// read that still holds `text`, so a screen with a running clock is not waited out). A
+    /// program draws a screen in several writes, and tmux may be read between them, with the
+    /// line sought drawn and the next one not yet; a test reading the lines around it would then
+    /// see half a screen.
     public func screen(containing text: String, within seconds: Double = 5) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var screen = try self.screen()
         while !screen.contains(text) && Date() < deadline {
             usleep(25_000)
             screen = try self.screen()
+        }
+        guard screen.contains(text) else { return screen }
+        for _ in 0..<4 {
+            usleep(40_000)
+            let again = try self.screen()
+            guard again.contains(text), again != screen else { break }
+            screen = again
         }
         return screen
     }
