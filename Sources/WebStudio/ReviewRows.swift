@@ -10,9 +10,9 @@ extension ReviewRoutes {
         let id: String
         let title: String
         let publication: String
-        let volunteer: String?
+        let volunteer: NullWhenAbsent<String>
         /// `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM` (UTC); null for none.
-        let deadline: String?
+        let deadline: NullWhenAbsent<String>
         let late: Bool
         let state: String
         let stateTitle: String
@@ -25,29 +25,13 @@ extension ReviewRoutes {
             id = entry.article.rawValue
             title = entry.title
             publication = entry.publication
-            volunteer = entry.assignee?.rawValue
-            deadline = entry.deadline?.description
+            volunteer = NullWhenAbsent(entry.assignee?.rawValue)
+            deadline = NullWhenAbsent(entry.deadline?.description)
             late = entry.isLate(at: now)
             state = entry.state.rawValue
             stateTitle = entry.state.title
             changedAt = entry.changedAt.formatted(.iso8601)
             self.returned = returned
-        }
-
-        private enum CodingKeys: String, CodingKey { case id, title, publication, volunteer, deadline, late, state, stateTitle, changedAt, returned }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(title, forKey: .title)
-            try container.encode(publication, forKey: .publication)
-            try container.encode(volunteer, forKey: .volunteer)
-            try container.encode(deadline, forKey: .deadline)
-            try container.encode(late, forKey: .late)
-            try container.encode(state, forKey: .state)
-            try container.encode(stateTitle, forKey: .stateTitle)
-            try container.encode(changedAt, forKey: .changedAt)
-            try container.encode(returned, forKey: .returned)
         }
     }
 
@@ -59,9 +43,9 @@ extension ReviewRoutes {
         let at: Double
         /// said-should-be or remark.
         let kind: String
-        let said: String?
-        let shouldBe: String?
-        let text: String?
+        let said: NullWhenAbsent<String>
+        let shouldBe: NullWhenAbsent<String>
+        let text: NullWhenAbsent<String>
         let author: String
         let createdAt: String
         let done: Bool
@@ -73,30 +57,13 @@ extension ReviewRoutes {
             paragraph = note.paragraph
             at = note.seconds
             switch note.content {
-            case .saidShouldBe(let said, let shouldBe): (kind, self.said, self.shouldBe, text) = ("said-should-be", said.rawValue, shouldBe.rawValue, nil)
-            case .remark(let remark): (kind, said, shouldBe, text) = ("remark", nil, nil, remark.rawValue)
+            case .saidShouldBe(let said, let shouldBe): (kind, self.said, self.shouldBe, text) = ("said-should-be", NullWhenAbsent(said.rawValue), NullWhenAbsent(shouldBe.rawValue), NullWhenAbsent(nil))
+            case .remark(let remark): (kind, said, shouldBe, text) = ("remark", NullWhenAbsent(nil), NullWhenAbsent(nil), NullWhenAbsent(remark.rawValue))
             }
             author = note.author.rawValue
             createdAt = note.createdAt.formatted(.iso8601)
             done = !note.isOpen
             pickup = PickupTarget.of(note, chunks: reviewed.pickupChunks, sampleRate: reviewed.sampleRate).sentence
-        }
-
-        private enum CodingKeys: String, CodingKey { case id, paragraph, at, kind, said, shouldBe, text, author, createdAt, done, pickup }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(paragraph, forKey: .paragraph)
-            try container.encode(at, forKey: .at)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(said, forKey: .said)
-            try container.encode(shouldBe, forKey: .shouldBe)
-            try container.encode(text, forKey: .text)
-            try container.encode(author, forKey: .author)
-            try container.encode(createdAt, forKey: .createdAt)
-            try container.encode(done, forKey: .done)
-            try container.encode(pickup, forKey: .pickup)
         }
     }
 
@@ -107,19 +74,8 @@ extension ReviewRoutes {
         /// heading or paragraph.
         let kind: String
         let text: String
-        let start: Double?
-        let end: Double?
-
-        private enum CodingKeys: String, CodingKey { case number, kind, text, start, end }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(number, forKey: .number)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(text, forKey: .text)
-            try container.encode(start, forKey: .start)
-            try container.encode(end, forKey: .end)
-        }
+        let start: NullWhenAbsent<Double>
+        let end: NullWhenAbsent<Double>
 
         /// Each paragraph's times in an article of `chunks` (in order) at `sampleRate`.
         static func times(_ reviewed: ReviewedArticle) -> [Int: (start: Double, end: Double)] {
@@ -139,22 +95,11 @@ extension ReviewRoutes {
     /// A change since the last send-back: the take's paragraph (null for none), how it changed,
     /// where it is heard now, and the paragraph's text ("" for none).
     struct Change: Encodable, Sendable {
-        let paragraph: Int?
+        let paragraph: NullWhenAbsent<Int>
         let kind: String
         let start: Double
         let end: Double
         let text: String
-
-        private enum CodingKeys: String, CodingKey { case paragraph, kind, start, end, text }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(paragraph, forKey: .paragraph)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(start, forKey: .start)
-            try container.encode(end, forKey: .end)
-            try container.encode(text, forKey: .text)
-        }
     }
 
     /// The article as the review page opens it.
@@ -163,21 +108,9 @@ extension ReviewRoutes {
             let id: String
             let title: String
             let publication: String
-            let volunteer: String?
+            let volunteer: NullWhenAbsent<String>
             let state: String
             let stateTitle: String
-
-            private enum CodingKeys: String, CodingKey { case id, title, publication, volunteer, state, stateTitle }
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(id, forKey: .id)
-                try container.encode(title, forKey: .title)
-                try container.encode(publication, forKey: .publication)
-                try container.encode(volunteer, forKey: .volunteer)
-                try container.encode(state, forKey: .state)
-                try container.encode(stateTitle, forKey: .stateTitle)
-            }
         }
 
         let article: Heading
@@ -193,17 +126,17 @@ extension ReviewRoutes {
             let (reviewed, entry) = (review.reviewed, review.entry)
             article = Heading(
                 id: review.article.id.rawValue, title: review.article.title, publication: review.article.publication,
-                volunteer: entry?.assignee?.rawValue, state: entry?.state.rawValue ?? "", stateTitle: entry?.state.title ?? "")
+                volunteer: NullWhenAbsent(entry?.assignee?.rawValue), state: entry?.state.rawValue ?? "", stateTitle: entry?.state.title ?? "")
             duration = reviewed.seconds
             let times = TimedParagraph.times(reviewed)
             self.paragraphs = paragraphs.map {
-                TimedParagraph(number: $0.number, kind: $0.kind.rawValue, text: $0.text, start: times[$0.number]?.start, end: times[$0.number]?.end)
+                TimedParagraph(number: $0.number, kind: $0.kind.rawValue, text: $0.text, start: NullWhenAbsent(times[$0.number]?.start), end: NullWhenAbsent(times[$0.number]?.end))
             }
             let looked = try ReviewDesk.looked(review)
             notes = looked.notes.map { Note($0, reviewed: reviewed) }
             let texts = Dictionary(paragraphs.map { ($0.number, $0.text) }, uniquingKeysWith: { first, _ in first })
             changes = (looked.changes?.changes ?? []).map {
-                Change(paragraph: $0.paragraph, kind: $0.kind.rawValue, start: $0.start, end: $0.end, text: $0.paragraph.flatMap { texts[$0] } ?? "")
+                Change(paragraph: NullWhenAbsent($0.paragraph), kind: $0.kind.rawValue, start: $0.start, end: $0.end, text: $0.paragraph.flatMap { texts[$0] } ?? "")
             }
         }
     }

@@ -90,15 +90,3 @@ struct ChunkJSON: Encodable {
         self.paragraph = NullWhenAbsent(paragraph)
     }
 }
-
-/// A value that is written as JSON's null when absent, where a plain optional would leave the key out.
-struct NullWhenAbsent<Value: Encodable>: Encodable {
-    let value: Value?
-
-    init(_ value: Value?) { self.value = value }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        if let value { try container.encode(value) } else { try container.encodeNil() }
-    }
-}
