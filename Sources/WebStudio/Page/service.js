@@ -59,6 +59,9 @@ function render(s) {
     byId("home-role").textContent = ROLE_WORDS[s.me.role] || s.me.role;
   }
   // The server refuses the desk to anyone else; the link is only shown to those it admits.
+  // The shared studio (a new article from scratch, any article of the library) is the staff's:
+  // volunteers open each of their articles' own studio from "My articles".
+  byId("open-studio").parentElement.hidden = !(s.me && (s.me.role === "coordinator" || s.me.role === "admin"));
   byId("desk-link").hidden = !(s.me && (s.me.role === "coordinator" || s.me.role === "admin"));
   byId("review-link").hidden = !(s.me && s.me.role === "proof-listener");
   for (const id of ["signin-submit", "invitation-submit", "sign-out", "sign-out-everywhere"]) byId(id).disabled = s.busy;
