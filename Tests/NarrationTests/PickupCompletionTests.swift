@@ -54,6 +54,10 @@ struct PickupCompletionTests {
         #expect(try completion.pickups(of: punchedFirst, for: ann, relation: .assignedToThem).map(\.target) == [
             .punch(chunk: 1, seconds: 3), .punch(chunk: 2, seconds: 1),
         ])
+        // The review's own list (narrate review notes) places them the same way.
+        #expect(try completion.review.pickups(of: punchedFirst, for: ann, relation: .assignedToThem).map(\.target) == [
+            .punch(chunk: 1, seconds: 3), .punch(chunk: 2, seconds: 1),
+        ])
     }
 
     @Test("a punch covers the pickups heard in the chunk it made anew; a take of another paragraph covers none")

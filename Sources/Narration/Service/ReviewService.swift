@@ -89,13 +89,13 @@ public final class ReviewService: Sendable {
     }
 
     /// The pickups of the article's last send-back, each with where to pick it up in the
-    /// article as it is now; empty when it was never sent back.
+    /// article as it is now (found in the chunks the proof-listener heard, as the studio finds
+    /// them: `PickupCompletion.target`); empty when it was never sent back.
     public func pickups(of article: ReviewedArticle, for account: Account, relation: ArticleRelation) throws(NarrationError) -> [ReviewPickup] {
         try requireEither(account, relation)
         guard let last = try store.latestSendBack(of: article.id) else { return [] }
-        let chunks = article.pickupChunks
         return try store.notes(of: article.id).filter { $0.sendBack == last.id }.map {
-            ReviewPickup(note: $0, target: PickupTarget.of($0, chunks: chunks, sampleRate: article.sampleRate))
+            ReviewPickup(note: $0, target: PickupCompletion.target(of: $0, sentBack: last, in: article).0)
         }
     }
 
