@@ -1,9 +1,10 @@
 """One article's whole life in a reading service, with four accounts, in Chromium: the
 coordinator adds it on the desk page with a text and a deadline and assigns it; the volunteer
 records one take at the booth (`narrate record --as`, the ALSA test microphone) and one in the
-browser (Chromium's fake microphone) and sends it; the proof-listener pins two notes and sends
-it back; the volunteer does both pickups by punch-and-roll from the studio page's Pickups list;
-the proof-listener approves; the admin looks in. The folder destination's feed holds the
+browser (Chromium's fake microphone) and sends it; the proof-listener, on the review page with
+the keyboard, pins two notes and sends it back; the volunteer does both pickups by
+punch-and-roll from the studio page's Pickups list; the proof-listener approves on the review
+page; the admin looks in. The folder destination's feed holds the
 article after approval and not before (checked at every step); the desk's state is checked at
 each step, the pickups' done edits against the article's history, and the delivered file's
 chapters. Screenshots of each role's page, and axe-core on the studio with pickups."""
@@ -12,7 +13,9 @@ import json
 import os
 import unittest
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from studio_fixture import ffprobe, speech_file
@@ -39,51 +42,47 @@ carries = ["audio", "feed"]
 
 
 class ProofListener:
-    """What the proof-listener does, through the review routes of the service's API (fetch in
-    their signed-in browser) when the service has them, else through `narrate review … --as`.
-    `through_api` says which; both leave the same records."""
+    """What the proof-listener does, on the review page (`/review`) with the keyboard: the
+    article opened from the list, the audio moved to the note's time (as the player's slider
+    does), N for a note typed into its form, Send back and Approve each confirmed."""
 
     def __init__(self, case, browser, name, article):
         self.case, self.browser, self.name, self.article = case, browser, name, article
-        status, _, _ = browser.fetch("/api/review")
-        self.through_api = status == 200
 
-    def post(self, path, body):
-        result = self.browser.driver.execute_async_script("""
-            const [path, body, done] = arguments;
-            fetch(path, {method: 'POST', credentials: 'same-origin', headers: {'Content-Type': 'application/json'},
-                         body: JSON.stringify(body)})
-              .then(async (r) => done({status: r.status, body: await r.text()}))
-              .catch((e) => done({status: 0, body: String(e)}));
-        """, path, body)
-        return result["status"], json.loads(result["body"] or "{}")
+    def keys(self, keys):
+        ActionChains(self.browser.driver).send_keys(keys).perform()
 
-    def cli(self, *args):
-        result = self.case.studio.narrate("review", *args, "--article", self.article, "--as", self.name)
-        self.case.assertEqual(result.returncode, 0, f"narrate review {' '.join(args)}: {result.stderr}")
-        return result.stdout
+    def open(self):
+        browser = self.browser
+        browser.driver.get(self.case.studio.base + "/review")
+        browser.wait_js(f"return !!document.querySelector('button[data-id=\"{self.article}\"]')", "the article in the review list")
+        browser.driver.find_element(By.CSS_SELECTOR, f'button[data-id="{self.article}"]').send_keys(Keys.ENTER)
+        browser.wait_js("return document.activeElement.id === 'article-heading' && document.getElementById('player').readyState >= 1",
+                        "the article open on the review page, its audio loaded")
 
     def pin(self, paragraph, at, said, should_be):
-        if self.through_api:
-            status, body = self.post(f"/api/review/{self.article}/notes",
-                                     {"paragraph": paragraph, "at": at, "said": said, "shouldBe": should_be})
-            self.case.assertEqual(status, 201, body)
-        else:
-            self.cli("note", "--paragraph", str(paragraph), "--at", f"{at:.3f}", "--said", said, "--should-be", should_be)
+        browser = self.browser
+        pinned = browser.js("return state.open.notes.length")
+        browser.js(f"document.getElementById('player').currentTime = {at}")
+        browser.wait_js(f"return state.current === {paragraph}", f"paragraph {paragraph} heard at {at} s")
+        self.keys("n")
+        browser.wait_js("return document.activeElement.id === 'note-said'", "the note form, focus on “Said”")
+        self.keys(said + Keys.TAB + should_be + Keys.ENTER)
+        browser.wait_js(f"return state.open.notes.length === {pinned + 1}", f"the note at {at} s pinned")
+
+    def confirm(self, button, said):
+        browser = self.browser
+        browser.el(button).send_keys(Keys.ENTER)
+        browser.wait_js("return document.activeElement.id === 'confirm-yes'", "the confirmation, focused")
+        self.keys(Keys.ENTER)
+        browser.wait_js(f"return document.getElementById('status').textContent.startsWith({said!r})", f"“{said}…”", 60)
 
     def send_back(self):
-        if self.through_api:
-            status, body = self.post(f"/api/review/{self.article}/send-back", {})
-            self.case.assertEqual((status, body.get("pickups")), (200, 2), body)
-        else:
-            self.cli("send-back")
+        self.confirm("send-back", "Sent “")
 
     def approve(self):
-        if self.through_api:
-            status, body = self.post(f"/api/review/{self.article}/approve", {})
-            self.case.assertEqual((status, body.get("state")), (200, "published"), body)
-        else:
-            self.cli("approve")
+        self.open()
+        self.confirm("approve", "Approved “")
 
 
 class ServiceLifeTests(ServiceTestCase):
@@ -216,7 +215,8 @@ class ServiceLifeTests(ServiceTestCase):
         # 3. The proof-listener pins two notes, one in each chunk, and sends it back.
         dora = self.signed_in("dora")
         listener = ProofListener(self, dora, "dora", self.article)
-        print(f"\nproof-listener through the {'review API' if listener.through_api else 'command line (no review routes here)'}")
+        listener.open()
+        dora.screenshot("life-proof-listener-review")
         first = chunks[0]["duration"]
         listener.pin(1, 0.5, "storms", "storm")
         listener.pin(2, round(first + 0.7, 3), "Mondays", "Monday")
