@@ -56,8 +56,9 @@ struct DeskQuery {
     }
 }
 
-/// `POST /api/desk`: a new article, with its text pasted (`text`) or a file's text uploaded
-/// (`text` and `textName`, a .txt, .md or .html file's name).
+/// `POST /api/desk`: a new article, with its text pasted (`text`), a text file's text uploaded
+/// (`text` and `textName`, a .txt, .md or .html file's name), or a document uploaded whole
+/// (`file`, its bytes in base64, and `textName`, a .docx, .odt or .pdf file's name).
 struct DeskArticleForm: Decodable {
     var title: String
     var publication: String?
@@ -67,10 +68,12 @@ struct DeskArticleForm: Decodable {
     var priority: String?
     var text: String?
     var textName: String?
+    var file: String?
 
     /// The article for `DeskService.add` and its text with the format to read it in.
-    /// - Throws: 400 for a title, publication, day or priority the desk does not take; 413 for a
-    ///   text over 2 MB; 415 for an uploaded file that is not .txt, .md or .html.
+    /// - Throws: 400 for a title, publication, day or priority the desk does not take, or a
+    ///   document that did not arrive as base64; 413 for a text over 2 MB or a document over
+    ///   3 MB; 415 for an uploaded file that is not .txt, .md, .html, .docx, .odt or .pdf.
     func checked() throws(DeskRefusalAnswer) -> (new: DeskService.NewArticle, text: (bytes: [UInt8], format: ScriptFormat, name: String)?) {
         func bad(_ sentence: String) -> DeskRefusalAnswer { DeskRefusalAnswer(status: 400, sentence: sentence) }
         guard title.count <= DeskRoutes.titleLength else {
@@ -89,17 +92,36 @@ struct DeskArticleForm: Decodable {
         } catch {
             throw bad(error.message)
         }
+        if let file, !file.isEmpty { return (new, try Self.document(file, named: textName ?? "")) }
         guard let text, !text.isEmpty else { return (new, nil) }
         guard text.utf8.count <= WebStudioServer.textLimit else { throw DeskRefusalAnswer(status: 413, sentence: DeskRoutes.tooBig) }
         let bytes = Array(text.utf8)
         guard let textName, !textName.isEmpty else { return (new, (bytes, .from(content: bytes), "pasted text")) }
         let name = String(textName.prefix(200))
         guard let format = ScriptFormat.from(fileName: name), DeskRoutes.uploadFormats.contains(format) else {
-            throw DeskRefusalAnswer(
-                status: 415,
-                sentence: "\"\(DeskRefusalAnswer.shown(name))\" is not a text file the desk page reads: upload a .txt, .md or .html file, or paste the text.")
+            throw DeskRefusalAnswer(status: 415, sentence: Self.notReadable(name))
         }
         return (new, (bytes, format, name))
+    }
+
+    /// A Word, OpenDocument or PDF file uploaded whole: its bytes, read by its name's format.
+    static func document(_ base64: String, named textName: String) throws(DeskRefusalAnswer) -> (bytes: [UInt8], format: ScriptFormat, name: String) {
+        let name = String(textName.prefix(200))
+        guard let format = ScriptFormat.from(fileName: name), DeskRoutes.documentFormats.contains(format) else {
+            throw DeskRefusalAnswer(status: 415, sentence: Self.notReadable(name.isEmpty ? "the file" : name))
+        }
+        // Checked before decoding: base64 is 4 characters for every 3 bytes.
+        guard base64.utf8.count <= (DeskRoutes.documentLimit + 2) / 3 * 4 else {
+            throw DeskRefusalAnswer(status: 413, sentence: DeskRoutes.documentTooBig)
+        }
+        guard let data = Data(base64Encoded: base64), data.count <= DeskRoutes.documentLimit else {
+            throw DeskRefusalAnswer(status: 400, sentence: "\"\(DeskRefusalAnswer.shown(name))\" did not arrive whole: choose the file again.")
+        }
+        return (Array(data), format, name)
+    }
+
+    static func notReadable(_ name: String) -> String {
+        "\"\(DeskRefusalAnswer.shown(name))\" is not a file the desk page reads: upload a .txt, .md, .html, .docx, .odt or .pdf file, or paste the text."
     }
 
     /// A deadline or "listen until" as the form gives it; "" for none.

@@ -29,9 +29,13 @@ struct DeskRoutes: Sendable {
     /// The longest title and publication a new article may have.
     static let titleLength = 300
     static let publicationLength = 200
-    /// The text files the page may upload (as text in the JSON body): docx, odt and pdf are
-    /// read from files at the command line (`narrate desk add --text`).
+    /// The text files the page uploads as text in the JSON body (`text`).
     static let uploadFormats: [ScriptFormat] = [.plain, .markdown, .html]
+    /// The documents the page uploads whole, as base64 (`file`), and the most bytes one may have
+    /// (its base64 fits the 5 MB body).
+    static let documentFormats: [ScriptFormat] = [.docx, .odt, .pdf]
+    static let documentLimit = 3 * 1024 * 1024
+    static let documentTooBig = "The file is bigger than 3 MB: the desk takes Word, OpenDocument and PDF files of at most 3 MB: paste its text instead."
 
     /// The changes after which an article may be someone else's (its open pages are told).
     static let changesWhoseItIs: Set<String> = ["assign", "open", "withdraw"]

@@ -5,6 +5,7 @@ each change. A volunteer gets 403 and the page says why. axe-core finds nothing 
 critical, and the page fits a phone (375 px) and 200 % zoom."""
 
 import os
+import zipfile
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -111,7 +112,7 @@ class DeskPageTests(ServiceTestCase):
         self.axe_check(browser, "desk")
         browser.screenshot("service-desk")
 
-    def test_an_uploaded_markdown_file_is_added_and_a_pdf_refused(self):
+    def test_an_uploaded_markdown_file_and_a_word_file_are_added_and_a_damaged_pdf_refused(self):
         folder = self.studio.folder
         notes = os.path.join(folder, "shop-news.md")
         with open(notes, "w") as f:
@@ -125,9 +126,9 @@ class DeskPageTests(ServiceTestCase):
         browser.el("add-title").send_keys("Flyer")
         browser.el("add-file").send_keys(flyer)
         browser.click("add-submit")
-        browser.wait_js("return document.getElementById('problem').textContent !== ''", "the refusal of a pdf")
+        browser.wait_js("return document.getElementById('problem').textContent !== ''", "the refusal of a damaged pdf")
         self.assertEqual(browser.text("problem"),
-                         '"flyer.pdf" is not a text file the desk page reads: upload a .txt, .md or .html file, or paste the text.')
+                         '"flyer.pdf" cannot be read as a PDF (PDF document is damaged): save it again as PDF or as text and try again.')
         self.assertEqual(self.desk(), before)
         browser.el("add-title").clear()
         browser.el("add-title").send_keys("Shop news")
@@ -138,6 +139,21 @@ class DeskPageTests(ServiceTestCase):
         text = self.studio.narrate("script", "--article", added["id"])
         self.assertIn("Apples are cheap this week.", text.stdout, text.stderr)
         self.assertNotIn("*", text.stdout)
+
+        # A Word file goes whole and the server reads it, as narrate desk add --text does.
+        word = os.path.join(folder, "ferry.docx")
+        with zipfile.ZipFile(word, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("[Content_Types].xml", "<Types/>")
+            z.writestr("word/document.xml",
+                       '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">'
+                       "<w:body><w:p><w:r><w:t>Ferry timetable</w:t></w:r></w:p><w:p><w:r><w:t>The first ferry leaves at six.</w:t></w:r></w:p>"
+                       "</w:body></w:document>")
+        browser.el("add-title").send_keys("Ferry timetable")
+        browser.el("add-file").send_keys(word)
+        browser.click("add-submit")
+        self.wait_status(browser, "Added “Ferry timetable” to the desk, Open.")
+        text = self.studio.narrate("script", "--article", self.desk()["Ferry timetable"]["id"])
+        self.assertIn("The first ferry leaves at six.", text.stdout, text.stderr)
 
     def test_a_volunteer_is_refused_the_desk_and_the_page_says_so(self):
         before = self.desk()

@@ -83,6 +83,25 @@ struct DeskRoutesTests {
 
     /// Everything a refusal must leave as it was: every record on the desk, the audit log, and
     /// the library's article folders.
+    /// A Word file holding `paragraphs`, zipped by Python's zipfile as Word would have it.
+    static func wordFile(in folder: TemporaryFolder, paragraphs: [String]) throws -> Data {
+        let body = paragraphs.map { "<w:p><w:r><w:t>\($0)</w:t></w:r></w:p>" }.joined()
+        let document = #"<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>"#
+            + body + "</w:body></w:document>"
+        let target = folder.file("upload-\(UUID().uuidString).docx")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("[Content_Types].xml", "<Types/>")
+                z.writestr("word/document.xml", sys.argv[2])
+            """, target.path, document]
+        try process.run()
+        process.waitUntilExit()
+        return try Data(contentsOf: target)
+    }
+
     func snapshot() throws -> String {
         let entries = try library.deskStore.entries(DeskFilter()).map { "\($0)" }
         let audit = try library.deskStore.auditLog(account: nil, since: nil).count
@@ -161,20 +180,41 @@ struct DeskRoutesTests {
         }
     }
 
-    @Test("an uploaded Markdown file is read as Markdown; a .pdf or .docx is refused with 415 and nothing is made")
+    @Test("an uploaded Markdown file is read as Markdown, a Word file sent whole as Word; other names, a document sent as text and base64 that is not are refused and nothing is made")
     func addUploaded() async throws {
         let library = self.library
         let before = try snapshot()
         try await Application(router: router).test(.router) { client in
             let cookie = try await Self.signIn(client, "cora")
-            for name in ["flyer.pdf", "flyer.docx", "flyer"] {
+            for name in ["flyer.pdf", "flyer.docx", "flyer.rtf", "flyer"] {
                 let refused = try await Self.send(
                     client, .post, "/api/desk", cookie: cookie, json: #"{"title":"Flyer","text":"Sale","textName":"\#(name)"}"#)
                 #expect(refused.status == 415)
-                #expect(refused.error == "\"\(name)\" is not a text file the desk page reads: upload a .txt, .md or .html file, or paste the text.")
+                #expect(refused.error == "\"\(name)\" is not a file the desk page reads: upload a .txt, .md, .html, .docx, .odt or .pdf file, or paste the text.")
+            }
+            for (file, name, status, sentence) in [
+                ("UEsDBA==", "flyer.txt", 415, "\"flyer.txt\" is not a file the desk page reads: upload a .txt, .md, .html, .docx, .odt or .pdf file, or paste the text."),
+                ("not base64!", "flyer.docx", 400, "\"flyer.docx\" did not arrive whole: choose the file again."),
+                ("UEsDBA==", "flyer.docx", 400, "\"flyer.docx\" is not a Word document: it is not a zip archive. Save it again from the word processor and try again."),
+                (String(repeating: "A", count: 4 * 1024 * 1024 + 4), "big.pdf", 413, DeskRoutes.documentTooBig),
+            ] {
+                let refused = try await Self.send(
+                    client, .post, "/api/desk", cookie: cookie, json: #"{"title":"Flyer","file":"\#(file)","textName":"\#(name)"}"#)
+                #expect(refused.status == status, "\(name)")
+                #expect(refused.error == sentence, "\(name)")
             }
         }
         #expect(try snapshot() == before)
+        let word = try Self.wordFile(in: folder, paragraphs: ["Shop news", "Pears are cheap today."])
+        try await Application(router: router).test(.router) { client in
+            let cookie = try await Self.signIn(client, "cora")
+            let answer = try await Self.send(
+                client, .post, "/api/desk", cookie: cookie,
+                json: #"{"title":"Shop","file":"\#(word.base64EncodedString())","textName":"shop.docx"}"#)
+            #expect(answer.status == 201)
+            let id = try #require(answer.json["id"] as? String)
+            #expect(try library.records(of: try library.article(id)).paragraphs().map(\.text) == ["Shop news", "Pears are cheap today."])
+        }
         try await Application(router: router).test(.router) { client in
             let cookie = try await Self.signIn(client, "cora")
             let answer = try await Self.send(
