@@ -239,6 +239,15 @@ class ServiceLifeTests(ServiceTestCase):
         self.axe_check(vol, "the studio with pickups")
         vol.js("window.scrollTo(0, 0)")
         vol.screenshot("life-volunteer-studio-pickups")
+        # The pickups on a phone and at 200 % zoom: no sideways scroll, targets of 44 px and more.
+        for width in (375, 640):
+            vol.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                       {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width == 375})
+            vol.wait_js("return document.querySelectorAll('#pickups .pickup-do').length === 2", f"the pickups at {width} px")
+            self.assertLessEqual(vol.js("return document.documentElement.scrollWidth"), width, f"the studio scrolls sideways at {width} px")
+            heights = vol.js("return [...document.querySelectorAll('#pickups button')].map(b => b.getBoundingClientRect().height)")
+            self.assertTrue(heights and min(heights) >= 44, f"pickup buttons at {width} px: {heights}")
+        vol.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
         self.do_pickup(vol, 1)
         vol.wait_js("return document.querySelectorAll('#pickups .pickup-do').length === 1", "pickup 1 marked done on the page", 20)
