@@ -6,6 +6,16 @@ public import NarrationCore
 public protocol ArticleAccess: Sendable {
     /// The relation of `account` to the article `article`, or nil when there is no such article.
     func relation(of account: Account, to article: ArticleID) throws(NarrationError) -> ArticleRelation?
+
+    /// Whether `article` is still `account`'s to narrate: given to or claimed by them and not
+    /// withdrawn, whatever step of its life it has reached (sent for review, published). False
+    /// once it went to someone else, was left open or withdrawn.
+    func isStillHeld(_ article: ArticleID, by account: Account) throws(NarrationError) -> Bool
+}
+
+extension ArticleAccess {
+    /// Nothing is held where there is no desk.
+    public func isStillHeld(_ article: ArticleID, by account: Account) throws(NarrationError) -> Bool { false }
 }
 
 /// The desk answers: an article on the desk stands to an account as its desk record says
@@ -29,6 +39,11 @@ public struct DeskArticleAccess: ArticleAccess {
             return nil
         }
         return Self.offDesk
+    }
+
+    public func isStillHeld(_ article: ArticleID, by account: Account) throws(NarrationError) -> Bool {
+        guard let entry = try desk.entry(article) else { return false }
+        return entry.assignee == account.name && entry.state != .withdrawn
     }
 
     /// How an article that is not on the desk stands to every account.

@@ -62,7 +62,7 @@ final class LivePage: Sendable {
         guard let door else { return .allowed }
         if let reason = closed.withLock({ $0 }) { return .sessionEnded(reason) }
         guard let account = await currentAccount(touching: true) else { return .sessionEnded(ServiceDoor.sessionEnded) }
-        if let studioOf, await !door.may(account, studioOf.access, article: studioOf.article) { return .sessionEnded(close(Self.noLongerYours)) }
+        if let studioOf, await lost(studioOf, by: account, door: door) { return .sessionEnded(close(Self.noLongerYours)) }
         let wanted = MessageAction.of(message)
         let article: ArticleID?
         switch wanted.target {
@@ -103,8 +103,18 @@ final class LivePage: Sendable {
         guard let door else { return nil }
         if let reason = closed.withLock({ $0 }) { return reason }
         guard let account = await currentAccount(touching: false) else { return ServiceDoor.sessionEnded }
-        if let studioOf, await !door.may(account, studioOf.access, article: studioOf.article) { return close(Self.noLongerYours) }
+        if let studioOf, await lost(studioOf, by: account, door: door) { return close(Self.noLongerYours) }
         return nil
+    }
+
+    /// Whether the account lost the article its page came for: it may no longer do what it came
+    /// to do, and the article is no longer theirs (given to someone else, left open, withdrawn).
+    /// Their own send (Ready for review, or Published with review off) takes away `record` but
+    /// not the article: the page stays to show what came of it, and the server refuses changes
+    /// message by message.
+    private func lost(_ studioOf: (article: ArticleID, access: ServiceAction), by account: Account, door: ServiceDoor) async -> Bool {
+        guard await !door.may(account, studioOf.access, article: studioOf.article) else { return false }
+        return await !door.stillHolds(account, article: studioOf.article)
     }
 
     private func currentAccount(touching: Bool) async -> Account? {

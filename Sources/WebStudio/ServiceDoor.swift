@@ -51,6 +51,15 @@ struct ServiceDoor: Sendable {
     }
 
     /// Whether `account` may do `action` to `article` (none: an action on the service itself).
+    /// Whether `article` is still `account`'s (`ArticleAccess.isStillHeld`).
+    func stillHolds(_ account: Account, article: ArticleID) async -> Bool {
+        let access = articleAccess
+        let held = try? await BlockingWork.run(named: "narrate-web-access") { () throws(NarrationError) in
+            try access.isStillHeld(article, by: account)
+        }
+        return held ?? false
+    }
+
     func may(_ account: Account, _ action: ServiceAction, article: ArticleID?) async -> Bool {
         guard let article else { return Permissions.may(account, action, nil) }
         let access = articleAccess

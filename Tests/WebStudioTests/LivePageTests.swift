@@ -35,8 +35,8 @@ struct LivePageTests {
 
     func account(_ name: String) throws -> Account { try accounts.account(try AccountName(name)) }
 
-    @Test("ann's page on her article: allowed; given to ben, the page's check and its next message end it with the sentence")
-    func reassigned() async throws {
+    /// An article given to ann, its studio, and ann's page on it.
+    func annsPage() async throws -> (entry: DeskEntry, host: StudioHost, page: LivePage) {
         let library = self.library
         let cora = try account("cora")
         let entry = try desk.add(.init(title: "Budget vote", publication: "Daily Post"), by: .account(cora)) { (new) throws(NarrationError) in
@@ -54,6 +54,13 @@ struct LivePageTests {
         let page = LivePage(
             host: host, door: door, signedIn: SignedInRequest(account: session.account, token: session.token, secure: false),
             studioOf: (entry.article, .record))
+        return (entry, host, page)
+    }
+
+    @Test("ann's page on her article: allowed; given to ben, the page's check and its next message end it with the sentence")
+    func reassigned() async throws {
+        let cora = try account("cora")
+        let (entry, host, page) = try await annsPage()
         let rooms = StudioRooms(idleClose: .seconds(120)) { _ in host }
         rooms.watch(page, on: entry.article)
 
@@ -68,6 +75,18 @@ struct LivePageTests {
         #expect(await page.authorise(.key(.character("r"))) == .sessionEnded(LivePage.noLongerYours))
         #expect(LivePage.noLongerYours.utf8.count <= 123)  // a WebSocket close reason's limit
         rooms.forget(page, on: entry.article)
+        await host.shutDown()
+    }
+
+    @Test("after ann's own send (Ready for review) her page stays to show what came of it, and a take is refused")
+    func ownSend() async throws {
+        let (entry, host, page) = try await annsPage()
+        let ann = try account("ann")
+        _ = try desk.recordedTake(entry.article, by: .account(ann))
+        _ = try desk.send(entry.article, by: .account(ann))
+        #expect(await page.closingReason() == nil)
+        #expect(await page.authorise(.key(.character("r"))) == .refused(ServiceDoor.notAllowedArticle))
+        #expect(await page.closingReason() == nil)
         await host.shutDown()
     }
 }
