@@ -54,19 +54,10 @@ struct DeskRoutes: Sendable {
     // MARK: The page
 
     private func addPage(to router: Router<StudioRequestContext>) {
-        let page = ByteBuffer(bytes: PackageResources.desk_html)
         let door = self.door
-        router.get("/desk") { _, context -> Response in
-            // Everyone signed in gets the page; for others than coordinators and admins with 403,
-            // and the page then says why in a sentence (from GET /api/desk).
-            var response = WebStudioServer.file(page, type: "text/html; charset=utf-8")
-            if await door.refusal(context, .manageArticles, article: nil) != nil { response.status = .forbidden }
-            return response
-        }
-        let script = ByteBuffer(bytes: PackageResources.desk_js)
-        router.get("/desk.js") { _, _ in WebStudioServer.file(script, type: "text/javascript; charset=utf-8") }
-        let style = ByteBuffer(bytes: PackageResources.desk_css)
-        router.get("/desk.css") { _, _ in WebStudioServer.file(style, type: "text/css; charset=utf-8") }
+        WebStudioServer.addRolePage(
+            "desk", html: PackageResources.desk_html, script: PackageResources.desk_js, style: PackageResources.desk_css, to: router
+        ) { context in await door.refusal(context, .manageArticles, article: nil) != nil }
     }
 
     // MARK: Reading

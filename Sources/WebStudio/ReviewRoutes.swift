@@ -53,18 +53,9 @@ struct ReviewRoutes: Sendable {
     // MARK: The page
 
     private func addPage(to router: Router<StudioRequestContext>) {
-        let page = ByteBuffer(bytes: PackageResources.review_html)
-        router.get("/review") { _, context -> Response in
-            // Everyone signed in gets the page; an account that may not review with 403, and the
-            // page then says why in a sentence (from GET /api/review).
-            var response = WebStudioServer.file(page, type: "text/html; charset=utf-8")
-            if !Self.mayLook(context.signedIn?.account) { response.status = .forbidden }
-            return response
-        }
-        let script = ByteBuffer(bytes: PackageResources.review_js)
-        router.get("/review.js") { _, _ in WebStudioServer.file(script, type: "text/javascript; charset=utf-8") }
-        let style = ByteBuffer(bytes: PackageResources.review_css)
-        router.get("/review.css") { _, _ in WebStudioServer.file(style, type: "text/css; charset=utf-8") }
+        WebStudioServer.addRolePage(
+            "review", html: PackageResources.review_html, script: PackageResources.review_js, style: PackageResources.review_css, to: router
+        ) { context in !Self.mayLook(context.signedIn?.account) }
     }
 
     // MARK: Reading

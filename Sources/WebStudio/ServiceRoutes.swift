@@ -119,6 +119,25 @@ extension WebStudioServer {
 
     static let unreadable = refusal(400, "The request could not be read: reload the page and try again.")
 
+    /// A role's page at `/NAME` with its `/NAME.js` and `/NAME.css`: every signed-in account gets
+    /// the page, with 403 when `refused` says the account may not use it (the page then says why
+    /// in a sentence, from its first API call).
+    static func addRolePage(
+        _ name: String, html: [UInt8], script: [UInt8], style: [UInt8], to router: Router<StudioRequestContext>,
+        refused: @escaping @Sendable (StudioRequestContext) async -> Bool
+    ) {
+        let page = ByteBuffer(bytes: html)
+        router.get(RouterPath("/\(name)")) { _, context -> Response in
+            var response = file(page, type: "text/html; charset=utf-8")
+            if await refused(context) { response.status = .forbidden }
+            return response
+        }
+        let script = ByteBuffer(bytes: script)
+        router.get(RouterPath("/\(name).js")) { _, _ in file(script, type: "text/javascript; charset=utf-8") }
+        let style = ByteBuffer(bytes: style)
+        router.get(RouterPath("/\(name).css")) { _, _ in file(style, type: "text/css; charset=utf-8") }
+    }
+
     static func file(_ body: ByteBuffer, type: String) -> Response {
         Response(
             status: .ok,
