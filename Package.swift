@@ -148,6 +148,7 @@ let package = Package(
             resources: [
                 .embedInCode("openapi.json"),
                 .embedInCode("Page/index.html"),
+                .embedInCode("Page/takes.js"),
                 .embedInCode("Page/desk.html"),
                 .embedInCode("Page/desk.css"),
                 .embedInCode("Page/desk.js"),

@@ -24,4 +24,25 @@ enum NewFile {
         _ = flock(descriptor, LOCK_EX | LOCK_NB)
         return descriptor
     }
+
+    /// The descriptor of a file narrate made earlier and writes on (a take whose upload resumes),
+    /// opened for reading and writing without following a symbolic link, refused unless it is a
+    /// regular file with one name, and locked as `create` locks.
+    /// - Throws: `foreignFile` for a link or anything planted; `fileSystem` naming the path and
+    ///   the reason. The corresponding C functions are `open`, `fstat` and `flock`.
+    static func openExisting(_ path: String) throws(NarrationError) -> CInt {
+        let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ELOOP { throw .foreignFile(path, .symbolicLink) }
+            throw NarrationError(.fileSystem, "Cannot open \(path): \(String(cString: strerror(code))).")
+        }
+        var found = stat()
+        guard fstat(descriptor, &found) == 0, found.st_mode & S_IFMT == S_IFREG, found.st_nlink == 1 else {
+            close(descriptor)
+            throw .foreignFile(path, .notRegularFile)
+        }
+        _ = flock(descriptor, LOCK_EX | LOCK_NB)
+        return descriptor
+    }
 }

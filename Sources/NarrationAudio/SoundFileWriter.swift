@@ -86,6 +86,33 @@ public final class SoundFileWriter: @unchecked Sendable {
         }
     }
 
+    /// Opens a WAV take that narrate wrote and checkpointed earlier (whose header `TakeFile.repair`
+    /// has made to match its whole frames) to write on after its last frame: a take whose
+    /// upload resumes after the server restarted. Never through a symbolic link.
+    /// - Throws: `foreignFile`; `fileSystem` naming the path and the reason.
+    ///   The corresponding C functions are `open`, `sf_open_fd` and `sf_seek`.
+    public init(continuing path: String, format: AudioFormat) throws(NarrationError) {
+        self.path = path
+        self.format = format
+        let descriptor = try NewFile.openExisting(path)
+        var info = SF_INFO()
+        guard let file = sf_open_fd(descriptor, Int32(SFM_RDWR), &info, 0) else {
+            let error = soundFileError(nil, path: path, doing: "open", errno: errno)
+            Glibc.close(descriptor)
+            throw error
+        }
+        guard Int(info.samplerate) == format.sampleRate, Int(info.channels) == format.channels, info.format == format.wavFormatCode,
+            sf_seek(file, 0, SEEK_END | Int32(SFM_WRITE)) == info.frames
+        else {
+            sf_close(file)
+            Glibc.close(descriptor)
+            throw NarrationError(.fileCorrupt, "\(path) is not the take narrate began (its format changed), so it was left as it is.", subject: .file(path))
+        }
+        self.file = file
+        self.descriptor = descriptor
+        framesWritten = FrameCount(info.frames)
+    }
+
     /// Appends interleaved samples (whole frames).
     /// - Throws: `diskFull` when the disk fills; the frames written before stay in the file.
     ///   The corresponding C function is `sf_write_int`.

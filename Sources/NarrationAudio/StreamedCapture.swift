@@ -5,6 +5,11 @@ import Synchronization
 /// A capture source fed with 16-bit PCM that another program sends: the web studio's browser
 /// microphone, whose page sends little-endian samples over a WebSocket every ≤ 100 ms.
 ///
+/// A page that uploads its take in numbered pieces (`receive(_:at:)`) may send a piece again
+/// after a break, or a piece from further on: what the stream holds already is not taken twice,
+/// and a piece past a gap is refused, naming the frame the stream waits for. `end(atFrame:)`
+/// ends the stream once every frame up to the take's length has come, however late.
+///
 /// `append(_:)` and `endInput()`/`fail(_:)` may be called from any thread; one thread reads (the
 /// take's capture thread). What was appended is always read before the end or failure is
 /// reported, so a stop or a dropped connection keeps every sample that reached the server.
@@ -15,7 +20,24 @@ public final class StreamedCapture: CaptureSource {
     public var overruns: Int { 0 }  // nothing is dropped: the queue holds what the reader has not read
     public var drainsOnStop: Bool { true }
 
+    /// What became of a numbered piece.
+    public enum Receipt: Equatable, Sendable {
+        /// Its frames past what the stream held were taken; it now holds `received` frames.
+        case taken(received: FrameCount)
+        /// The stream held all of it already.
+        case duplicate(received: FrameCount)
+        /// It starts after a gap: the stream waits for frame `expected` first.
+        case gap(expected: FrameCount)
+        /// It runs past the take's end, or arrived after the stream ended.
+        case pastTheEnd(received: FrameCount)
+    }
+
     private struct Stream {
+        /// Frames the stream has taken, counted from the take's first (a resumed take's count
+        /// starts at the frames its file holds).
+        var received: FrameCount
+        /// The take's length, once the page has said it.
+        var endFrame: FrameCount?
         var samples: [Int32] = []
         var consumed = 0
         var ended = false
@@ -23,13 +45,15 @@ public final class StreamedCapture: CaptureSource {
         var oddByte: UInt8?
     }
 
-    private let stream = Mutex(Stream())
+    private let stream: Mutex<Stream>
     private let arrived = DispatchSemaphore(value: 0)
 
     /// - Parameters:
     ///   - format: the article's format; the sender sends its channels interleaved at its rate.
     ///   - periodSeconds: the most one read returns.
-    public init(name: String, format: AudioFormat, periodSeconds: Double = 0.01) {
+    ///   - startFrame: the frames the take holds already (a take whose upload resumes).
+    public init(name: String, format: AudioFormat, periodSeconds: Double = 0.01, startFrame: FrameCount = 0) {
+        self.stream = Mutex(Stream(received: startFrame))
         self.name = name
         self.format = format
         self.periodFrames = max(1, format.frames(forSeconds: periodSeconds))
@@ -43,6 +67,7 @@ public final class StreamedCapture: CaptureSource {
         stream.withLock { stream in
             guard !stream.ended else { return }
             var iterator = bytes.makeIterator()
+            let before = stream.samples.count - stream.consumed
             if let low = stream.oddByte, let high = iterator.next() {
                 stream.samples.append(Self.sample(low, high))
                 stream.oddByte = nil
@@ -54,9 +79,55 @@ public final class StreamedCapture: CaptureSource {
                 }
                 stream.samples.append(Self.sample(low, high))
             }
+            stream.received += (stream.samples.count - stream.consumed - before) / format.channels
         }
         arrived.signal()
     }
+
+    /// Takes the piece of little-endian 16-bit PCM that begins at frame `frame` of the take:
+    /// the part the stream does not hold yet. `bytes` holds whole frames (the caller checks).
+    public func receive(_ bytes: [UInt8], at frame: FrameCount) -> Receipt {
+        let frameBytes = 2 * format.channels
+        precondition(bytes.count % frameBytes == 0 && frame >= 0, "a piece is whole frames at a frame of the take")
+        let frames = bytes.count / frameBytes
+        let receipt: Receipt = stream.withLock { stream in
+            guard frame <= stream.received else { return .gap(expected: stream.received) }
+            let end = frame + frames
+            if end <= stream.received { return .duplicate(received: stream.received) }
+            if stream.ended || stream.endFrame.map({ end > $0 }) == true { return .pastTheEnd(received: stream.received) }
+            let skip = (stream.received - frame) * frameBytes
+            stream.samples.reserveCapacity(stream.samples.count + (bytes.count - skip) / 2)
+            var index = skip
+            while index < bytes.count {
+                stream.samples.append(Self.sample(bytes[index], bytes[index + 1]))
+                index += 2
+            }
+            stream.received = end
+            if stream.endFrame == end { stream.ended = true }
+            return .taken(received: end)
+        }
+        arrived.signal()
+        return receipt
+    }
+
+    /// The take is `frame` frames long: the stream ends once it holds them all (at once if it
+    /// does). False, and nothing changes, when it holds more than that already.
+    public func end(atFrame frame: FrameCount) -> Bool {
+        let ended: Bool? = stream.withLock { stream in
+            guard frame >= stream.received, stream.endFrame == nil || stream.endFrame == frame else { return nil }
+            stream.endFrame = frame
+            if stream.received == frame { stream.ended = true }
+            return stream.ended
+        }
+        if ended == true { arrived.signal() }
+        return ended != nil
+    }
+
+    /// The frames taken so far, counted from the take's first.
+    public var receivedFrames: FrameCount { stream.withLock { $0.received } }
+
+    /// The take's length, once given by `end(atFrame:)`.
+    public var endFrame: FrameCount? { stream.withLock { $0.endFrame } }
 
     private static func sample(_ low: UInt8, _ high: UInt8) -> Int32 {
         Int32(Int16(bitPattern: UInt16(low) | UInt16(high) << 8)) << 16

@@ -46,6 +46,8 @@ public final class Studio {
     private var chunks = StudioChunks()
     private var reading = StudioReadingPlan()
     private let recorder: StudioRecorder
+    /// Takes of the open article that pages upload, set aside until their page comes back.
+    private var setAsideUploads: [TakeUploadRecord] = []
     private let playback: StudioPlayback
     private let export: StudioExport
     private let sending: StudioSending
@@ -183,6 +185,7 @@ public final class Studio {
     public func tick() {
         let now = clock()
         if let heard = recorder.poll(at: now) { show(heard, at: now) }
+        showLiveUpload()
         if let heard = playback.poll() { show(heard, at: now) }
         if let (stage, fraction, outcome) = sending.poll() {
             state.activity = .working(stage: stage, fraction: fraction)
@@ -286,6 +289,8 @@ public final class Studio {
         state.chunks = chunks.rows(format: article.format, plan: reading)
         state.selection = min(max(0, state.selection), max(0, chunks.count - 1))
         state.unread = reading.unread
+        setAsideUploads = (try? library.uploads(into: article.id).filter { $0.key != recorder.upload?.key }) ?? []
+        showLiveUpload()
         showReading()
     }
 
@@ -626,7 +631,7 @@ public final class Studio {
     // MARK: Leaving
 
     private func leave() {
-        stopRecording()
+        endTakeForLeaving()
         stopPlaying()
         if sending.isWorking {
             leaveWhenDone = true
@@ -644,6 +649,79 @@ public final class Studio {
         recorder.streamedInputWentAway()
     }
 
+    // MARK: Takes a page uploads
+
+    /// The next take from the browser's microphone is uploaded by its page under `tag` (the
+    /// page names it before it starts): call just before the key or punch that starts it.
+    public func nameNextBrowserTake(_ tag: TakeUploadTag?) {
+        recorder.nextUpload = tag
+    }
+
+    /// The key of the uploaded take recording now.
+    public var browserTakeUpload: TakeUploadTag? { recorder.upload }
+
+    /// The page stopped the take it uploads at `frame` frames: the take ends, and is committed,
+    /// once every frame up to there has come. False when more than that came already.
+    public func endBrowserTake(atFrame frame: FrameCount) -> Bool {
+        guard recorder.upload != nil, let stream = recorder.streamedInput else { return false }
+        guard stream.end(atFrame: frame) else { return false }
+        if recorder.isUnfinishedUpload {
+            state.notice = .init("Stopped. The rest of the take is on its way from this page: nothing is lost.")
+        }
+        return true
+    }
+
+    /// The page uploading the take under way went away: the take is set aside with what
+    /// arrived, for the page to finish when it comes back; the studio is free meanwhile.
+    public func setAsideBrowserTake() {
+        guard recorder.isUnfinishedUpload, let (_, frames) = recorder.setAside(), let article else { return }
+        state.activity = .ready
+        state.meter = nil
+        state.warning = nil
+        reload()
+        state.notice = .init(
+            "The page recording a take went away with \((article.format.seconds(frames) * 10).rounded() / 10) s of it on the server: the take is kept, and the page sends the rest when it comes back.")
+    }
+
+    /// A page came back with a take it uploads that was set aside: the take records on from
+    /// what its file holds. Refused while another take or work runs (the page asks again).
+    public func resumeBrowserTake(_ tag: TakeUploadTag) throws(NarrationError) {
+        guard let article else { throw .usage("No article is open.") }
+        guard !isBusy, recorder.frontEndPreRoll == nil else { throw .usage("Another take or work runs in this article: the page sends the rest of its take after it.") }
+        stopPlaying()
+        export.pauseForTake()
+        try recorder.resume(tag, in: article, library: library)
+        setAsideUploads.removeAll { $0.key == tag.key }
+        showReading()
+        state.meter = MeterDisplay()
+        state.peak = nil
+        state.activity = .recording(seconds: recorder.poll(at: clock())?.seconds ?? 0, placement: .append)
+        state.notice = .init("The page is sending the rest of its take.")
+    }
+
+    /// Sets aside a take still uploading instead of committing half of it; any other take is
+    /// stopped and kept.
+    private func endTakeForLeaving() {
+        if recorder.isUnfinishedUpload { setAsideBrowserTake() } else { stopRecording() }
+    }
+
+    /// The uploads in the state: the live take's progress, then the takes set aside.
+    private func showLiveUpload() {
+        var uploads: [StudioState.Upload] = []
+        if let article {
+            let format = article.format
+            if let tag = recorder.upload, let take = recorder.take, let stream = recorder.streamedInput {
+                let received = stream.receivedFrames
+                uploads.append(.init(key: tag.key, receivedFrames: received, durableFrames: take.status.durableFrames, seconds: format.seconds(received), isLive: true))
+            }
+            for record in setAsideUploads {
+                let frames = library.uploadedFrames(record, format: format)
+                uploads.append(.init(key: record.key, receivedFrames: frames, durableFrames: frames, seconds: format.seconds(frames), isLive: false))
+            }
+        }
+        if uploads != state.uploads { state.uploads = uploads }
+    }
+
     /// Opens `article` (made by a front end, e.g. the web studio's form), leaving what was open:
     /// a take is stopped and kept, playback stops.
     public func openArticle(_ article: Article) {
@@ -651,7 +729,7 @@ public final class Studio {
             state.notice = .init("Wait a moment: the article is being exported or sent.", isProblem: true)
             return
         }
-        stopRecording()
+        endTakeForLeaving()
         stopPlaying()
         open(article)
     }

@@ -44,6 +44,10 @@ final class StudioRecorder {
     var microphone = Studio.Microphone.device
     /// While a take from the browser's microphone runs: where its audio goes.
     private(set) var streamedInput: StreamedCapture?
+    /// The key of the take under way when a page uploads it in pieces.
+    private(set) var upload: TakeUploadTag?
+    /// The key the next browser take is uploaded under (the page names its takes).
+    var nextUpload: TakeUploadTag?
 
     init(devices: StudioDevices) {
         self.devices = devices
@@ -69,9 +73,18 @@ final class StudioRecorder {
         in article: Article, placement: ChunkPlacement, reading: ReadingPlan.Choice? = nil, punch: PunchRequest? = nil,
         shown: ChunkPlacement, library: NarrationLibrary
     ) throws(NarrationError) {
-        let stream = microphone == .browser ? StreamedCapture(name: "the browser's microphone", format: article.format) : nil
+        let stream = microphone == .browser ? StreamedCapture(name: Self.browserMicrophone, format: article.format) : nil
         let input = stream.map { .streamed($0) } ?? devices.capture(article.format)
-        let take = try library.prepareRecording(into: article, placement: placement, reading: reading, punch: punch, input: input, duration: nil)
+        let tag = stream == nil ? nil : nextUpload
+        nextUpload = nil
+        let take = try library.prepareRecording(
+            into: article, placement: placement, reading: reading, punch: punch, input: input, duration: nil, upload: tag)
+        try start(take, stream: stream, upload: tag, shown: shown)
+    }
+
+    private static let browserMicrophone = "the browser's microphone"
+
+    private func start(_ take: Recording, stream: StreamedCapture?, upload tag: TakeUploadTag?, shown: ChunkPlacement) throws(NarrationError) {
         do {
             try take.start()
         } catch {
@@ -79,8 +92,40 @@ final class StudioRecorder {
             throw error
         }
         streamedInput = stream
+        upload = tag
         recording = (take, shown)
         watch = InputWatch()
+    }
+
+    /// Takes up again an uploaded take that was set aside while its page was away; its audio
+    /// comes on from the frames its file holds.
+    func resume(_ tag: TakeUploadTag, in article: Article, library: NarrationLibrary) throws(NarrationError) {
+        var stream: StreamedCapture?
+        let take = try library.resumeUpload(tag, into: article) { frames in
+            let made = StreamedCapture(name: Self.browserMicrophone, format: article.format, startFrame: frames)
+            stream = made
+            return made
+        }
+        try start(take, stream: stream, upload: tag, shown: .append)
+    }
+
+    /// Whether the take under way is uploaded by a page that has not sent all of it yet.
+    var isUnfinishedUpload: Bool {
+        guard upload != nil, let streamedInput else { return false }
+        return streamedInput.endFrame.map { streamedInput.receivedFrames < $0 } ?? true
+    }
+
+    /// Ends an uploaded take without committing it (its page went away before sending all of
+    /// it): what arrived is on disk, and the page resumes it when it comes back.
+    /// - Returns: its key and the frames on disk; nil when no uploaded take runs.
+    func setAside() -> (key: TakeUploadKey, frames: FrameCount)? {
+        guard let (take, _) = recording, let upload, let streamedInput else { return nil }
+        streamedInput.endInput()
+        let frames = take.setAside()
+        recording = nil
+        self.streamedInput = nil
+        self.upload = nil
+        return (upload.key, frames)
     }
 
     /// Prepares a punch-and-roll over chunk `index` from `seconds` on the studio's own devices:
@@ -122,6 +167,7 @@ final class StudioRecorder {
         let outcome = take.finish()
         recording = nil
         streamedInput = nil
+        upload = nil
         return Ended(outcome: outcome, punchFailure: punchFailure)
     }
 

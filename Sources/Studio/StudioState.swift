@@ -51,6 +51,28 @@ public struct StudioState: Sendable, Equatable {
         }
     }
 
+    /// A take a page uploads from the browser: the one recording now, or one set aside until
+    /// its page comes back with the rest. The chunk list shows it as uploading until it is a chunk.
+    public struct Upload: Sendable, Equatable {
+        public var key: TakeUploadKey
+        /// The frames of it the server has (taken from the page), and of those the frames on
+        /// disk for certain: the page forgets its pieces up to `durableFrames`.
+        public var receivedFrames: FrameCount
+        public var durableFrames: FrameCount
+        /// Seconds of its audio the server has.
+        public var seconds: Double
+        /// Whether it is the take recording now (else it waits for its page).
+        public var isLive: Bool
+
+        public init(key: TakeUploadKey, receivedFrames: FrameCount, durableFrames: FrameCount, seconds: Double, isLive: Bool) {
+            self.key = key
+            self.receivedFrames = receivedFrames
+            self.durableFrames = durableFrames
+            self.seconds = seconds
+            self.isLive = isLive
+        }
+    }
+
     /// One line of the chunk list.
     public struct ChunkRow: Sendable, Equatable {
         public var index: ChunkIndex
@@ -224,6 +246,8 @@ public struct StudioState: Sendable, Equatable {
     /// The reading pane; nil for an article without a text, whose screen has none.
     public var reading: Reading?
     public var chunks: [ChunkRow] = []
+    /// Takes uploaded from a page that are not chunks yet, oldest first.
+    public var uploads: [Upload] = []
     /// The selected chunk's position in `chunks` (0-based).
     public var selection = 0
     public var panel: Panel = .chunks

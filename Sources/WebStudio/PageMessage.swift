@@ -4,7 +4,7 @@ import Studio
 
 /// A text message from the page, decoded; see Protocol.md beside this file for the
 /// protocol. Anything else is refused with a sentence.
-enum PageMessage: Equatable {
+enum PageMessage: Equatable, Sendable {
     /// A key as the terminal studio would get it: the same rules decide what it means. `chunk`
     /// is the id of the chunk the page showed selected (or asked to delete) when the key was
     /// pressed: a key that acts on a chunk acts on that one, or on none when it is gone.
@@ -24,6 +24,16 @@ enum PageMessage: Equatable {
     case newArticle
     /// Open this article (the one the form was opened from).
     case open(String)
+    /// A key or punch that starts a take the page uploads under `take` (it stores the take's
+    /// pieces in the browser first, and sends them numbered: `TakePiece`).
+    indirect case uploading(PageMessage, take: TakeUploadKey)
+    /// The page stopped the take it uploads under `take`, `frames` frames long: the take ends
+    /// once they have all come.
+    case stopTake(TakeUploadKey, frames: Int)
+    /// The page (maybe after a reload, a dropped connection or the server's restart) holds
+    /// pieces of the take `take` not yet on the server; `frames` is the take's length when it
+    /// has ended. The server answers with an `upload` message saying where to go on from.
+    case resumeTake(TakeUploadKey, frames: Int?)
 
     private struct Raw: Decodable {
         var type: String
@@ -35,6 +45,8 @@ enum PageMessage: Equatable {
         var article: String?
         var id: String?
         var lead: Double?
+        var take: String?
+        var frames: Int?
     }
 
     static let namedKeys: [String: KeyPress] = [
@@ -51,6 +63,24 @@ enum PageMessage: Equatable {
             throw .usage("The page sent a chunk id narrate cannot read: reload the page.")
         }
         let chunkID = raw.id.map(ChunkID.init)
+        var take: TakeUploadKey?
+        if let named = raw.take {
+            guard let key = TakeUploadKey(named) else { throw .usage("The page named a take with a key narrate cannot read: reload the page.") }
+            take = key
+        }
+        if let frames = raw.frames, !(0...Int(UInt32.max)).contains(frames) {
+            throw .usage("The page gave a take \(frames) frames, which no take has: reload the page.")
+        }
+        let message = try decode(raw, chunkID: chunkID, take: take)
+        switch message {
+        case .key, .punch:
+            return take.map { .uploading(message, take: $0) } ?? message
+        default:
+            return message
+        }
+    }
+
+    private static func decode(_ raw: Raw, chunkID: ChunkID?, take: TakeUploadKey?) throws(NarrationError) -> PageMessage {
         switch raw.type {
         case "key":
             guard let name = raw.key else { break }
@@ -81,6 +111,10 @@ enum PageMessage: Equatable {
             return .newArticle
         case "open":
             if let article = raw.article, !article.isEmpty { return .open(article) }
+        case "stop":
+            if let take, let frames = raw.frames { return .stopTake(take, frames: frames) }
+        case "resume":
+            if let take { return .resumeTake(take, frames: raw.frames) }
         default:
             throw .usage("The page sent an unknown message \"\(raw.type.prefix(20))\": reload the page.")
         }

@@ -100,6 +100,14 @@ struct PageState: Encodable, Equatable {
         var sampleRate, channels: Int
     }
 
+    /// A take a page uploads that is not a chunk yet (`StudioState.Upload`).
+    struct Upload: Encodable, Equatable {
+        var take: String
+        var received, durable: Int
+        var seconds: Double
+        var live: Bool
+    }
+
     var header: Header?
     var activity: Activity
     var meter: Meter?
@@ -107,6 +115,7 @@ struct PageState: Encodable, Equatable {
     var warning: String?
     var reading: Reading?
     var chunks: [Chunk]
+    var uploads: [Upload]
     var selection: Int
     var panel: Panel
     var notice: Notice?
@@ -153,6 +162,9 @@ struct PageState: Encodable, Equatable {
                 number: row.index.number, id: chunkIDs.indices.contains(position) ? chunkIDs[position].rawValue : nil,
                 duration: Self.exact(row.duration), peak: Self.rounded(row.peak.value), levels: row.levels.map { Self.rounded(max(-90, $0.value)) },
                 recovered: row.recovered, missing: row.missing, paragraph: row.paragraph, paragraphText: row.paragraphText, hints: row.hints, suggestedParagraph: row.suggestedParagraph)
+        }
+        uploads = state.uploads.map {
+            Upload(take: $0.key.rawValue, received: $0.receivedFrames, durable: $0.durableFrames, seconds: Self.rounded($0.seconds), live: $0.isLive)
         }
         selection = state.selection
         switch state.panel {

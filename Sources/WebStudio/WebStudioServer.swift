@@ -317,6 +317,7 @@ public struct WebStudioServer: Sendable {
             ("/", "text/html; charset=utf-8", PackageResources.index_html),
             ("/studio.css", "text/css; charset=utf-8", PackageResources.studio_css),
             ("/studio.js", "text/javascript; charset=utf-8", PackageResources.studio_js),
+            ("/takes.js", "text/javascript; charset=utf-8", PackageResources.takes_js),
             ("/microphone-worklet.js", "text/javascript; charset=utf-8", PackageResources.microphone_worklet_js),
         ]
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }  // the page has no icon

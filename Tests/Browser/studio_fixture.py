@@ -277,8 +277,9 @@ atexit.register(_stop_leftovers)
 class Browser:
     """Headless Chromium through chromedriver, with a temporary profile."""
 
-    def __init__(self, folder, fake_audio=None, arguments=()):
-        self.profile = tempfile.mkdtemp(prefix="chromium-", dir=folder)
+    def __init__(self, folder, fake_audio=None, arguments=(), profile=None):
+        # `profile`: another browser's profile folder, to open what it stored (a killed tab's takes).
+        self.profile = profile or tempfile.mkdtemp(prefix="chromium-", dir=folder)
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
         for argument in [
@@ -563,9 +564,10 @@ class StudioTestCase(unittest.TestCase):
             raise AssertionError(f"narrate serve exited {status} after SIGINT (want 0); stderr: {stderr.strip()[-2000:]}")
 
     @classmethod
-    def browser(cls, fake_audio=None, arguments=()):
-        """A new browser; `arguments`: Chromium's own flags beside the fixture's."""
-        browser = Browser(cls.studio.folder, fake_audio, arguments)
+    def browser(cls, fake_audio=None, arguments=(), profile=None):
+        """A new browser; `arguments`: Chromium's own flags beside the fixture's; `profile`: the
+        profile folder of an earlier browser (killed), to start from what it stored."""
+        browser = Browser(cls.studio.folder, fake_audio, arguments, profile)
         cls.browsers.append(browser)
         return browser
 

@@ -120,6 +120,7 @@ public final class Catalog: Sendable {
         registerDeskMigration(&migrator)
         registerReviewMigration(&migrator)
         registerDeskUrgencyMigration(&migrator)
+        registerTakeUploadMigration(&migrator)
         return migrator
     }
 
@@ -242,13 +243,22 @@ public final class Catalog: Sendable {
         }
     }
 
-    /// Records that a take has started, before its partial file is created.
-    func beginTake(_ chunk: ChunkID, of article: ArticleID, target: TakeTarget, paragraph: ParagraphID?, at date: Date) throws(NarrationError) {
+    /// Records that a take has started, before its partial file is created; with `upload`, that
+    /// a page sends its audio under that key (a key used before is refused).
+    func beginTake(
+        _ chunk: ChunkID, of article: ArticleID, target: TakeTarget, paragraph: ParagraphID?, at date: Date, upload: TakeUploadTag? = nil
+    ) throws(NarrationError) {
         try write { db in
+            if let upload {
+                guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM take_upload WHERE upload_key = ?", arguments: [upload.key.rawValue]) == 0 else {
+                    throw NarrationError.usage("The page named its new take with a key another take has: reload the page.")
+                }
+            }
             try PendingTakeRow(
                 chunkId: chunk.rawValue, articleId: article.rawValue, placement: target.storedKind,
                 targetChunkId: target.storedTarget, startedAt: date, paragraphId: paragraph?.rawValue
             ).insert(db)
+            if let upload { try Self.insertUpload(upload, chunk: chunk, article: article, at: date, db) }
         }
     }
 

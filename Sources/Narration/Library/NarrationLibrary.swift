@@ -203,9 +203,11 @@ public final class NarrationLibrary: Sendable {
     }
 
     /// Prepares a take from `input`: as `prepareRecording(into:placement:reading:punch:device:duration:definitions:)`.
+    /// With `upload`, a page uploads the take's audio under that key: its take can be set aside
+    /// and resumed (`resumeUpload`) when the page's connection or the server breaks.
     public func prepareRecording(
         into article: Article, placement: ChunkPlacement, reading: ReadingPlan.Choice? = nil, punch: PunchRequest? = nil,
-        input: CaptureInput, duration: Double?
+        input: CaptureInput, duration: Double?, upload: TakeUploadTag? = nil
     ) throws(NarrationError) -> Recording {
         let durationFrames = try duration.map { (seconds) throws(NarrationError) in try AudioTime(seconds: seconds).frames(at: article.format) }
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .recording)
@@ -257,7 +259,7 @@ public final class NarrationLibrary: Sendable {
         do {
             try root.prepareArticle(article.id)
             let reserve = try SpaceReserve(at: root.articleURL(article.id).appendingPathComponent("space.reserve"))
-            try catalog.beginTake(chunkID, of: article.id, target: target, paragraph: paragraph?.id, at: Date())
+            try catalog.beginTake(chunkID, of: article.id, target: target, paragraph: paragraph?.id, at: Date(), upload: upload)
             let writer = try SoundFileWriter(creating: root.partialURL(chunkID, of: article.id).path, format: article.format)
             try writer.checkpoint()
             try use(article)

@@ -33,6 +33,9 @@ public final class Recording: Sendable {
         public var firstFrameTime: Double?
         public var overruns: Int
         public var stopReason: StopReason?
+        /// The frames on disk for certain (written and forced to disk at a checkpoint): what a
+        /// page uploading the take may forget.
+        public var durableFrames: FrameCount
     }
 
     /// How the take ended and where it went.
@@ -71,6 +74,9 @@ public final class Recording: Sendable {
     public let durationFrames: FrameCount?
     /// For punch-and-roll: what to play before `start()`.
     public let preRoll: PreRoll?
+    /// The frames the take's file held when it was prepared: a take whose upload resumed after
+    /// the server restarted goes on after them.
+    public let resumedFrom: FrameCount
 
     private let root: DataRoot
     private let catalog: Catalog
@@ -98,13 +104,16 @@ public final class Recording: Sendable {
         var total: LevelAccumulator
         var stopReason: StopReason?
         var writeFailure: NarrationError?
+        var durableFrames: FrameCount
     }
 
     init(
         article: Article, chunkID: ChunkID, paragraph: Paragraph?, upNext: Paragraph?, device: any CaptureSource, durationFrames: FrameCount?, root: DataRoot,
-        catalog: Catalog, target: TakeTarget, writer: SoundFileWriter, lock: ArticleLock, reserve: SpaceReserve, preRoll: PreRoll? = nil
+        catalog: Catalog, target: TakeTarget, writer: SoundFileWriter, lock: ArticleLock, reserve: SpaceReserve, preRoll: PreRoll? = nil,
+        resumedFrom: FrameCount = 0
     ) {
         self.preRoll = preRoll
+        self.resumedFrom = resumedFrom
         self.article = article
         self.chunkID = chunkID
         self.paragraph = paragraph
@@ -117,7 +126,10 @@ public final class Recording: Sendable {
         self.writer = writer
         self.life = Mutex(Life(lock: lock, reserve: reserve))
         let channels = article.format.channels
-        self.shared = Mutex(Shared(meterWindow: LevelAccumulator(channels: channels), total: LevelAccumulator(channels: channels)))
+        self.shared = Mutex(
+            Shared(
+                frames: resumedFrom, meterWindow: LevelAccumulator(channels: channels), total: LevelAccumulator(channels: channels),
+                durableFrames: resumedFrom))
     }
 
     /// Where the take is written until it is committed.
@@ -147,7 +159,9 @@ public final class Recording: Sendable {
 
     /// A snapshot for a live display.
     public var status: Status {
-        shared.withLock { Status(frames: $0.frames, firstFrameTime: $0.firstFrameTime, overruns: $0.overruns, stopReason: $0.stopReason) }
+        shared.withLock {
+            Status(frames: $0.frames, firstFrameTime: $0.firstFrameTime, overruns: $0.overruns, stopReason: $0.stopReason, durableFrames: $0.durableFrames)
+        }
     }
 
     /// The levels of each channel since the previous call: what a meter shows now.
@@ -186,7 +200,7 @@ public final class Recording: Sendable {
         }
         // The disk may be full: give back the space set aside so that the commit finds room.
         giveBackReserve()
-        if state.writeFailure != nil, frames > 0, let measured = try? TakeFile.measure(partialURL) {
+        if state.writeFailure != nil || resumedFrom > 0, frames > 0, let measured = try? TakeFile.measure(partialURL) {
             (frames, peak, rms) = measured
         }
         guard frames > 0 else {
@@ -209,6 +223,24 @@ public final class Recording: Sendable {
             return outcome
         } catch {
             return Outcome(chunk: nil, index: nil, file: partialURL, replaced: [], reason: reason, deferredBecause: error)
+        }
+    }
+
+    /// Ends a take whose audio a page is still uploading without committing it: what arrived is
+    /// written and forced to disk, the article is free again, and the take stays registered
+    /// with its partial file, for the page to resume when it comes back (recovery leaves an
+    /// uploaded take to its upload). Instead of `finish()`, after the stream was ended.
+    /// - Returns: the frames the partial file holds.
+    public func setAside() -> FrameCount {
+        if life.withLock({ $0.started }) { threads.wait() }
+        try? device.close()
+        defer { life.withLock { $0.lock = nil } }
+        giveBackReserve()
+        do {
+            try writer.close()
+            return writer.framesWritten
+        } catch {
+            return (try? TakeFile.repair(partialURL, format: article.format).frames) ?? 0
         }
     }
 
@@ -264,7 +296,7 @@ public final class Recording: Sendable {
             let firstFrameTime = captured == read ? MonotonicClock.now() - article.format.seconds(read) : nil
             shared.withLock { state in
                 if let firstFrameTime { state.firstFrameTime = firstFrameTime }
-                state.frames = captured
+                state.frames = resumedFrom + captured
                 state.overruns = overruns
                 state.meterWindow.merge(levels)
                 state.total.merge(levels)
@@ -277,8 +309,12 @@ public final class Recording: Sendable {
         queue.close()
     }
 
+    /// Writes what capture queued and checkpoints every 200 ms of audio. A streamed take (a
+    /// page's upload) also checkpoints when the queue runs dry with 50 ms or more unsaved: its
+    /// audio comes in bursts, and the page forgets only what a checkpoint made durable.
     private func writeLoop() {
         let checkpointFrames = article.format.frames(forSeconds: 0.2)
+        let idleCheckpointFrames = device.drainsOnStop ? article.format.frames(forSeconds: 0.05) : checkpointFrames
         var sinceCheckpoint: FrameCount = 0
         var failed = false
         while let block = queue.pop() {
@@ -286,9 +322,11 @@ public final class Recording: Sendable {
             do {
                 try block.withUnsafeBufferPointer { (buffer) throws(NarrationError) in try writer.write(buffer) }
                 sinceCheckpoint += block.count / article.format.channels
-                if sinceCheckpoint >= checkpointFrames {
+                if sinceCheckpoint >= checkpointFrames || (sinceCheckpoint >= idleCheckpointFrames && queue.isEmpty) {
                     try writer.checkpoint()
                     sinceCheckpoint = 0
+                    let written = writer.framesWritten
+                    shared.withLock { $0.durableFrames = written }
                 }
             } catch {
                 failed = true

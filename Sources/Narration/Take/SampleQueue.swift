@@ -25,6 +25,13 @@ final class SampleQueue: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Whether no block waits now (more may come).
+    var isEmpty: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return head == blocks.count
+    }
+
     /// The next block, or nil once the queue is closed and drained.
     func pop() -> [Int32]? {
         condition.lock()

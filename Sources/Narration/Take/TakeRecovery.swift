@@ -10,10 +10,22 @@ import NarrationCore
 /// re-record is never allowed to replace the good take this way: it goes right after it instead
 /// (see `TakeTarget.forRecovery`).
 enum TakeRecovery {
-    /// Recovers every abandoned take.
+    /// Recovers every abandoned take. A take a page is uploading is left to its upload (the page
+    /// resumes it when it comes back) until its partial file has not changed for
+    /// `NarrationLibrary.uploadPatience`; `only` recovers that one take at once, uploaded or not.
     /// - Returns: one sentence for the volunteer per take recovered or set aside.
-    static func run(root: DataRoot, catalog: Catalog) -> [String] {
-        guard let pending = try? catalog.pendingTakes(), !pending.isEmpty else { return [] }
+    static func run(root: DataRoot, catalog: Catalog, only: ChunkID? = nil, now: Date = Date()) -> [String] {
+        guard var pending = try? catalog.pendingTakes(), !pending.isEmpty else { return [] }
+        if let only {
+            pending = pending.filter { $0.chunk == only }
+        } else if let uploading = try? catalog.uploadingChunks(), !uploading.isEmpty {
+            pending = pending.filter { take in
+                guard uploading.contains(take.chunk) else { return true }
+                let partial = root.partialURL(take.chunk, of: take.article)
+                let changed = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.modificationDate] as? Date) ?? nil
+                return changed.map { now.timeIntervalSince($0) > NarrationLibrary.uploadPatience } ?? false
+            }
+        }
         var notices: [String] = []
         for take in pending {
             guard let lock = try? ArticleLock.tryAcquire(root.lockURL(take.article), purpose: .recovery) else {

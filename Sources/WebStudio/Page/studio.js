@@ -9,8 +9,9 @@
 //     (keyed by number) and redrawn only when their chunk changed, so focus stays where it was.
 //  3. Buttons and keys only send messages: a key for the server (the terminal studio's own rules
 //     decide what it means), or drive the <audio> player, which plays in the browser.
-//  4. With "This computer's microphone", an AudioWorklet turns the microphone into 16-bit PCM
-//     and the page sends it as binary frames while a take runs.
+//  4. With "This computer's microphone", an AudioWorklet turns the microphone into 16-bit PCM;
+//     takes.js keeps each take in the browser and uploads it in numbered pieces, so that no
+//     break of the network, the page or the server loses any of it.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -212,6 +213,7 @@ function render(s, p) {
   setText($("title"), s.header ? s.header.title : "narrate studio");
   setText($("article-line"), s.header ? articleLine(s.header) : "No article open.");
   setText($("status"), statusText(s, p));
+  renderUploadStatus(s, p);
   // Alerts stay in the page (empty when there is nothing to say) so that screen readers hear them.
   setText($("problem"), p.problem || (s.notice && s.notice.isProblem && !p.notice ? s.notice.text : ""));
   show($("new-article"), panel !== "newArticle");
@@ -231,6 +233,7 @@ function render(s, p) {
     renderReading(s, p);
     renderRecording(s, p);
     renderChunks(s, p);
+    renderUploads(s, p);
     renderPlayer(s, p);
     renderEditing(s, p);
   }
@@ -425,15 +428,18 @@ function renderFlags(flags, s) {
 }
 
 function renderRecording(s, p) {
-  const recording = isRecording(s);
+  const recording = isRecording(s) && !uploadingHere(s); // the server recording an upload of ours is not a take under way here
   const record = $("record");
-  const taking = recording || p.streaming; // a browser take is running from the moment r is sent
+  const taking = recording || p.streaming; // a browser take is running from the moment r is pressed
   const preRolling = isPreRolling(s) || p.punching; // the fix's take starts by itself
   setText(record, taking ? "Stop" : preRolling ? "Record (the fix starts by itself)" : "Record");
   setClass(record, "is-stop", taking);
-  enable(record, p.connected && !isWorking(s) && !preRolling);
-  setText($("elapsed"), recording ? clock(s.activity.seconds, false) : "0:00");
-  setText($("where"), recording ? `Recording ${s.activity.where}` : preRolling ? `Listening before the slip in chunk ${s.activity.chunk || ""}` : "Not recording");
+  // With this computer's microphone a take records into the browser even while the connection is away.
+  enable(record, (p.connected || p.streaming || (s.microphone === "browser" && uploads.ready && !!uploads.article)) && !isWorking(s) && !preRolling);
+  const local = p.streaming && uploads.capturing ? uploads.capturing.frames / uploads.capturing.sampleRate : null;
+  setText($("elapsed"), local != null ? clock(local, false) : recording ? clock(s.activity.seconds, false) : "0:00");
+  setText($("where"), p.streaming && !isRecording(s) ? "Recording a new chunk at the end, kept on this computer until it uploads"
+    : recording ? `Recording ${s.activity.where}` : preRolling ? `Listening before the slip in chunk ${s.activity.chunk || ""}` : "Not recording");
   setText($("peak-level"), s.peak != null && s.meter ? `Peak ${decibels(s.peak)}` : "");
   setText($("warning"), s.warning || "");
   drawMeter(s.meter);
@@ -447,6 +453,63 @@ function renderRecording(s, p) {
       rendered.meterLabelTimer = setTimeout(() => { rendered.meterLabelTimer = null; scheduleRender(); }, wait);
     }
   }
+}
+
+/**
+ * The upload line, calm and always there once this computer's microphone is used: "All takes
+ * saved on the server", or how many seconds wait to upload and that nothing is lost. Only a
+ * change of kind is said at once; a count that only ticks down is said at most every 5 s, so that
+ * a screen reader does not chatter.
+ */
+function uploadStatusText(s, p) {
+  if (!uploads.ready || (s.microphone !== "browser" && uploads.takes.size === 0)) return "";
+  const memory = uploads.persistent ? "" : " This browser lets the page keep takes only while it stays open.";
+  const takes = uploads.unfinished();
+  const waiting = Math.ceil(uploads.waitingSeconds());
+  if (takes.length === 0 || (waiting === 0 && p.connected)) {
+    return (p.streaming ? "Recording: saved on the server as you read." : "All takes saved on the server.") + memory;
+  }
+  const first = takes.find((t) => t.frames > t.durable) || takes[0];
+  const amount = waiting >= 120 ? `${Math.round(waiting / 60)} min` : `${waiting} s`;
+  if (!p.connected) {
+    return `No connection to the server: ${amount} of take ${first.number} kept on this computer, to upload when the connection is back. Keep recording, nothing is lost.` + memory;
+  }
+  return `Take ${first.number}: ${amount} waiting to upload. Keep recording, nothing is lost.` + memory;
+}
+
+function renderUploadStatus(s, p) {
+  const line = $("upload-status");
+  const text = uploadStatusText(s, p);
+  const kind = text.replace(/[0-9]+/g, "#");
+  const now = performance.now();
+  if (text !== line.textContent && (kind !== rendered.uploadKind || now - (rendered.uploadAt || 0) > 5000)) {
+    line.textContent = text;
+    rendered.uploadKind = kind;
+    rendered.uploadAt = now;
+  } else if (text !== line.textContent && !rendered.uploadTimer) {
+    rendered.uploadTimer = setTimeout(() => { rendered.uploadTimer = null; scheduleRender(); }, 5000);
+  }
+  line.hidden = text === "";
+  setClass(line, "is-waiting", /waiting|No connection/.test(text));
+}
+
+/** Takes not yet chunks: each a row after the chunks, "Take 5: uploading, 12 s of 40 s on the server". */
+function renderUploads(s, p) {
+  const list = $("uploads");
+  const rows = uploads.unfinished().map((take) => {
+    const all = take.frames / take.sampleRate;
+    const on = Math.min(all, (take.onServer != null ? take.onServer : take.durable) / take.sampleRate);
+    if (take === uploads.capturing) return `Take ${take.number}: recording, ${clock(all, false)} so far, ${clock(on, false)} of it on the server`;
+    if (take.server === "refused") return `Take ${take.number}: kept on this computer; the server did not take it (${take.problem || "reload the page"})`;
+    return `Take ${take.number}: uploading, ${clock(on, false)} of ${clock(all, false)} on the server`;
+  });
+  while (list.children.length > rows.length) list.lastElementChild.remove();
+  rows.forEach((text, index) => {
+    let li = list.children[index];
+    if (!li) { li = document.createElement("li"); li.className = "upload-row"; list.appendChild(li); }
+    setText(li, text);
+  });
+  list.hidden = rows.length === 0;
 }
 
 function renderChunks(s, p) {
@@ -785,6 +848,7 @@ function connect() {
     page.notice = null;   // the server's state notice says what happened meanwhile
     page.problem = null;
     retryDelay = 500;
+    uploads.pump(); // takes not yet on the server: asked about, then sent
     scheduleRender();
   };
   socket.onmessage = (event) => {
@@ -794,8 +858,8 @@ function connect() {
     receive(message);
   };
   socket.onclose = (event) => {
-    // The server stops a browser take when the socket closes; its next state says so.
-    if (page.streaming) endStreaming();
+    // A take goes on recording into the browser; its upload goes on when the socket is back.
+    uploads.disconnected();
     page.connected = false;
     socket = null;
     if (event.code === 1008) {
@@ -810,6 +874,13 @@ function connect() {
     retryDelay = Math.min(retryDelay * 2, 10000);
     scheduleRender();
   };
+}
+
+/** Sends a message if the socket is open, saying nothing when it is not (the upload asks again). */
+function sendQuietly(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(message));
+  return true;
 }
 
 /** Sends a message to the server; false when there is no connection. */
@@ -833,7 +904,8 @@ function receive(message) {
     if (noticeChanged && next.notice) { page.notice = null; page.problem = null; }
     if (page.audioVersion != null && next.audioVersion !== page.audioVersion) unloadAudio(); // the chunks changed
     if (next.panel && next.panel.kind !== "newArticle") page.formProblem = null;
-    watchTake(next);
+    if (next.header && next.header.id) uploads.useArticle(next.header.id);
+    uploads.observe(next);
     // A take kept (the chunks changed) or a new notice may have done a pickup: ask again.
     const askPickups = next.audioVersion !== state.audioVersion || noticeChanged;
     state = next;
@@ -843,6 +915,8 @@ function receive(message) {
     page.canRetry = !!message.canRetry; // a destination is set: Retry can send
   } else if (message.type === "settings") {
     page.settings = message.settings || [];
+  } else if (message.type === "upload" && typeof message.take === "string") {
+    uploads.answer(message);
   } else if (message.type === "error" && typeof message.text === "string") {
     page.problem = message.text; // a message the server refused: it says why
   }
@@ -856,7 +930,7 @@ function receive(message) {
 function pressKey(key) {
   page.notice = null;
   page.problem = null;
-  const taking = isRecording(state) || page.streaming;
+  const taking = page.streaming || (isRecording(state) && !uploadingHere(state));
   if (isPreRolling(state) || page.punching) {
     if (key === "escape") return cancelFix();
     return send({ type: "key", key }); // the server says why it waits; the pre-roll plays on
@@ -1093,7 +1167,7 @@ async function openMicrophone() {
       });
       node.port.onmessage = (event) => {
         if (event.data instanceof ArrayBuffer) {
-          if (page.streaming && socket && socket.readyState === WebSocket.OPEN) socket.send(event.data);
+          if (page.streaming) uploads.capture(event.data);
         } else if (event.data && event.data.type === "stopped" && stopped) {
           stopped();
         }
@@ -1122,21 +1196,48 @@ function closeMicrophone() {
   microphone = null;
 }
 
-/** Starts a take on the browser microphone: the key (or punch) goes first, frames right after. */
+/** Whether the take the server records now is one this page uploads (not one it captures). */
+function uploadingHere(s) {
+  return (s.uploads || []).some((u) => u.live && uploads.takes.has(u.take) && uploads.capturing?.take !== u.take);
+}
+
+/**
+ * Starts a take on the browser microphone. It is named and kept in the browser from its first
+ * frame. With the server reachable and nothing older still uploading, the key (or punch) goes to
+ * the server with the take's name and pieces follow at once; otherwise only a new take at the
+ * end can be recorded, and it starts on the server when its turn to upload comes.
+ */
 async function startBrowserTake(message) {
   stopAudio();
+  const online = !!socket && socket.readyState === WebSocket.OPEN;
+  const queued = !online || uploads.hasBacklog() || uploadingHere(state);
+  const plainTake = message.type === "key" && message.key === "r";
+  if (queued && !plainTake) {
+    page.problem = online
+      ? "A take is still uploading: re-record, insert or fix once it is on the server (the line at the top says when)."
+      : "The page is not connected: only a new take at the end can be recorded until the connection is back.";
+    return scheduleRender();
+  }
+  if (!uploads.ready || !uploads.article) {
+    page.problem = "The page is still opening the article: try again in a moment.";
+    return scheduleRender();
+  }
   const mic = await openMicrophone();
   if (!mic) return scheduleRender();
   await mic.context.resume();
-  if (!send(message)) return;
+  const number = (state.chunks || []).length + uploads.unfinished().length + 1;
+  const take = uploads.begin(state.format, number);
+  if (!queued) {
+    take.server = "starting";
+    if (!sendQuietly(Object.assign({}, message, { take: take.take }))) take.server = "unknown";
+  }
   mic.node.port.postMessage({ type: "start" });
   page.streaming = true;
   page.takeStartedAt = performance.now();
-  page.takeSeen = false;
   scheduleRender();
 }
 
-/** Stops a take: the worklet's partial batch is sent before the key "r". */
+/** Stops a take: the worklet's last batch is kept, then the server is told the take's length. */
 async function stopTake() {
   if (page.stopping) return;
   if (page.streaming && microphone) {
@@ -1148,23 +1249,33 @@ async function stopTake() {
     });
     stopped = null;
     page.stopping = false;
+    page.streaming = false;
+    await uploads.end();
+  } else {
+    page.streaming = false;
+    send({ type: "key", key: "r" }); // a take the page does not capture (the booth's): the server stops it
   }
-  page.streaming = false;
-  send({ type: "key", key: "r" });
   scheduleRender();
 }
 
-/** Stops sending without a key (the server ended the take, or the socket closed). */
-function endStreaming() {
+/** The server ended the take this page captures (someone kept what had arrived): capture stops. */
+function serverEndedTake() {
   page.streaming = false;
   if (microphone) microphone.node.port.postMessage({ type: "stop" });
+  uploads.capturing = null;
+  uploads.pending = null;
+  scheduleRender();
 }
 
-/** While frames stream: once the server says the take ended (or never started), stop them. */
-function watchTake(next) {
-  if (!page.streaming || page.stopping) return;
-  if (isRecording(next)) page.takeSeen = true;
-  else if (page.takeSeen || performance.now() - page.takeStartedAt > 3000) endStreaming();
+/** The server would not start the take (it said why): capture stops and nothing is kept. */
+function serverRefusedStart(take, problem) {
+  if (uploads.capturing === take) {
+    page.streaming = false;
+    if (microphone) microphone.node.port.postMessage({ type: "stop" });
+  }
+  uploads.discard(take);
+  if (problem) page.problem = problem;
+  scheduleRender();
 }
 
 async function chooseMicrophone(source) {
@@ -1380,8 +1491,23 @@ document.addEventListener("keydown", (event) => {
 });
 
 audio.preservesPitch = true;
-connect();
+// Takes are kept in the browser and uploaded from there (takes.js); the store opens first, so
+// that takes a closed or crashed page left are found before anything new is recorded.
+uploads.start(articleParameter, {
+  socket: () => socket,
+  send: sendQuietly,
+  render: scheduleRender,
+  serverEndedTake,
+  serverRefusedStart,
+}).finally(() => { connect(); scheduleRender(); });
 scheduleRender();
+// Closing the page with takes not yet on the server: the browser asks first.
+window.addEventListener("beforeunload", (event) => {
+  if (uploads.waitingSeconds() > 0 || page.streaming) {
+    event.preventDefault();
+    event.returnValue = "A take is not on the server yet. If you leave, it is kept on this computer and uploads when you open the article again.";
+  }
+});
 // In a reading service the page belongs to a signed-in account: a way back to its home page
 // (the personal studio has no such route, and shows no link).
 fetch("/api/me", { credentials: "same-origin" })

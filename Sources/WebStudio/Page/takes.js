@@ -1,0 +1,392 @@
+// narrate web studio: takes from this computer's microphone, kept in the browser until the
+// server has them.
+//
+// Every take is written to the browser's own storage as it is captured, in pieces of about
+// 0.2 s, and sent to the server numbered by frame (Protocol.md, "Takes a page uploads"). The
+// server says how much of it is on its disk for certain (`state.uploads[].durable`); only then
+// are pieces deleted here. After any break (a dropped connection, a sleeping laptop, a reload, a
+// crashed tab, the server restarting) the page asks the server where to go on from ("resume")
+// and sends the rest. Recording never waits for the network: a take's length is what the
+// microphone gave.
+//
+// Storage is IndexedDB: every engine volunteers use (Chromium, WebKit, Firefox) offers it to a
+// page's own script with no worker, where the Origin Private File System's synchronous files
+// need one. Where a browser refuses IndexedDB (some private windows), takes are kept in the
+// page's memory instead: they survive a dropped connection but not a reload, and the page
+// says so.
+"use strict";
+
+const TAKE_PIECE_SECONDS = 0.2;       // a piece stored in the browser
+const UPLOAD_BUFFER_LIMIT = 256 * 1024; // bytes queued on the socket before the page waits
+const ASK_AGAIN_MS = 1500;            // a take the server did not answer about is asked again
+
+/** CRC-32 (IEEE, as zlib's): the checksum a piece carries (TakePiece.swift computes the same). */
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let i = 0; i < 256; i++) {
+    let c = i;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    table[i] = c >>> 0;
+  }
+  return table;
+})();
+
+function crc32(bytes) {
+  let crc = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) crc = CRC_TABLE[(crc ^ bytes[i]) & 0xff] ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/** A new take's name: 128 random bits as 32 hexadecimal digits. */
+function newTakeKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The binary message of one piece: "NRP1", the key's 16 bytes, the first frame and the CRC. */
+function pieceMessage(key, firstFrame, samples) {
+  const message = new Uint8Array(28 + samples.length);
+  message.set([0x4e, 0x52, 0x50, 0x31], 0);
+  for (let i = 0; i < 16; i++) message[4 + i] = parseInt(key.substr(2 * i, 2), 16);
+  const view = new DataView(message.buffer);
+  view.setUint32(20, firstFrame, true);
+  view.setUint32(24, crc32(samples), true);
+  message.set(samples, 28);
+  return message.buffer;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Storage: IndexedDB, or the page's memory where a browser refuses it
+
+const takeStore = {
+  db: null,
+  memory: null, // {takes: Map, pieces: Map take -> [piece]} when IndexedDB is refused
+
+  async open() {
+    try {
+      this.db = await new Promise((resolve, reject) => {
+        const request = indexedDB.open("narrate-takes", 1);
+        request.onupgradeneeded = () => {
+          request.result.createObjectStore("takes", { keyPath: "take" });
+          request.result.createObjectStore("pieces", { keyPath: ["take", "offset"] });
+        };
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+        request.onblocked = () => reject(new Error("blocked"));
+      });
+    } catch {
+      this.memory = { takes: new Map(), pieces: new Map() };
+    }
+    return !this.memory;
+  },
+
+  /** Runs one transaction over `names`; resolves when it is committed. */
+  transaction(names, body) {
+    return new Promise((resolve, reject) => {
+      let tx;
+      try { tx = this.db.transaction(names, "readwrite", { durability: "strict" }); } catch { tx = this.db.transaction(names, "readwrite"); }
+      const result = body(tx);
+      tx.oncomplete = () => resolve(result);
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error);
+    });
+  },
+
+  async takes() {
+    if (this.memory) return [...this.memory.takes.values()].map((t) => Object.assign({}, t));
+    return new Promise((resolve, reject) => {
+      const request = this.db.transaction("takes").objectStore("takes").getAll();
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+  },
+
+  /** Stores a piece and the take's record (its frames so far) together. */
+  async putPiece(record, piece) {
+    if (this.memory) {
+      this.memory.takes.set(record.take, Object.assign({}, record));
+      if (piece) {
+        const list = this.memory.pieces.get(record.take) || [];
+        list.push(piece);
+        this.memory.pieces.set(record.take, list);
+      }
+      return;
+    }
+    await this.transaction(["takes", "pieces"], (tx) => {
+      tx.objectStore("takes").put(record);
+      if (piece) tx.objectStore("pieces").put(piece);
+    });
+  },
+
+  /** The take's pieces that end after `fromFrame`, in order. */
+  async pieces(take, fromFrame) {
+    let list;
+    if (this.memory) {
+      list = (this.memory.pieces.get(take) || []).slice();
+    } else {
+      list = await new Promise((resolve, reject) => {
+        const range = IDBKeyRange.bound([take, 0], [take, Number.MAX_SAFE_INTEGER]);
+        const request = this.db.transaction("pieces").objectStore("pieces").getAll(range);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    }
+    return list.filter((p) => p.offset + p.frames > fromFrame).sort((a, b) => a.offset - b.offset);
+  },
+
+  /** Deletes the pieces the server holds on disk for certain: those ending at or before `upTo`. */
+  async forget(take, upTo) {
+    if (this.memory) {
+      const list = this.memory.pieces.get(take) || [];
+      this.memory.pieces.set(take, list.filter((p) => p.offset + p.frames > upTo));
+      return;
+    }
+    await this.transaction(["pieces"], (tx) => {
+      const store = tx.objectStore("pieces");
+      const request = store.openCursor(IDBKeyRange.bound([take, 0], [take, upTo]));
+      request.onsuccess = () => {
+        const cursor = request.result;
+        if (!cursor) return;
+        if (cursor.value.offset + cursor.value.frames <= upTo) cursor.delete();
+        cursor.continue();
+      };
+    });
+  },
+
+  /** Forgets a take the server has whole. */
+  async remove(take) {
+    if (this.memory) {
+      this.memory.takes.delete(take);
+      this.memory.pieces.delete(take);
+      return;
+    }
+    await this.transaction(["takes", "pieces"], (tx) => {
+      tx.objectStore("takes").delete(take);
+      tx.objectStore("pieces").delete(IDBKeyRange.bound([take, 0], [take, Number.MAX_SAFE_INTEGER]));
+    });
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// The takes of this page's article, and their upload
+
+const uploads = {
+  ready: false,
+  persistent: true,   // false: kept in memory only (the status line says so)
+  article: null,      // the article whose takes this page sends
+  takes: new Map(),   // take -> {take, article, number, frames, ended, durable, startedAt, server, sentTo, askedAt, stopSent}
+  capturing: null,    // the take being captured now
+  pending: null,      // {offset, parts: [Uint8Array], bytes} of the capturing take, not yet stored
+  writing: Promise.resolve(), // stores run one after another, in order
+  pumping: false,
+  hooks: { socket: () => null, send: () => false, render: () => {} },
+
+  /** Opens the store and picks up the takes of `article` a closed or crashed page left. */
+  async start(article, hooks) {
+    this.hooks = hooks;
+    this.persistent = await takeStore.open();
+    this.ready = true;
+    if (article) await this.useArticle(article);
+  },
+
+  async useArticle(article) {
+    if (!this.ready || this.article === article) return;
+    this.article = article;
+    for (const record of await takeStore.takes()) {
+      if (record.article !== article || this.takes.has(record.take)) continue;
+      // A take whose page ended while it recorded ends where its last stored piece ends.
+      record.ended = true;
+      this.takes.set(record.take, Object.assign(record, { server: "unknown", sentTo: 0, askedAt: 0, stopSent: false }));
+    }
+    this.pump();
+  },
+
+  /** The takes not yet wholly on the server, oldest first. */
+  unfinished() {
+    return [...this.takes.values()].filter((t) => t.server !== "done").sort((a, b) => a.startedAt - b.startedAt);
+  },
+
+  /** Whether a take older than the one capturing has not reached the server yet. */
+  hasBacklog() {
+    return this.unfinished().some((t) => t !== this.capturing);
+  },
+
+  /** Starts keeping a new take; `number` is what the page calls it ("Take 4"). */
+  begin(format, number) {
+    const record = {
+      take: newTakeKey(), article: this.article, number, frames: 0, ended: false, durable: 0, startedAt: Date.now(),
+      sampleRate: format.sampleRate, channels: format.channels,
+    };
+    const take = Object.assign({}, record, { server: "unknown", sentTo: 0, askedAt: 0, stopSent: false, frameBytes: 2 * format.channels });
+    this.takes.set(take.take, take);
+    this.capturing = take;
+    this.pending = { offset: 0, parts: [], bytes: 0 };
+    this.store(take, null);
+    return take;
+  },
+
+  /** What the worklet captured: kept, sent at once when the server is up to date. */
+  capture(buffer) {
+    const take = this.capturing;
+    if (!take) return;
+    const bytes = new Uint8Array(buffer);
+    const offset = take.frames;
+    const frames = bytes.length / take.frameBytes;
+    take.frames += frames;
+    this.pending.parts.push(bytes);
+    this.pending.bytes += bytes.length;
+    if (this.pending.bytes >= TAKE_PIECE_SECONDS * take.sampleRate * take.frameBytes) this.flush(take);
+    const socket = this.hooks.socket();
+    if (take.server === "receiving" && take.sentTo === offset && socket && socket.bufferedAmount < UPLOAD_BUFFER_LIMIT) {
+      socket.send(pieceMessage(take.take, offset, bytes));
+      take.sentTo = offset + frames;
+    } else {
+      this.pump();
+    }
+  },
+
+  /** Stores what was captured since the last piece. */
+  flush(take) {
+    if (!this.pending || this.pending.bytes === 0) return this.writing;
+    const samples = new Uint8Array(this.pending.bytes);
+    let at = 0;
+    for (const part of this.pending.parts) { samples.set(part, at); at += part.length; }
+    const piece = { take: take.take, offset: this.pending.offset, frames: samples.length / take.frameBytes, samples };
+    this.pending = { offset: piece.offset + piece.frames, parts: [], bytes: 0 };
+    return this.store(take, piece);
+  },
+
+  store(take, piece) {
+    const record = {
+      take: take.take, article: take.article, number: take.number, frames: piece ? piece.offset + piece.frames : take.frames,
+      ended: take.ended, durable: take.durable, startedAt: take.startedAt, sampleRate: take.sampleRate, channels: take.channels,
+    };
+    this.writing = this.writing.then(() => takeStore.putPiece(record, piece)).catch((error) => {
+      this.storeProblem = `The browser could not keep the take on this computer (${error && error.name}): it still goes to the server as it is recorded.`;
+      this.hooks.render();
+    });
+    return this.writing;
+  },
+
+  /** The take stopped: its last piece is stored; the server is told its length. */
+  async end() {
+    const take = this.capturing;
+    if (!take) return null;
+    this.capturing = null;
+    take.ended = true;
+    await this.flush(take);
+    await this.store(take, null);
+    this.pending = null;
+    if (take.server === "receiving" && this.hooks.send({ type: "stop", take: take.take, frames: take.frames })) take.stopSent = true;
+    this.pump();
+    return take;
+  },
+
+  /** Drops a take the server would not start (it said why): nothing of it is kept. */
+  async discard(take) {
+    if (this.capturing === take) { this.capturing = null; this.pending = null; }
+    this.takes.delete(take.take);
+    await this.writing;
+    await takeStore.remove(take.take);
+  },
+
+  /** The server's answer about one take (Protocol.md: {"type":"upload"}). */
+  answer(message) {
+    const take = this.takes.get(message.take);
+    if (!take) return;
+    take.problem = message.problem || null;
+    if (message.state === "receiving") {
+      take.server = "receiving";
+      take.sentTo = Math.min(message.received || 0, take.frames);
+      if (take.ended && !take.stopSent && this.hooks.send({ type: "stop", take: take.take, frames: take.frames })) take.stopSent = true;
+    } else if (message.state === "done") {
+      take.server = "done";
+      if (this.capturing === take) this.hooks.serverEndedTake();
+      this.takes.delete(take.take);
+      this.writing = this.writing.then(() => takeStore.remove(take.take)).catch(() => {});
+    } else if (message.state === "waiting") {
+      if (take.server === "starting") return this.hooks.serverRefusedStart(take, message.problem);
+      take.server = "waiting";
+      take.askedAt = Date.now();
+    } else if (message.state === "refused") {
+      take.server = "refused";
+    }
+    this.pump();
+  },
+
+  /** The studio's state: what the server holds on disk for certain is forgotten here. */
+  observe(state) {
+    const onServer = new Map((state.uploads || []).map((u) => [u.take, u]));
+    for (const take of this.takes.values()) {
+      const upload = onServer.get(take.take);
+      if (upload) {
+        take.onServer = upload.received;
+        if (upload.durable > take.durable) {
+          take.durable = upload.durable;
+          const upTo = upload.durable;
+          this.writing = this.writing.then(() => takeStore.forget(take.take, upTo)).catch(() => {});
+        }
+      } else if (take.server === "receiving" && take.ended && take.stopSent) {
+        take.server = "unknown"; // committed, most likely: asking makes sure
+        take.askedAt = 0;
+      }
+    }
+    this.pump();
+  },
+
+  /** The connection dropped: every take is asked about again when it is back. */
+  disconnected() {
+    for (const take of this.takes.values()) if (take.server !== "done" && take.server !== "refused") { take.server = "unknown"; take.askedAt = 0; take.stopSent = false; }
+  },
+
+  /** Sends what the server lacks of the oldest take not yet there (one take at a time). */
+  async pump() {
+    if (this.pumping || !this.ready) return;
+    const socket = this.hooks.socket();
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    this.pumping = true;
+    try {
+      const take = this.unfinished().find((t) => t.server !== "refused");
+      if (!take) return;
+      if (take.server === "unknown" || take.server === "waiting") {
+        if (Date.now() - take.askedAt < ASK_AGAIN_MS) return;
+        take.askedAt = Date.now();
+        this.hooks.send({ type: "resume", take: take.take, frames: take.ended ? take.frames : undefined });
+        return;
+      }
+      if (take.server !== "receiving") return;
+      await this.writing; // what the server lacks is read back from the store
+      const pieces = await takeStore.pieces(take.take, take.sentTo);
+      for (const piece of pieces) {
+        if (take.server !== "receiving" || socket.readyState !== WebSocket.OPEN) return;
+        if (piece.offset > take.sentTo) break; // not stored yet: sent live or next time
+        while (socket.bufferedAmount >= UPLOAD_BUFFER_LIMIT) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          if (socket.readyState !== WebSocket.OPEN) return;
+        }
+        socket.send(pieceMessage(take.take, piece.offset, piece.samples));
+        take.sentTo = Math.max(take.sentTo, piece.offset + piece.frames);
+      }
+      // The captured part not yet stored.
+      if (take === this.capturing && this.pending && this.pending.bytes > 0 && this.pending.offset <= take.sentTo) {
+        this.flush(take);
+      }
+      if (take.ended && take.sentTo >= take.frames && !take.stopSent && this.hooks.send({ type: "stop", take: take.take, frames: take.frames })) {
+        take.stopSent = true;
+      }
+    } finally {
+      this.pumping = false;
+    }
+  },
+
+  /** Seconds captured but not yet on the server's disk, over every take of the article. */
+  waitingSeconds() {
+    let seconds = 0;
+    for (const take of this.takes.values()) if (take.server !== "done") seconds += Math.max(0, take.frames - take.durable) / take.sampleRate;
+    return seconds;
+  },
+};
+
+// Every 250 ms the upload is nudged on: a take the server did not answer about is asked again,
+// a backlog goes on after the socket drained.
+setInterval(() => uploads.pump(), 250);
