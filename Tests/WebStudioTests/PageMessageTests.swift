@@ -27,6 +27,32 @@ struct PageMessageTests {
         }
     }
 
+    @Test("a take the page uploads: its start names it, its stop gives its length, a resume asks where to go on from")
+    func uploads() throws {
+        let key = try #require(TakeUploadKey("0123456789abcdef0123456789abcdef"))
+        #expect(try PageMessage.decode(#"{"type":"key","key":"r","take":"0123456789abcdef0123456789abcdef"}"#) == .uploading(.key(.character("r")), take: key))
+        #expect(
+            try PageMessage.decode(#"{"type":"punch","chunk":2,"seconds":1.5,"take":"0123456789abcdef0123456789abcdef"}"#)
+                == .uploading(.punch(chunk: 2, seconds: 1.5), take: key))
+        #expect(try PageMessage.decode(#"{"type":"stop","take":"0123456789abcdef0123456789abcdef","frames":44100}"#) == .stopTake(key, frames: 44_100))
+        #expect(try PageMessage.decode(#"{"type":"resume","take":"0123456789abcdef0123456789abcdef"}"#) == .resumeTake(key, frames: nil))
+        #expect(try PageMessage.decode(#"{"type":"resume","take":"0123456789abcdef0123456789abcdef","frames":0}"#) == .resumeTake(key, frames: 0))
+        #expect(MessageAction.of(.uploading(.key(.character("q")), take: key)) == MessageAction(action: .send, target: .open))
+        #expect(MessageAction.of(.resumeTake(key, frames: nil)) == MessageAction(action: .record, target: .open))
+        #expect(throws: NarrationError.usage("The page named a take with a key narrate cannot read: reload the page.")) {
+            try PageMessage.decode(#"{"type":"resume","take":"../../etc"}"#)
+        }
+        #expect(throws: NarrationError.usage("The page gave a take -1 frames, which no take has: reload the page.")) {
+            try PageMessage.decode(#"{"type":"stop","take":"0123456789abcdef0123456789abcdef","frames":-1}"#)
+        }
+        #expect(throws: NarrationError.usage("The page gave a take 4294967296 frames, which no take has: reload the page.")) {
+            try PageMessage.decode(#"{"type":"stop","take":"0123456789abcdef0123456789abcdef","frames":4294967296}"#)
+        }
+        #expect(throws: NarrationError.usage("The page sent an incomplete \"stop\" message: reload the page.")) {
+            try PageMessage.decode(#"{"type":"stop","take":"0123456789abcdef0123456789abcdef"}"#)
+        }
+    }
+
     @Test("what the page cannot have meant is refused with a sentence", arguments: [
         (#"not json"#, "The page sent a message narrate cannot read: reload the page."),
         (#"{"type":"dance"}"#, "The page sent an unknown message \"dance\": reload the page."),

@@ -229,9 +229,10 @@ public final class Recording: Sendable {
     /// Ends a take whose audio a page is still uploading without committing it: what arrived is
     /// written and forced to disk, the article is free again, and the take stays registered
     /// with its partial file, for the page to resume when it comes back (recovery leaves an
-    /// uploaded take to its upload). Instead of `finish()`, after the stream was ended.
+    /// uploaded take to its upload). Instead of `finish()`; the stream is ended first.
     /// - Returns: the frames the partial file holds.
     public func setAside() -> FrameCount {
+        requestStop()
         if life.withLock({ $0.started }) { threads.wait() }
         try? device.close()
         defer { life.withLock { $0.lock = nil } }
