@@ -34,6 +34,7 @@ Usage (as root: namespaces and TUN devices need it):
         net.set(loss=0.1, delay=0.5, jitter=0.1)     # on top: 10 % loss, 0.5 s ± 0.1 s each way
         net.outage(3)                                # nothing passes for 3 s (returns at once)
         net.down(); net.up()                         # nothing passes until up()
+        net.reset_connections()                      # every open connection reset (ss -K)
         net.clear()                                  # a perfect link again
         print(net.stats())                           # packets relayed, dropped by cause, delayed
 
@@ -501,6 +502,18 @@ class NetFault:
         with self._lock:
             self._outage_until = 0.0
         self._wake()
+
+    def reset_connections(self):
+        """Aborts every TCP connection between the server's namespace and this side (`ss -K`, the
+        server's end sending a reset), as when a server or a middlebox forgets them: the client
+        learns at once (the reset, unless an outage drops it) or on its next packet. The number of
+        connections aborted."""
+        result = subprocess.run(self.server_command(["ss", "-K", "-t", "-n", "dst", self.host_address]),
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            raise NetFaultError(f"'ss -K' in {self.namespace} failed: {result.stderr.strip() or result.returncode} "
+                                "(the kernel needs CONFIG_INET_DIAG_DESTROY).")
+        return sum(1 for line in result.stdout.splitlines()[1:] if line.strip())
 
     def faults(self):
         """The faults set now: {direction: {loss, delay, jitter, rate_bits, queue_bytes}, "outage": bool}."""

@@ -2,8 +2,9 @@
 namespace, a client (and headless Chromium) on this side. The bandwidth limit gives the rate it
 names, loss drops the share it names while TCP still delivers every byte, delay adds both ways to
 a round trip, an outage stalls a transfer that then completes, `down()` refuses new connections
-until `up()`; and Chromium, told to treat the namespace's plain-http origin as secure, has a
-secure context there (the Origin Private File System and its fake microphone)."""
+until `up()`, `reset_connections()` resets an open one; and Chromium, told to treat the
+namespace's plain-http origin as secure, has a secure context there (the Origin Private File
+System and its fake microphone), where the web studio served plain http records a take."""
 
 import hashlib
 import http.client
@@ -25,7 +26,7 @@ PORT = 8080
 
 # The server run in the namespace: /bytes/N answers N bytes made from the seed N (the client
 # makes the same to compare), /ping a few bytes, / a page; keep-alive, no Nagle delay, each
-# answer in one write.
+# answer in one write, quiet about connections reset.
 SERVER = r'''
 import http.server, random, sys
 
@@ -51,7 +52,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *arguments):
         pass
 
-http.server.ThreadingHTTPServer((sys.argv[1], int(sys.argv[2])), Handler).serve_forever()
+class Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # a connection reset on purpose is no error
+
+Server((sys.argv[1], int(sys.argv[2])), Handler).serve_forever()
 '''
 
 
@@ -275,6 +280,21 @@ class NetFaultTests(unittest.TestCase):
             self.ping(connection)
         finally:
             connection.close()
+
+    def test_reset_connections_resets_an_open_connection(self):
+        connection = http.client.HTTPConnection(self.net.server_address, PORT, timeout=5)
+        try:
+            self.ping(connection)
+            self.assertEqual(self.net.reset_connections(), 1)
+            with self.assertRaises(ConnectionError):
+                self.ping(connection)
+        finally:
+            connection.close()
+        fresh = http.client.HTTPConnection(self.net.server_address, PORT, timeout=5)
+        try:
+            self.ping(fresh)
+        finally:
+            fresh.close()
 
 
 class ChromiumThroughNetFaultTests(unittest.TestCase):
