@@ -125,9 +125,11 @@ class Studio:
         self.stdout_lines = []
         self.stderr_path = os.path.join(self.folder, "serve.stderr")
 
-    def start(self, timeout=30, extra=(), listen="127.0.0.1:0", open_files=None):
+    def start(self, timeout=30, extra=(), listen="127.0.0.1:0", open_files=None, command_prefix=()):
         """Starts `narrate serve` (with `extra` arguments) and reads the link it prints.
-        `open_files`: the soft limit of open files it starts with (as a login's 1024)."""
+        `open_files`: the soft limit of open files it starts with (as a login's 1024);
+        `command_prefix`: words run before the binary (`NetFault.server_command([])` runs it in a
+        network namespace behind a faulty link)."""
         binary = wait_for_binary()
         self._stderr = open(self.stderr_path, "w")
 
@@ -136,7 +138,7 @@ class Studio:
                 import resource
                 resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
         self.process = subprocess.Popen(
-            [binary, "serve", "--listen", listen, "--device", "usbmic", *extra],
+            [*command_prefix, binary, "serve", "--listen", listen, "--device", "usbmic", *extra],
             env=self.env, stdout=subprocess.PIPE, stderr=self._stderr, stdin=subprocess.DEVNULL, text=True,
             preexec_fn=limits)
         first = threading.Event()
