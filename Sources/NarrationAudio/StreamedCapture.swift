@@ -111,12 +111,15 @@ public final class StreamedCapture: CaptureSource {
     }
 
     /// The take is `frame` frames long: the stream ends once it holds them all (at once if it
-    /// does). False, and nothing changes, when it holds more than that already.
+    /// does). A page sends its pieces as it captures them and stores them a moment later, so a
+    /// page that comes back after a reload may know fewer frames than the stream holds: then the
+    /// take is what the stream holds. False, and nothing changes, when another length was given.
     public func end(atFrame frame: FrameCount) -> Bool {
         let ended: Bool? = stream.withLock { stream in
-            guard frame >= stream.received, stream.endFrame == nil || stream.endFrame == frame else { return nil }
-            stream.endFrame = frame
-            if stream.received == frame { stream.ended = true }
+            let end = max(frame, stream.received)
+            guard stream.endFrame == nil || stream.endFrame == end else { return nil }
+            stream.endFrame = end
+            if stream.received == end { stream.ended = true }
             return stream.ended
         }
         if ended == true { arrived.signal() }

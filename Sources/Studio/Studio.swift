@@ -661,7 +661,8 @@ public final class Studio {
     public var browserTakeUpload: TakeUploadTag? { recorder.upload }
 
     /// The page stopped the take it uploads at `frame` frames: the take ends, and is committed,
-    /// once every frame up to there has come. False when more than that came already.
+    /// once every frame up to there has come (or at what came, when that is more). False when
+    /// another length was given before.
     public func endBrowserTake(atFrame frame: FrameCount) -> Bool {
         guard recorder.upload != nil, let stream = recorder.streamedInput else { return false }
         guard stream.end(atFrame: frame) else { return false }

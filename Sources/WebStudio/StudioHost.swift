@@ -430,10 +430,11 @@ final class StudioHost: Sendable {
         }
         guard live == tag(key, from: page) else { return tellUpload(page, key, "refused", problem: Self.notYourTake) }
         if !studio.endBrowserTake(atFrame: frames) {
-            tellUpload(page, key, "refused", problem: "The page gave its take a length shorter than what it sent already: reload the page.")
+            tellUpload(page, key, "refused", problem: Self.otherLength)
         }
     }
 
+    private static let otherLength = "The page gave its take another length than it gave before: reload the page."
     private static let notYourTake = "That take is not one this page may send: reload the page."
 
     /// A page holds pieces of the take `key` not yet on the server: the take under way goes on
@@ -448,7 +449,7 @@ final class StudioHost: Sendable {
                 return false
             }
             if let frames, !studio.endBrowserTake(atFrame: frames) {
-                tellUpload(page, key, "refused", problem: "The page gave its take a length shorter than what it sent already: reload the page.")
+                tellUpload(page, key, "refused", problem: Self.otherLength)
                 return false
             }
             tellUpload(page, key, "receiving", received: studio.streamedInput?.receivedFrames ?? 0)
@@ -492,7 +493,7 @@ final class StudioHost: Sendable {
             }
         }
         if let frames, !studio.endBrowserTake(atFrame: frames) {
-            tellUpload(page, key, "refused", problem: "The page gave its take a length shorter than what it sent already: reload the page.")
+            tellUpload(page, key, "refused", problem: Self.otherLength)
         }
         tellUpload(page, key, "receiving", received: studio.streamedInput?.receivedFrames ?? 0)
         return true

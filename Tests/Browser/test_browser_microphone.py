@@ -47,7 +47,13 @@ def continuous_match(recorded, source, rate, window_seconds=1.0):
     """Checks that `recorded` is one unbroken stretch of the looped `source`: every window of it
     sits at the lag the first window found, and no sample differs by more than 1 (the worklet's
     float-to-16-bit rounding). Returns (lag, worst difference, windows checked); a lost or
-    repeated piece moves a window off its lag and fails."""
+    repeated piece moves a window off its lag and fails. The audio worklet may begin with a few
+    128-frame quanta of digital silence before the microphone's first samples reach it: up to
+    0.1 s of exact zeros at the start are left out."""
+    start = 0
+    while start < min(len(recorded), int(0.1 * rate)) and recorded[start] == 0:
+        start += 1
+    recorded = recorded[start:]
     first = recorded[:int(window_seconds * rate)]
     peak, lag = best_correlation(first, source)
     assert peak > 0.99, f"the take's first second is not the capture file's speech (correlation {peak:.3f})"
@@ -56,8 +62,17 @@ def continuous_match(recorded, source, rate, window_seconds=1.0):
     worst = float(difference.max())
     if worst > 1:
         at = int(numpy.argmax(difference > 1))
-        raise AssertionError(f"the take leaves the capture file's speech at sample {at} ({at / rate:.3f} s): "
-                             f"differs by {worst:.0f}; lost or repeated audio")
+        shift = ""
+        after = recorded[at:at + int(window_seconds * rate)]
+        if len(after) > rate // 10:
+            _, later = best_correlation(after, source)
+            moved = (later - (lag + at)) % len(source)
+            moved = moved - len(source) if moved > len(source) // 2 else moved
+            shift = f"; after it the speech is {abs(moved)} samples {'further on (audio lost)' if moved > 0 else 'back (audio repeated)'}"
+        bad = numpy.nonzero(difference > 1)[0]
+        raise AssertionError(f"the take leaves the capture file's speech at sample {at + start} ({(at + start) / rate:.3f} s): "
+                             f"differs by {worst:.0f}{shift}; {len(bad)} samples differ, the last at {(bad[-1] + start) / rate:.3f} s "
+                             f"of {(len(recorded) + start) / rate:.3f} s")
     return lag, worst, int(len(recorded) // (window_seconds * rate))
 
 

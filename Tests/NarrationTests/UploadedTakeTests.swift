@@ -32,6 +32,15 @@ struct UploadedTakeTests {
         return (article, stream, take)
     }
 
+    @Test("a page that stored less than it sent (reloaded before its last piece was stored) ends the take at what the server holds")
+    func endBelowReceived() {
+        let stream = StreamedCapture(name: "the browser's microphone", format: .speech)
+        _ = stream.receive(bytes(noise(900, seed: 4)), at: 0)
+        #expect(stream.end(atFrame: 800))
+        #expect(stream.endFrame == 900)
+        #expect(stream.receive(bytes(noise(100, seed: 4)), at: 800) == .duplicate(received: 900))
+    }
+
     @Test("pieces repeated, overlapping and past a gap: each frame is taken once, and the take ends at the length the page gave")
     func receipts() throws {
         let stream = StreamedCapture(name: "the browser's microphone", format: .speech)
@@ -40,8 +49,9 @@ struct UploadedTakeTests {
         #expect(stream.receive(Array(samples[0..<400]), at: 0) == .duplicate(received: 200))
         #expect(stream.receive(Array(samples[600..<800]), at: 300) == .gap(expected: 200))
         #expect(stream.receive(Array(samples[200..<800]), at: 100) == .taken(received: 400))  // overlaps: its tail only
-        #expect(stream.end(atFrame: 300) == false)  // shorter than what came
         #expect(stream.end(atFrame: 500) == true)
+        #expect(stream.end(atFrame: 600) == false)  // another length
+        #expect(stream.end(atFrame: 300) == false)  // shorter than what came, and another length
         #expect(stream.hasEnded == false)
         #expect(stream.receive(Array(samples[800..<1_200]), at: 400) == .pastTheEnd(received: 400))
         #expect(stream.receive(Array(samples[800..<1_000]), at: 400) == .taken(received: 500))

@@ -839,7 +839,11 @@ let retryDelay = 500;
 const articleParameter = new URLSearchParams(location.search).get("article");
 const articleQuery = articleParameter ? `article=${encodeURIComponent(articleParameter)}` : "";
 
+let lastMessageAt = 0;
+const SILENT_CONNECTION_MS = 6000;
+
 function connect() {
+  lastMessageAt = performance.now();
   socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/live${articleQuery ? "?" + articleQuery : ""}`);
   socket.binaryType = "arraybuffer";
   socket.onopen = () => {
@@ -852,28 +856,49 @@ function connect() {
     scheduleRender();
   };
   socket.onmessage = (event) => {
+    lastMessageAt = performance.now();
     if (typeof event.data !== "string") return;
     let message;
     try { message = JSON.parse(event.data); } catch { return; }
     receive(message);
   };
-  socket.onclose = (event) => {
-    // A take goes on recording into the browser; its upload goes on when the socket is back.
-    uploads.disconnected();
-    page.connected = false;
-    socket = null;
-    if (event.code === 1008) {
-      // A reading service ended the session (signed out, or the account disabled): the reason
-      // says so, and reconnecting would only be refused.
-      page.sessionEnded = true;
-      page.problem = event.reason || "Your session has ended: sign in again.";
-      scheduleRender();
-      return;
-    }
-    setTimeout(connect, retryDelay);
-    retryDelay = Math.min(retryDelay * 2, 10000);
+  socket.onclose = (event) => connectionClosed(event);
+}
+
+/**
+ * While a take records or waits to upload the server speaks many times a second (the state, the
+ * meter). A connection silent for 6 s then has died without closing (a laptop that slept, a
+ * network switched, a router gone): it is dropped and a new one made, which the browser would
+ * otherwise do only minutes later.
+ */
+setInterval(() => {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  if (!page.streaming && uploads.waitingSeconds() === 0) return;
+  if (performance.now() - lastMessageAt < SILENT_CONNECTION_MS) return;
+  const dead = socket;
+  dead.onclose = null;
+  dead.onmessage = null;
+  try { dead.close(); } catch { /* closing a dead socket may throw in some engines */ }
+  connectionClosed({ code: 1006, reason: "" });
+}, 1000);
+
+function connectionClosed(event) {
+  // A take goes on recording into the browser; its upload goes on when the socket is back.
+  uploads.disconnected();
+  page.connected = false;
+  socket = null;
+  if (event.code === 1008) {
+    // A reading service ended the session (signed out, or the account disabled): the reason
+    // says so, and reconnecting would only be refused.
+    page.sessionEnded = true;
+    page.problem = event.reason || "Your session has ended: sign in again.";
     scheduleRender();
-  };
+    return;
+  }
+  // With takes waiting the page tries again soon; otherwise it backs off to every 10 s.
+  setTimeout(connect, uploads.waitingSeconds() > 0 || page.streaming ? Math.min(retryDelay, 2000) : retryDelay);
+  retryDelay = Math.min(retryDelay * 2, 10000);
+  scheduleRender();
 }
 
 /** Sends a message if the socket is open, saying nothing when it is not (the upload asks again). */

@@ -179,6 +179,7 @@ const uploads = {
   pending: null,      // {offset, parts: [Uint8Array], bytes} of the capturing take, not yet stored
   writing: Promise.resolve(), // stores run one after another, in order
   pumping: false,
+  endedLengths: [],   // the frames of each take this page stopped, newest last (what the microphone gave)
   hooks: { socket: () => null, send: () => false, render: () => {} },
 
   /** Opens the store and picks up the takes of `article` a closed or crashed page left. */
@@ -274,6 +275,7 @@ const uploads = {
     if (!take) return null;
     this.capturing = null;
     take.ended = true;
+    this.endedLengths = this.endedLengths.slice(-9).concat([take.frames]);
     await this.flush(take);
     await this.store(take, null);
     this.pending = null;

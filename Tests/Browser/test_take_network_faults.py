@@ -1,0 +1,304 @@
+"""Takes recorded at home over a network that fails: a reading service's `narrate serve` runs in a
+network namespace of the test's own (https with a throwaway certificate), reached through the
+user-space link of `netfault.py`, which drops, delays, limits and cuts real packets. A volunteer
+records with the browser's microphone (Chromium's fake capture of a known speech file) while the
+link fails in every way the issue names: outages of 0.2 to 60 s, latency up to 2 s, 10 % packet
+loss, connections reset, the tab reloaded, the server killed and started again. Every committed
+chunk is compared with the audio the page captured, sample for sample.
+
+- `test_1`: a 10 s outage in the middle of a take, at phone width: the upload line says the take
+  is kept on this computer; recording goes on; the take is whole afterwards.
+- `test_2`: after a 60 s outage on a 1 Mbit/s link, how fast the upload catches up (printed).
+- `test_3`: a seeded run of randomized faults during takes (100 unless NARRATE_FAULTS says
+  otherwise; NARRATE_FAULT_SEED picks the seed): 0 samples lost, figures printed.
+"""
+
+import base64
+import http.client
+import json
+import math
+import os
+import random
+import ssl
+import subprocess
+import time
+import unittest
+
+import numpy
+
+from netfault import NetFault
+from studio_fixture import Studio, StudioTestCase, speech_file
+from test_browser_microphone import continuous_match, samples
+from test_service import PASSPHRASE, add_account
+
+PORT = 8765
+# Keeps a copy of every batch the page captures, by take, before the upload sees it: what "the
+# captured audio" is, to compare the committed chunk with.
+COPY_CAPTURE = """
+if (!window.capturedTakes) {
+  window.capturedTakes = {};
+  const original = uploads.capture.bind(uploads);
+  uploads.capture = (buffer) => {
+    const take = uploads.capturing;
+    if (take) (window.capturedTakes[take.take] = window.capturedTakes[take.take] || []).push(new Uint8Array(buffer.slice(0)));
+    original(buffer);
+  };
+}
+"""
+CAPTURED = """
+const parts = window.capturedTakes[arguments[0]] || [];
+let length = 0; for (const p of parts) length += p.length;
+const all = new Uint8Array(length); let at = 0; for (const p of parts) { all.set(p, at); at += p.length; }
+let text = ""; for (let i = 0; i < all.length; i += 0x8000) text += String.fromCharCode.apply(null, all.subarray(i, i + 0x8000));
+return btoa(text);
+"""
+
+
+class NetworkFaultTests(StudioTestCase):
+    studio_name = "network-faults"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.browsers = []
+        cls.net = NetFault(seed=int(os.environ.get("NARRATE_FAULT_SEED", "34")))
+        cls.net.__enter__()
+        try:
+            cls.studio = Studio(cls.studio_name, 'publication = "Daily News"\nnarrator = "Service"\n')
+            folder = cls.studio.folder
+            cls.cert, cls.key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", cls.key, "-out", cls.cert,
+                            "-days", "2", "-subj", f"/CN={cls.net.server_address}"], check=True, capture_output=True)
+            _, token = add_account(cls.studio, "vera", "volunteer")
+            cls.start_server()
+            status, body = cls.https("POST", "/api/invitations/accept", {"account": "vera", "token": token, "passphrase": PASSPHRASE})
+            if status != 201:
+                raise AssertionError(f"accepting vera's invitation answered {status}: {body}")
+            cls.speech = speech_file()
+            _, cls.source = samples(cls.speech)
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        try:
+            super().tearDownClass()
+        finally:
+            cls.net.__exit__(None, None, None)
+
+    @classmethod
+    def start_server(cls):
+        cls.studio.start(listen=f"{cls.net.server_address}:{PORT}", extra=("--tls-cert", cls.cert, "--tls-key", cls.key),
+                         command_prefix=cls.net.server_command([]))
+
+    @classmethod
+    def https(cls, method, path, body=None):
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        connection = http.client.HTTPSConnection(cls.net.server_address, PORT, context=context, timeout=30)
+        try:
+            base = f"https://{cls.net.server_address}:{PORT}"
+            connection.request(method, path, body=json.dumps(body) if body is not None else None,
+                               headers={"Origin": base, "Content-Type": "application/json"})
+            response = connection.getresponse()
+            return response.status, response.read().decode("utf-8", "replace")
+        finally:
+            connection.close()
+
+    def new_article(self, title):
+        """An article assigned to vera, of twenty short paragraphs (takes never run out of text)."""
+        path = os.path.join(self.studio.folder, f"{abs(hash(title))}.txt")
+        with open(path, "w") as f:
+            f.write("\n\n".join(f"Paragraph {n} of {title}." for n in range(1, 201)) + "\n")
+        article = self.studio.narrate_json("desk", "add", "--title", title, "--text", path, "--deadline", "2031-05-04")["id"]
+        result = self.studio.narrate("desk", "assign", article, "vera")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        return article
+
+    def open_page(self, article):
+        base = f"https://{self.net.server_address}:{PORT}"
+        page = self.browser(fake_audio=self.speech, arguments=["--ignore-certificate-errors"])
+        page.driver.set_page_load_timeout(120)
+        page.driver.get(base + "/signin")
+        page.wait_js("return !!document.getElementById('signin-account')", "the sign-in page", 30)
+        page.el("signin-account").send_keys("vera")
+        page.el("signin-passphrase").send_keys(PASSPHRASE)
+        page.click("signin-submit")
+        page.wait(lambda d: d.current_url.endswith("/home"), "the home page after signing in", 30)
+        self.goto_article(page, article)
+        return page
+
+    def goto_article(self, page, article, reload=False):
+        base = f"https://{self.net.server_address}:{PORT}"
+        if reload:
+            page.js("window.onbeforeunload = null")
+            page.driver.execute_cdp_cmd("Page.reload", {"ignoreCache": True})
+        else:
+            page.driver.get(base + "/?article=" + article)
+        page.wait_js("return typeof uploads !== 'undefined' && uploads.ready && state.header && state.microphone === 'browser'",
+                     "the article's studio with the browser's microphone", 120)
+        page.js(COPY_CAPTURE)
+
+    def captured(self, page, take):
+        data = base64.b64decode(page.driver.execute_script(CAPTURED, take))
+        return numpy.frombuffer(data, dtype="<i2").astype(numpy.float64)
+
+    def chunk_samples(self, chunk):
+        _, audio = samples(chunk["file"])
+        return audio
+
+    def start_take(self, page):
+        page.press("r")
+        page.wait_js("return !!uploads.capturing", "the take to start in the browser", 20)
+        return page.js("return uploads.capturing.take")
+
+    def stop_take(self, page):
+        page.press("r")
+        page.wait_js("return !uploads.capturing", "the take to stop in the browser", 20)
+
+    def wait_on_server(self, page, article, count, timeout):
+        """Waits for the article to have `count` chunks and the page to have nothing left to send."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if len(self.studio.chunks(article)) >= count and page.js("return uploads.takes.size === 0"):
+                return time.monotonic()
+            time.sleep(0.25)
+        raise AssertionError(f"the takes did not all reach the server within {timeout} s: {page.describe()}")
+
+    def test_1_ten_seconds_without_network_in_the_middle_of_a_take(self):
+        article = self.new_article("Ten seconds without network")
+        page = self.open_page(article)
+        page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})
+        take = self.start_take(page)
+        page.wait_js("return uploads.capturing.durable > 2 * 44100", "2 s of the take on the server", 30)
+        self.net.outage(10)
+        page.wait_js("return /No connection to the server: [0-9]+ s of take 1 kept on this computer/.test(document.getElementById('upload-status').textContent)",
+                     "the upload line to say the take is kept on this computer", 15)
+        self.assertIn("Keep recording, nothing is lost.", page.text("upload-status"))
+        self.assertEqual(page.text("record"), "Stop")
+        page.screenshot("upload-offline-375")
+        self.assertLessEqual(page.js("return document.documentElement.scrollWidth"), 375)
+        time.sleep(8)
+        page.wait_js("return page.connected", "the page to reconnect after the outage", 40)
+        page.screenshot("upload-catching-up-375")
+        page.wait_js("return uploads.capturing.durable > uploads.capturing.frames - 44100", "the upload to catch up", 40)
+        self.stop_take(page)
+        self.wait_on_server(page, article, 1, 40)
+        page.wait_js("return document.getElementById('upload-status').textContent === 'All takes saved on the server.'", "the line to say all is saved", 20)
+        page.screenshot("upload-saved-375")
+        chunk = self.studio.chunks(article)[0]
+        captured = self.captured(page, take)
+        audio = self.chunk_samples(chunk)
+        self.assertGreater(len(captured), 12 * 44100)
+        self.assertEqual(len(audio), len(captured), "the chunk is not as long as what the microphone gave")
+        self.assertTrue(numpy.array_equal(audio, captured), "the chunk is not the captured audio sample for sample")
+        print(f"\n10 s outage mid-take: chunk {len(audio) / 44100:.3f} s equal to the {len(captured) / 44100:.3f} s captured, sample for sample")
+
+    def test_2_catching_up_after_a_minute_without_network_on_a_slow_link(self):
+        article = self.new_article("A minute without network")
+        page = self.open_page(article)
+        self.net.set(rate_bits=1_000_000, queue_bytes=65536)
+        try:
+            take = self.start_take(page)
+            page.wait_js("return uploads.capturing.durable > 44100", "the take on its way", 30)
+            self.net.down()
+            time.sleep(60)
+            self.stop_take(page)
+            backlog = page.js("return (uploads.takes.get(arguments[0]).frames - uploads.takes.get(arguments[0]).durable) / 44100", take)
+            self.net.up()
+            began = time.monotonic()
+            done = self.wait_on_server(page, article, 1, 300)
+            seconds = done - began
+        finally:
+            self.net.clear()
+        captured = self.captured(page, take)
+        audio = self.chunk_samples(self.studio.chunks(article)[0])
+        self.assertTrue(numpy.array_equal(audio, captured), "the chunk is not the captured audio sample for sample")
+        print(f"\ncatch-up on 1 Mbit/s after a 60 s outage: {backlog:.1f} s of audio waiting, on the server after {seconds:.1f} s "
+              f"({backlog / seconds:.2f}x real time, including reconnecting)")
+
+    def test_3_randomized_faults_during_takes(self):
+        count = int(os.environ.get("NARRATE_FAULTS", "100"))
+        seed = int(os.environ.get("NARRATE_FAULT_SEED", "34"))
+        chooser = random.Random(seed)
+        article = self.new_article("Randomized faults")
+        page = self.open_page(article)
+        kinds = {"outage": 40, "latency": 15, "loss": 15, "reset": 12, "reload": 10, "restart": 8}
+        done = {kind: 0 for kind in kinds}
+        outage_seconds = []
+        takes = []          # (take key, captured samples)
+        faults_in_take = 0
+        take = self.start_take(page)
+        began = time.monotonic()
+        for number in range(count):
+            kind = chooser.choices(list(kinds), weights=list(kinds.values()))[0]
+            if number == 0:
+                kind = "outage"  # the longest outage first: 60 s
+            if kind == "outage":
+                # 0.2 to 60 s, most of them short (as Wi-Fi drops are), the first one 60 s.
+                seconds = 60.0 if number == 0 else round(0.2 * 300 ** (chooser.random() ** 3), 2)
+                outage_seconds.append(seconds)
+                self.net.outage(seconds)
+                time.sleep(seconds + 0.5)
+            elif kind == "latency":
+                self.net.set(delay=chooser.uniform(0.1, 1.0), jitter=0.05)  # each way: up to 2 s a round trip
+                time.sleep(chooser.uniform(2, 4))
+                self.net.clear()
+            elif kind == "loss":
+                self.net.set(loss=0.1)
+                time.sleep(chooser.uniform(2, 4))
+                self.net.clear()
+            elif kind == "reset":
+                self.net.reset_connections()
+                time.sleep(1)
+            elif kind == "reload":
+                # The take ends where the page is reloaded; the reloaded page finishes it.
+                before = self.captured(page, take)
+                self.goto_article(page, article, reload=True)
+                takes.append((take, before, "reload"))
+                take = self.start_take(page)
+            elif kind == "restart":
+                self.studio.process.kill()
+                self.studio.process.wait()
+                time.sleep(chooser.uniform(0.5, 3))
+                self.start_server()
+            done[kind] += 1
+            faults_in_take += 1
+            # A new take every few faults: takes end and start under faults too.
+            if faults_in_take >= 8 and kind != "reload":
+                self.stop_take(page)
+                takes.append((take, self.captured(page, take), "stop"))
+                take = self.start_take(page)
+                faults_in_take = 0
+        self.stop_take(page)
+        takes.append((take, self.captured(page, take), "stop"))
+        self.wait_on_server(page, article, len(takes), 600)
+        elapsed = time.monotonic() - began
+        chunks = self.studio.chunks(article)
+        self.assertEqual(len(chunks), len(takes), "not one chunk per take")
+        lost = 0
+        frames = 0
+        for (key, captured, ended), chunk in zip(takes, chunks):
+            audio = self.chunk_samples(chunk)
+            frames += len(audio)
+            if ended == "reload":
+                # What the page captured up to the test's read of it, then at most a moment more
+                # before the reload, unbroken.
+                self.assertTrue(numpy.array_equal(audio[:len(captured)], captured), f"take {key} (reloaded) differs from what was captured")
+                self.assertLess(len(audio) - len(captured), 44100)
+                continuous_match(audio, self.source, 44100)
+            else:
+                lost += abs(len(captured) - len(audio))
+                self.assertEqual(len(audio), len(captured), f"take {key}: the chunk is not as long as what was captured")
+                self.assertTrue(numpy.array_equal(audio, captured), f"take {key}: the chunk is not the captured audio sample for sample")
+        stats = self.net.stats()
+        dropped = sum(sum(direction["dropped"].values()) for direction in stats.values())
+        print(f"\nrandomized faults (seed {seed}): {count} faults {done}; outages {min(outage_seconds):.1f}–{max(outage_seconds):.1f} s "
+              f"(median {sorted(outage_seconds)[len(outage_seconds) // 2]:.1f} s); {len(takes)} takes, {frames / 44100:.1f} s of audio, "
+              f"0 of {frames} samples lost ({lost} differing); {dropped} packets dropped by the link; {elapsed:.0f} s in all")
+        self.assertEqual(lost, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
