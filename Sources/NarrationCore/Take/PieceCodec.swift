@@ -43,7 +43,7 @@ public enum PieceCodec {
     /// magnitude, so its zig-zag value is below 2²⁰.
     public static let largestRiceParameter = 20
     /// The most frames one payload decodes to: 10 s at 48 kHz, as ``TakePiece/maximumSampleBytes``.
-    public static let maximumFrames = 10 * 48_000
+    public static let maximumFrames: FrameCount = 10 * 48_000
 
     private static let constantKind: UInt32 = 5
     private static let verbatimKind: UInt32 = 6
@@ -168,7 +168,7 @@ public enum PieceCodec {
     ///   negative or more than ``maximumFrames``, or the bytes are not exactly a payload of that
     ///   many frames (they end too soon, hold a field out of range, a sample beyond 16 bits, or
     ///   bytes after the last sample).
-    public static func decode(_ payload: [UInt8], channels: Int, frames: Int) throws(NarrationError) -> [Int16] {
+    public static func decode(_ payload: [UInt8], channels: Int, frames: FrameCount) throws(NarrationError) -> [Int16] {
         guard (1...2).contains(channels) else {
             throw .usage("The page sent a piece of a take in \(channels) channels, where narrate takes 1 or 2: reload the page.")
         }
@@ -201,7 +201,7 @@ public enum PieceCodec {
 
     /// Decompresses a payload to little-endian 16-bit PCM (what ``TakePiece/samples`` holds).
     /// - Throws: as ``decode(_:channels:frames:)``.
-    public static func decodePCM(_ payload: [UInt8], channels: Int, frames: Int) throws(NarrationError) -> [UInt8] {
+    public static func decodePCM(_ payload: [UInt8], channels: Int, frames: FrameCount) throws(NarrationError) -> [UInt8] {
         let samples = try decode(payload, channels: channels, frames: frames)
         var bytes = [UInt8](repeating: 0, count: 2 * samples.count)
         for (index, sample) in samples.enumerated() {
