@@ -218,6 +218,16 @@ class PieceCodecTests(StudioTestCase):
         pieces, _ = self.encode_in_page(pcm, description["channels"], description["frames"])
         self.assertEqual(pieces, [payload], "Chromium writes the fixture's bytes for its samples")
 
+    def test_served_like_the_page_s_other_scripts(self):
+        status, headers, body = self.page.fetch("/piece-codec.js")
+        self.assertEqual(status, 200)
+        self.assertEqual((headers.get("content-type"), headers.get("cache-control"), headers.get("x-content-type-options")),
+                         ("text/javascript; charset=utf-8", "no-store", "nosniff"))
+        with open(os.path.join(REPO, "Sources", "WebStudio", "Page", "piece-codec.js"), "rb") as f:
+            self.assertEqual(body, f.read())
+        status, _, _ = self.studio.request("GET", "/piece-codec.js")
+        self.assertEqual(status, 401, "GET /piece-codec.js without the page's cookie")
+
     def test_damaged_payloads_refused_by_the_python_reading(self):
         # The Python reading is a check of the format, so it must refuse as the Swift decoder does.
         pieces, _ = self.encode_in_page(self.speech(44100)[:2 * 8820], 1, 8820)
