@@ -149,6 +149,7 @@ let package = Package(
                 .embedInCode("openapi.json"),
                 .embedInCode("Page/index.html"),
                 .embedInCode("Page/takes.js"),
+                .embedInCode("Page/piece-codec.js"),
                 .embedInCode("Page/desk.html"),
                 .embedInCode("Page/desk.css"),
                 .embedInCode("Page/desk.js"),

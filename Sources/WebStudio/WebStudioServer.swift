@@ -318,6 +318,7 @@ public struct WebStudioServer: Sendable {
             ("/studio.css", "text/css; charset=utf-8", PackageResources.studio_css),
             ("/studio.js", "text/javascript; charset=utf-8", PackageResources.studio_js),
             ("/takes.js", "text/javascript; charset=utf-8", PackageResources.takes_js),
+            ("/piece-codec.js", "text/javascript; charset=utf-8", PackageResources.piece_codec_js),
             ("/microphone-worklet.js", "text/javascript; charset=utf-8", PackageResources.microphone_worklet_js),
         ]
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }  // the page has no icon
