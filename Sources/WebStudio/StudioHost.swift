@@ -218,7 +218,7 @@ final class StudioHost: Sendable {
                     if studio.streamedInput != nil, studio.streamedInput !== before { browserTakeOwner = page }
                     if !wasPreRolling, studio.state.isPreRolling { preRollOwner = page }
                 case .audio(let bytes, let page):
-                    if bytes.starts(with: TakePiece.magic) {
+                    if TakePiece.isPiece(bytes) {
                         receivePiece(bytes, on: studio, from: page)
                     } else if page == browserTakeOwner, studio.browserTakeUpload == nil {
                         studio.streamedInput?.append(bytes)

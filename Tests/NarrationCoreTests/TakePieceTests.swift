@@ -1,3 +1,4 @@
+import Foundation
 import NarrationCore
 import Testing
 
@@ -20,6 +21,28 @@ struct TakePieceTests {
         #expect(Array(message[20..<24]) == [0x70, 0x11, 0x01, 0x00])  // 70,000 little-endian
         #expect(try TakePiece(message, channels: 2) == piece)
         #expect(TakeUploadKey(bytes: message[4..<20]) == Self.key)
+    }
+
+    @Test("a compressed piece (NRP2) reads back to the same samples, and a damaged one is refused")
+    func compressed() throws {
+        let samples: [UInt8] = (0..<8_820).flatMap { index -> [UInt8] in
+            let value = Int16(3_000 * sin(Double(index) / 7))
+            return [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+        }
+        let piece = TakePiece(key: Self.key, firstFrame: 44_100, samples: samples)
+        let message = piece.message(compressed: true, channels: 1)
+        #expect(Array(message[0..<4]) == Array("NRP2".utf8))
+        #expect(message.count < samples.count / 2)
+        #expect(try TakePiece(message, channels: 1) == piece)
+        var damaged = message
+        damaged[28] ^= 1  // the checksum
+        #expect(throws: NarrationError.usage("A piece of the take arrived damaged (its checksum does not match): the page sends it again.")) {
+            try TakePiece(damaged, channels: 1)
+        }
+        var huge = message
+        huge[24] = 0xFF; huge[25] = 0xFF; huge[26] = 0xFF; huge[27] = 0x7F  // two thousand million frames
+        #expect(throws: NarrationError.usage("The page sent a piece of a take longer than 10 s: reload the page.")) { try TakePiece(huge, channels: 1) }
+        #expect(throws: NarrationError.self) { try TakePiece(Array(message.dropLast(3)), channels: 1) }
     }
 
     @Test("keys are 32 lowercase hexadecimal digits, nothing else")
