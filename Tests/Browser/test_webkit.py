@@ -2,7 +2,8 @@
 WebKitGTK's MiniBrowser through webkit2gtk-driver (WebKitWebDriver) on Xvfb. The personal studio
 opened by its token link; a take on "This computer's microphone" from WebKit's mock capture
 device (a hum with a beep each second, see studio_fixture's docstring), its length and its sound
-checked on the server; the take played back by the page's <audio>; the sign-in, desk and review
+checked on the server; the take played back by the page's <audio>; a reload mid-take leaves the
+take on the server, as long as what was recorded; the sign-in, desk and review
 pages loaded with no JavaScript error and no sideways scroll at 375 px. What this WebKit offers
 for keeping takes in the browser (IndexedDB, not the Origin Private File System) is checked too.
 Screenshots at 375 px go to $NARRATE_SCREENSHOTS when it is set.
@@ -199,6 +200,36 @@ class WebKitStudioTests(StudioTestCase):
         self.assertTrue(browser.visible("record"), "the Record button at 375 px")
         fits_a_phone(self, browser, "studio")
         self.assertEqual(browser.js("return seenErrors"), [])
+        browser.quit()
+        type(self).browsers.remove(browser)
+
+    def test_6_a_reload_mid_take_keeps_the_take(self):
+        self.step(4)  # the page chose the browser's microphone in step 2
+        page = self.page
+        if not page.js("return typeof state === 'object' && state.microphone === 'browser'"):
+            page.open(self.studio)
+            page.click("mic-browser")
+            page.wait_js("return state.microphone === 'browser'", "the browser's microphone", 20)
+        before = len(self.studio.chunks())
+        page.click("record")
+        started = time.monotonic()
+        page.wait_recording(2.0, 20)
+        recorded = time.monotonic() - started
+        page.driver.refresh()
+        deadline = time.monotonic() + 15
+        chunks = []
+        while time.monotonic() < deadline:
+            chunks = self.studio.chunks()
+            if len(chunks) > before:
+                break
+            time.sleep(0.2)
+        self.assertEqual(len(chunks), before + 1, f"no chunk was kept after the reload; stderr: {self.studio.stderr()[-1500:]}")
+        kept = chunks[-1]["duration"]
+        self.assertGreaterEqual(kept, recorded - 0.5, f"kept {kept:.3f} s of {recorded:.3f} s recorded before the reload")
+        page.wait_js("return typeof state === 'object' && state.activity.kind === 'ready' && !!document.getElementById('status').textContent",
+                     "the reloaded page to be ready", 20)
+        page.wait_chunk_count(before + 1, 20)
+        print(f"\nWebKit reload mid-take: kept {kept:.3f} s of {recorded:.3f} s; status {page.text('status')!r}")
 
 
 class WebKitServicePagesTests(ServiceTestCase):
