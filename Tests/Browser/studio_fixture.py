@@ -2,9 +2,46 @@
 
 `Studio` runs one `narrate serve` on a fresh data root with the emulated USB microphone
 (Tests/Fixtures/usbaudio.c, compiled once per test process) as its booth device; `Browser` drives
-headless Chromium at it through chromedriver. Everything else is a small helper: the `narrate`
-command line on the same data root, WAV samples, a speech file for Chromium's fake microphone,
-axe-core, screenshots, raw HTTP.
+headless Chromium at it through chromedriver, or WebKit (`engine="webkit"`, a test class's
+`engine = "webkit"`) through Debian's webkit2gtk-driver. Everything else is a small helper: the
+`narrate` command line on the same data root, WAV samples, a speech file for Chromium's fake
+microphone, axe-core, screenshots, raw HTTP.
+
+WebKit, as found by trying WebKitGTK 2.50.6 (Debian 12's webkit2gtk-driver, libwebkit2gtk-4.1-0):
+
+- WebKitWebDriver starts MiniBrowser (/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser, in
+  libwebkit2gtk-4.1-0) with the capability `webkitgtk:browserOptions` {binary, args}; `args`
+  replace its own, so `--automation` must be among them, and `browserName` must be "MiniBrowser".
+  The GTK MiniBrowser has no headless mode (that is WPE's): it needs an X display, so the fixture
+  starts one Xvfb per test process. No window manager: fullscreen does nothing.
+- Its window is at least 447 px wide (the toolbar), so a 375 px viewport cannot be had by size
+  alone: `Browser(..., engine="webkit", zoom=PHONE_ZOOM)` starts MiniBrowser with GDK_DPI_SCALE=1.2,
+  which WebKitGTK applies as the page's zoom, and `viewport(375, h)` then makes a 450 px window
+  whose page is 375 CSS px wide (innerWidth 375, fonts still 16 px). Screenshots are in device
+  pixels (450 px wide then). In a zoomed browser WebDriver's clicks land at the element's centre
+  divided by the zoom (on whatever is there): drive it with the keyboard (Enter, Space), which
+  is what the zoom-free browser is for otherwise.
+- A microphone: the WebKitSettings `enable-media-stream` and `enable-mock-capture-devices`, on
+  MiniBrowser's command line (`--enable-media-stream=true --enable-mock-capture-devices=true`),
+  give "Mock audio device 1", 44.1 kHz mono: a 150 Hz hum at 0.1 of full scale and a 3 kHz tone
+  at 0.05, with a 0.5 beep of about 140 ms every second (1.5 kHz and 500 Hz in turn). getUserMedia
+  is granted with no prompt in an automation session (nothing to answer, no capability needed).
+  Without those settings `enumerateDevices()` is empty and getUserMedia fails with
+  OverconstrainedError.
+- AudioWorklet works (`addModule` of a same-origin script, AudioContext at 44.1 kHz).
+- IndexedDB works, and keeps what was written across a reload within the session (the session's
+  data store is ephemeral: nothing outlives the browser).
+- The Origin Private File System does not: `navigator.storage` is undefined (the StorageAPI and
+  FileSystem features are off by default in WebKitGTK, unlike Safari). Switched on with
+  `--features=+StorageAPI,+FileSystem,+FileSystemWritableStream`, `navigator.storage.getDirectory()`
+  fails with UnknownError in the automation session, so `createWritable` and
+  `createSyncAccessHandle` cannot be reached either. A page must fall back to IndexedDB.
+- `<audio>` plays a WAV over HTTP with Range requests (currentTime advances; autoplay allowed
+  with `--autoplay-policy=allow`).
+- No browser log: WebKitWebDriver has no `goog:loggingPrefs` and no BiDi (`webSocketUrl` is
+  refused), and `--enable-write-console-messages-to-stdout=true` printed nothing; a test collects
+  errors with `window.onerror` installed once the page has loaded. No CDP, so no network
+  emulation either.
 
 Nothing here sleeps for a fixed time where a condition can be waited for.
 """
@@ -38,6 +75,9 @@ CHROMEDRIVER = os.environ.get("CHROMEDRIVER", shutil.which("chromedriver") or "/
 CHROMIUM = os.environ.get("CHROMIUM") or next(
     (p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium", shutil.which("chromium") or "") if p and os.path.exists(p)),
     "/usr/bin/chromium")
+WEBKIT_DRIVER = os.environ.get("WEBKIT_DRIVER") or shutil.which("WebKitWebDriver") or "/usr/bin/WebKitWebDriver"
+MINIBROWSER = os.environ.get("MINIBROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
+PHONE_ZOOM = 1.2  # WebKit's GDK_DPI_SCALE for a phone: 375 CSS px in a 450 px window, above MiniBrowser's 447 px minimum
 SCREEN = (1280, 1000)
 PUBLICATION = "Daily Post"
 NARRATOR = "Ann Reader"
@@ -46,6 +86,35 @@ _process_folder = None
 _plugin = None
 _running = []  # servers started and not yet stopped: stopped at exit, whatever happened
 _plugin_lock = threading.Lock()
+_display = None  # (Xvfb's process, ":N") for WebKit, started once per test process
+
+
+def webkit_available():
+    """Whether WebKitWebDriver and MiniBrowser are installed (webkit2gtk-driver)."""
+    return os.access(WEBKIT_DRIVER, os.X_OK) and os.access(MINIBROWSER, os.X_OK)
+
+
+def x_display():
+    """An X display for MiniBrowser: one Xvfb per test process (it picks a free number itself),
+    stopped at exit."""
+    global _display
+    with _plugin_lock:
+        if _display is None:
+            read, write = os.pipe()
+            process = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1920x1400x24", "-nolisten", "tcp"],
+                                       pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            os.close(write)
+            with os.fdopen(read) as pipe:
+                number = pipe.readline().strip()
+            if not number:
+                process.kill()
+                raise AssertionError("Xvfb did not start (is the xvfb package installed?)")
+            def stop():
+                process.kill()
+                process.wait()
+            atexit.register(stop)
+            _display = (process, ":" + number)
+    return _display[1]
 
 
 def process_folder():
@@ -277,10 +346,22 @@ atexit.register(_stop_leftovers)
 
 
 class Browser:
-    """Headless Chromium through chromedriver, with a temporary profile."""
+    """Headless Chromium through chromedriver, with a temporary profile; or, with
+    `engine="webkit"`, WebKitGTK's MiniBrowser through WebKitWebDriver on Xvfb, its mock
+    microphone on (`arguments` are then MiniBrowser's own; `zoom` its page zoom, PHONE_ZOOM for a
+    375 px viewport)."""
 
-    def __init__(self, folder, fake_audio=None, arguments=(), profile=None):
+    def __init__(self, folder, fake_audio=None, arguments=(), engine="chromium", zoom=1.0, profile=None):
         # `profile`: another browser's profile folder, to open what it stored (a killed tab's takes).
+        self.engine = engine
+        self.zoom = zoom
+        self.killed = False
+        self.studio = None
+        if engine == "webkit":
+            if fake_audio:
+                raise AssertionError("WebKit cannot capture from a file: its mock microphone plays a fixed hum and beeps")
+            self._start_webkit(folder, arguments)
+            return
         self.profile = profile or tempfile.mkdtemp(prefix="chromium-", dir=folder)
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
@@ -304,8 +385,41 @@ class Browser:
         # The viewport, exactly: screenshots are 1280×1000.
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": SCREEN[0], "height": SCREEN[1], "deviceScaleFactor": 1, "mobile": False})
-        self.killed = False
-        self.studio = None
+
+    def _start_webkit(self, folder, arguments):
+        from selenium.webdriver import WebKitGTKOptions
+        from selenium.webdriver.webkitgtk.service import Service as WebKitService
+        options = WebKitGTKOptions()
+        options.binary_location = MINIBROWSER
+        for argument in ["--automation", "--enable-media-stream=true", "--enable-mock-capture-devices=true",
+                         "--autoplay-policy=allow", *arguments]:
+            options.add_argument(argument)
+        self.profile = tempfile.mkdtemp(prefix="webkit-", dir=folder)
+        self.tmp = tempfile.mkdtemp(prefix="tmp-", dir=folder)
+        environment = {**os.environ, "DISPLAY": x_display(), "GDK_DPI_SCALE": str(self.zoom), "TMPDIR": self.tmp,
+                       "XDG_CACHE_HOME": self.profile, "XDG_DATA_HOME": self.profile}
+        environment.pop("WAYLAND_DISPLAY", None)
+        self.service = WebKitService(WEBKIT_DRIVER, log_output=os.path.join(folder, "webkitwebdriver.log"), env=environment)
+        self.driver = webdriver.WebKitGTK(service=self.service, options=options)
+        self.driver.set_script_timeout(60)
+        self.viewport(*SCREEN)
+
+    def viewport(self, width, height):
+        """Makes the page's viewport `width`×`height` CSS px (Chromium: device metrics, `mobile`
+        below 500 px; WebKit: the window, by the zoom it runs at)."""
+        if self.engine != "webkit":
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
+            return
+        if width * self.zoom < 447:
+            raise AssertionError(f"MiniBrowser's window is at least 447 px wide: for {width} CSS px start WebKit with zoom=PHONE_ZOOM")
+        for _ in range(3):  # the toolbar's height is known once the window exists
+            inner = self.js("return [innerWidth, innerHeight, outerHeight]")
+            toolbar = inner[2] - round(inner[1] * self.zoom)
+            self.driver.set_window_rect(width=round(width * self.zoom), height=round(height * self.zoom) + toolbar)
+            if self.js("return [innerWidth, innerHeight]") == [width, height]:
+                return
+        raise AssertionError(f"WebKit's viewport is {self.js('return [innerWidth, innerHeight]')}, not {[width, height]}")
 
     def quit(self):
         if self.killed:
@@ -532,6 +646,7 @@ class StudioTestCase(unittest.TestCase):
     tearDownClass, which asserts exit status 0) and browsers made with `cls.browser()`."""
 
     studio_name = "studio"
+    engine = "chromium"  # or "webkit": what `cls.browser()` starts
     config = None  # config.toml's text; None: the publication and narrator only
     studio = None
     browsers = ()
@@ -567,9 +682,10 @@ class StudioTestCase(unittest.TestCase):
 
     @classmethod
     def browser(cls, fake_audio=None, arguments=(), profile=None):
-        """A new browser; `arguments`: Chromium's own flags beside the fixture's; `profile`: the
-        profile folder of an earlier browser (killed), to start from what it stored."""
-        browser = Browser(cls.studio.folder, fake_audio, arguments, profile)
+        """A new browser of the class's engine; `arguments`: the browser's own flags beside the
+        fixture's; `profile`: the profile folder of an earlier browser (killed), to start from what
+        it stored."""
+        browser = Browser(cls.studio.folder, fake_audio, arguments, cls.engine, profile=profile)
         cls.browsers.append(browser)
         return browser
 

@@ -1276,9 +1276,12 @@ async function stopTake() {
     page.stopping = false;
     page.streaming = false;
     await uploads.end();
+  } else if (state.microphone === "browser") {
+    // A take of this computer's microphone that this page does not capture is another page's (or
+    // another device's): it is stopped there, never by a key that might start one here.
+    page.problem = "Another page is recording this article: stop the take there.";
   } else {
-    page.streaming = false;
-    send({ type: "key", key: "r" }); // a take the page does not capture (the booth's): the server stops it
+    send({ type: "key", key: "r" }); // the booth's take: the server stops it
   }
   scheduleRender();
 }
