@@ -164,7 +164,10 @@ class NetworkFaultTests(StudioTestCase):
             if len(self.studio.chunks(article)) >= count and page.js("return uploads.takes.size === 0"):
                 return time.monotonic()
             time.sleep(0.25)
-        raise AssertionError(f"the takes did not all reach the server within {timeout} s: {page.describe()}")
+        left = page.js("return [...uploads.takes.values()].map((t) => ({take: t.take, number: t.number, frames: t.frames, durable: t.durable, "
+                       "sentTo: t.sentTo, server: t.server, ended: t.ended, stopSent: t.stopSent, problem: t.problem || null}))")
+        raise AssertionError(f"the takes did not all reach the server within {timeout} s: {len(self.studio.chunks(article))} chunks of "
+                             f"{count}; the page still holds {json.dumps(left)}; stderr {self.studio.stderr()[-800:]}; {page.describe()}")
 
     def test_1_ten_seconds_without_network_in_the_middle_of_a_take(self):
         article = self.new_article("Ten seconds without network")
