@@ -24,7 +24,7 @@ Prints one JSON list of rows: [section, what, figure, target].
 Environment: NARRATE (the binary), WORK (a scratch folder). BENCH_SECONDS: how long the
 recording pages record (60 by default).
 """
-import asyncio, http.client, json, os, random, signal, sqlite3, statistics, subprocess, sys, time, wave
+import asyncio, http.client, json, os, random, signal, sqlite3, statistics, struct, subprocess, sys, time, wave, zlib
 
 from websockets.asyncio.client import connect
 
@@ -158,6 +158,7 @@ class Page:
         self.durable = []     # stop message to the chunk's file in place, seconds
         self.chunks = None    # the article's chunk folder
         self.recording_spans = []  # (start, end) of each take on the monotonic clock
+        self.frame_bytes = 2      # bytes of one frame of the studio's format (2 × channels)
 
     async def connect(self, service):
         self.changed = asyncio.Event()
@@ -203,18 +204,25 @@ class Page:
                 pass
 
     async def take(self, pcm, frame_bytes, frame_seconds):
-        """One take: "r", the speech at real-time pace in 50 ms frames, "r"; then waits for the chunk."""
+        """One take as the page uploads it (Protocol.md, "Takes a page uploads"): the key "r" naming
+        the take, its audio at real-time pace in numbered 50 ms pieces (NRP1: PCM as it is; the page
+        compresses them, which costs the server a few milliseconds a minute), and the stop message
+        with its length; then waits for the chunk."""
         count = self.states[-1][1]["header"]["chunkCount"]
-        await self.socket.send(json.dumps({"type": "key", "key": "r"}))
+        key = os.urandom(16).hex()
+        await self.socket.send(json.dumps({"type": "key", "key": "r", "take": key}))
         loop = asyncio.get_running_loop()
         started = loop.time()
         span_start = time.monotonic()
+        channels_bytes = self.frame_bytes
         for index in range(0, len(pcm), frame_bytes):
-            await self.socket.send(pcm[index:index + frame_bytes])
+            piece = pcm[index:index + frame_bytes]
+            header = b"NRP1" + bytes.fromhex(key) + struct.pack("<II", index // channels_bytes, zlib.crc32(piece))
+            await self.socket.send(header + piece)
             wake = started + (index // frame_bytes + 1) * frame_seconds
             await asyncio.sleep(max(0, wake - loop.time()))
         stopped = time.monotonic()
-        await self.socket.send(json.dumps({"type": "key", "key": "r"}))
+        await self.socket.send(json.dumps({"type": "stop", "take": key, "frames": len(pcm) // channels_bytes}))
         self.recording_spans.append((span_start, stopped))
         committed = asyncio.get_running_loop().run_in_executor(None, self.wait_committed, count + 1)
         await self.until(lambda s: s["header"]["chunkCount"] == count + 1 and s["activity"]["kind"] == "ready", 30, "the take kept")
@@ -246,6 +254,8 @@ async def studios(service, pages):
         if page.states[-1][1]["format"] != fmt or page.states[-1][1]["microphone"] != "browser":
             sys.exit("%s's studio records %s from %s, not %s from the browser" % (page.name, page.states[-1][1]["format"], page.states[-1][1]["microphone"], fmt))
     pcm = speech(rate, channels)
+    for page in recorders:
+        page.frame_bytes = 2 * channels
     frame_seconds = 0.05
     frame_bytes = int(rate * frame_seconds) * channels * 2
     await asyncio.sleep(2)
