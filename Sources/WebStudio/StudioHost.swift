@@ -416,7 +416,8 @@ final class StudioHost: Sendable {
         perform(message, on: studio, from: page)
         studio.nameNextBrowserTake(nil)
         guard studio.browserTakeUpload?.key == key else {
-            tellUpload(page, key, "waiting", problem: studio.state.notice?.text)
+            // Busy (another take, work): the page may keep a new take for later; else it was refused.
+            tellUpload(page, key, Self.isBusy(studio) ? "waiting" : "refused", problem: studio.state.notice?.text)
             return false
         }
         tellUpload(page, key, "receiving", received: 0)
@@ -488,7 +489,7 @@ final class StudioHost: Sendable {
             studio.perform(.toggleRecording)
             studio.nameNextBrowserTake(nil)
             guard studio.browserTakeUpload?.key == key else {
-                tellUpload(page, key, "waiting", problem: studio.state.notice?.text)
+                tellUpload(page, key, Self.isBusy(studio) ? "waiting" : "refused", problem: studio.state.notice?.text)
                 return false
             }
         }

@@ -229,7 +229,14 @@ class WebKitStudioTests(StudioTestCase):
         page.wait_js("return typeof state === 'object' && state.activity.kind === 'ready' && !!document.getElementById('status').textContent",
                      "the reloaded page to be ready", 20)
         page.wait_chunk_count(before + 1, 20)
-        print(f"\nWebKit reload mid-take: kept {kept:.3f} s of {recorded:.3f} s; status {page.text('status')!r}")
+        # The reloaded page found the take in WebKit's IndexedDB, sent what the server lacked, and forgot it.
+        page.wait_js("return uploads.ready && uploads.persistent && uploads.takes.size === 0 && "
+                     "document.getElementById('upload-status').textContent === 'All takes saved on the server.'",
+                     "the reloaded page to finish the take's upload and say all takes are saved", 20)
+        self.assertFalse(self.studio.chunks()[-1].get("recovered"), "the take was recovered by the server, not finished by its page")
+        page.screenshot("webkit-upload-saved")
+        print(f"\nWebKit reload mid-take: kept {kept:.3f} s of {recorded:.3f} s; status {page.text('status')!r}; "
+              f"upload line {page.text('upload-status')!r}")
 
 
 class WebKitServicePagesTests(ServiceTestCase):

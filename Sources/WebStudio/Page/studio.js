@@ -863,6 +863,11 @@ function connect() {
     receive(message);
   };
   socket.onclose = (event) => connectionClosed(event);
+  // A connection that does not open within 4 s is given up and tried again: after a network
+  // outage the first attempt's packets may have been lost, and TCP would wait long before
+  // sending them again.
+  const attempt = socket;
+  setTimeout(() => { if (attempt === socket && attempt.readyState === WebSocket.CONNECTING) attempt.close(); }, 4000);
 }
 
 /**
@@ -1252,6 +1257,7 @@ async function startBrowserTake(message) {
   await mic.context.resume();
   const number = (state.chunks || []).length + uploads.unfinished().length + 1;
   const take = uploads.begin(state.format, number);
+  take.plain = plainTake;
   if (!queued) {
     take.server = "starting";
     if (!sendQuietly(Object.assign({}, message, { take: take.take }))) take.server = "unknown";
@@ -1295,8 +1301,17 @@ function serverEndedTake() {
   scheduleRender();
 }
 
-/** The server would not start the take (it said why): capture stops and nothing is kept. */
-function serverRefusedStart(take, problem) {
+/**
+ * The server would not start the take (it said why). A new take at the end that found the server
+ * busy (with an older take of this page's) goes on recording and starts on the server when it is
+ * free; a take the server refused outright stops, and nothing of it is kept.
+ */
+function serverRefusedStart(take, problem, refused = false) {
+  if (take.plain && !refused) {
+    take.server = "waiting";
+    take.askedAt = Date.now();
+    return;
+  }
   if (uploads.capturing === take) {
     page.streaming = false;
     if (microphone) microphone.node.port.postMessage({ type: "stop" });

@@ -320,6 +320,7 @@ const uploads = {
       take.server = "waiting";
       take.askedAt = Date.now();
     } else if (message.state === "refused") {
+      if (take.server === "starting") return this.hooks.serverRefusedStart(take, message.problem, true);
       take.server = "refused";
     }
     this.pump();
