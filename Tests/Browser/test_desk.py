@@ -22,11 +22,7 @@ class DeskPageTests(ServiceTestCase):
 
     @classmethod
     def setUpStudio(cls):
-        for name, _ in cls.accounts:
-            status, _, body = cls.call("POST", "/api/invitations/accept",
-                                       {"account": name, "token": cls.invitations[name][1], "passphrase": PASSPHRASE})
-            if status != 201:
-                raise AssertionError(f"accepting {name}'s invitation answered {status}: {body}")
+        cls.accept_invitations()
         result = cls.studio.narrate("desk", "add", "--title", "Yesterday's notice", "--deadline", "2020-01-02", "--priority", "high")
         if result.returncode != 0:
             raise AssertionError(f"narrate desk add exited {result.returncode}: {result.stderr}")

@@ -29,11 +29,7 @@ class ReviewPageTests(ServiceTestCase):
     @classmethod
     def setUpStudio(cls):
         os.makedirs(os.path.join(cls.studio.folder, "share"))
-        for name, _ in cls.accounts:
-            status, _, body = cls.call("POST", "/api/invitations/accept",
-                                       {"account": name, "token": cls.invitations[name][1], "passphrase": PASSPHRASE})
-            if status != 201:
-                raise AssertionError(f"accepting {name}'s invitation answered {status}: {body}")
+        cls.accept_invitations()
         text = os.path.join(cls.studio.folder, "harbour.md")
         with open(text, "w") as f:
             f.write(TEXT)

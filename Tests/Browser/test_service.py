@@ -61,6 +61,15 @@ class ServiceTestCase(StudioTestCase):
             raise
 
     @classmethod
+    def accept_invitations(cls):
+        """Every account of the class accepts its invitation with PASSPHRASE, over HTTP as the page does."""
+        for name, _ in cls.accounts:
+            status, _, body = cls.call("POST", "/api/invitations/accept",
+                                       {"account": name, "token": cls.invitations[name][1], "passphrase": PASSPHRASE})
+            if status != 201:
+                raise AssertionError(f"accepting {name}'s invitation answered {status}: {body}")
+
+    @classmethod
     def serve_arguments(cls):
         return ()
 
@@ -357,11 +366,7 @@ class ArticleAuthorisationTests(ServiceTestCase):
 
     @classmethod
     def setUpStudio(cls):
-        for name, _ in cls.accounts:
-            status, _, body = cls.call("POST", "/api/invitations/accept",
-                                       {"account": name, "token": cls.invitations[name][1], "passphrase": PASSPHRASE})
-            if status != 201:
-                raise AssertionError(f"accepting {name}'s invitation answered {status}: {body}")
+        cls.accept_invitations()
 
     def test_a_volunteer_is_refused_what_is_not_theirs(self):
         _, volunteer, _ = self.sign_in("vera")

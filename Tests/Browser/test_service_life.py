@@ -93,11 +93,7 @@ class ServiceLifeTests(ServiceTestCase):
     @classmethod
     def setUpStudio(cls):
         os.makedirs(os.path.join(cls.studio.folder, "share"))
-        for name, _ in cls.accounts:
-            status, _, body = cls.call("POST", "/api/invitations/accept",
-                                       {"account": name, "token": cls.invitations[name][1], "passphrase": PASSPHRASE})
-            if status != 201:
-                raise AssertionError(f"accepting {name}'s invitation answered {status}: {body}")
+        cls.accept_invitations()
         cls.speech = speech_file()
 
     # What the server holds

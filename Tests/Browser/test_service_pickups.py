@@ -27,11 +27,7 @@ class PickupRoutesTests(ServiceTestCase):
 
     @classmethod
     def setUpStudio(cls):
-        for name, _ in cls.accounts:
-            status, _, body = cls.call("POST", "/api/invitations/accept",
-                                       {"account": name, "token": cls.invitations[name][1], "passphrase": PASSPHRASE})
-            if status != 201:
-                raise AssertionError(f"accepting {name}'s invitation answered {status}: {body}")
+        cls.accept_invitations()
         path = cls.studio.folder + "/flyer.txt"
         with open(path, "w") as f:
             f.write("Apples are cheap this week.\n\nPears are cheaper still.\n")

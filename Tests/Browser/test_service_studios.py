@@ -46,11 +46,7 @@ class StudiosTestCase(ServiceTestCase):
     @classmethod
     def setUpStudio(cls):
         os.makedirs(os.path.join(cls.studio.folder, "delivered"))
-        for name, _ in cls.accounts:
-            status, _, body = cls.call("POST", "/api/invitations/accept",
-                                       {"account": name, "token": cls.invitations[name][1], "passphrase": PASSPHRASE})
-            if status != 201:
-                raise AssertionError(f"accepting {name}'s invitation answered {status}: {body}")
+        cls.accept_invitations()
         cls.article = {}
         for name, (title, text) in ARTICLES.items():
             cls.article[name] = cls.desk_add(title, text, "2031-05-04")

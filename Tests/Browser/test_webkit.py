@@ -253,11 +253,7 @@ class WebKitServicePagesTests(ServiceTestCase):
 
     @classmethod
     def setUpStudio(cls):
-        for name, _ in cls.accounts:
-            status, _, body = cls.call("POST", "/api/invitations/accept",
-                                       {"account": name, "token": cls.invitations[name][1], "passphrase": PASSPHRASE})
-            if status != 201:
-                raise AssertionError(f"accepting {name}'s invitation answered {status}: {body}")
+        cls.accept_invitations()
 
         def run(*args):
             result = cls.studio.narrate(*args)
