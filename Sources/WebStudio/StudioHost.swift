@@ -412,6 +412,12 @@ final class StudioHost: Sendable {
     /// A key or punch that starts a take the page uploads: the take is named before it starts.
     /// - Returns: whether the take started.
     private func beginUploadedTake(_ message: PageMessage, key: TakeUploadKey, on studio: Studio, from page: PageID) -> Bool {
+        // A key that starts a take is a toggle to the studio: with a take under way (one the page
+        // has not seen yet, an upload of its own resumed a moment ago) it would stop that one.
+        guard !Self.isBusy(studio) else {
+            tellUpload(page, key, "waiting", problem: Self.busy)
+            return false
+        }
         studio.nameNextBrowserTake(tag(key, from: page))
         perform(message, on: studio, from: page)
         studio.nameNextBrowserTake(nil)

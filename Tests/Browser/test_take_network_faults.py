@@ -88,6 +88,8 @@ class NetworkFaultTests(StudioTestCase):
 
     @classmethod
     def start_server(cls):
+        if getattr(cls.studio, "_stderr", None) is not None:
+            cls.studio._stderr.close()  # the killed server's; start opens the log again
         cls.studio.start(listen=f"{cls.net.server_address}:{PORT}", extra=("--tls-cert", cls.cert, "--tls-key", cls.key),
                          command_prefix=cls.net.server_command([]))
 

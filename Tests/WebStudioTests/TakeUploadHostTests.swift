@@ -117,6 +117,32 @@ struct TakeUploadHostTests {
         await host.shutDown()
     }
 
+    @Test("a start that reaches the studio while a take records waits: it never stops the take under way")
+    func startWhileRecording() async throws {
+        let article = try library.newArticle(title: "Two starts", publication: "Daily Post", narrator: "Ann", format: .speech)
+        let host = try await host(article)
+        let ann = try accounts.account(try AccountName("ann"))
+        let (page, messages) = host.connect(account: ann)
+        var uploads = messages.makeAsyncIterator()
+        host.receive(.uploading(.key(.character("r")), take: Self.key), from: page)
+        #expect(await nextUpload(&uploads)?["state"] as? String == "receiving")
+        let audio = pcm(4_000, seed: 7)
+        host.receiveAudio(TakePiece(key: Self.key, firstFrame: 0, samples: Array(audio[0..<4_000])).message, from: page)
+        let second = try #require(TakeUploadKey("ffeeddccbbaa99887766554433221100"))
+        host.receive(.uploading(.key(.character("r")), take: second), from: page)
+        let answer = await nextUpload(&uploads)
+        #expect(answer?["take"] as? String == second.rawValue)
+        #expect(answer?["state"] as? String == "waiting")
+        host.receiveAudio(TakePiece(key: Self.key, firstFrame: 2_000, samples: Array(audio[4_000...])).message, from: page)
+        host.receive(.stopTake(Self.key, frames: 4_000), from: page)
+        let entries = try await chunks(article, count: 1)
+        #expect(entries.count == 1)
+        #expect(try wavData(try #require(entries.first)) == audio)
+        #expect(try library.takeUpload(second) == nil)  // never begun
+        host.disconnect(page)
+        await host.shutDown()
+    }
+
     @Test("ann's page goes away mid-take: the take is set aside, no chunk; her next page resumes it from the server's frames and finishes it")
     func pageGoesAway() async throws {
         let article = try library.newArticle(title: "Harbour lights", publication: "Daily Post", narrator: "Ann", format: .speech)

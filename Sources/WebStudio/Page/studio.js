@@ -115,6 +115,7 @@ function lengthFrom(s, from) {
 /** What the status line says. */
 function statusText(s, p) {
   if (p.sessionEnded) return "Signed out.";
+  if (!p.connected && p.streaming) return "Connection lost: trying again. Recording goes on here.";
   if (!p.connected) return p.everConnected ? "Connection lost: trying again…" : "Connecting to the studio…";
   if (p.problem) return p.problem;
   if (p.notice) return p.notice;
@@ -428,7 +429,9 @@ function renderFlags(flags, s) {
 }
 
 function renderRecording(s, p) {
-  const recording = isRecording(s) && !uploadingHere(s); // the server recording an upload of ours is not a take under way here
+  // With this computer's microphone the take under way is the one this page captures; the server
+  // recording (an upload of this page's, another page's take) is not one this button stops.
+  const recording = isRecording(s) && s.microphone !== "browser";
   const record = $("record");
   const taking = recording || p.streaming; // a browser take is running from the moment r is pressed
   const preRolling = isPreRolling(s) || p.punching; // the fix's take starts by itself
@@ -438,7 +441,9 @@ function renderRecording(s, p) {
   enable(record, (p.connected || p.streaming || (s.microphone === "browser" && uploads.ready && !!uploads.article)) && !isWorking(s) && !preRolling);
   const local = p.streaming && uploads.capturing ? uploads.capturing.frames / uploads.capturing.sampleRate : null;
   setText($("elapsed"), local != null ? clock(local, false) : recording ? clock(s.activity.seconds, false) : "0:00");
-  setText($("where"), p.streaming && !isRecording(s) ? "Recording a new chunk at the end, kept on this computer until it uploads"
+  const onServer = p.streaming && uploads.capturing && (s.uploads || []).some((u) => u.live && u.take === uploads.capturing.take);
+  setText($("where"), onServer ? `Recording ${s.activity.where}`
+    : p.streaming ? "Recording a new chunk at the end, kept on this computer until it uploads"
     : recording ? `Recording ${s.activity.where}` : preRolling ? `Listening before the slip in chunk ${s.activity.chunk || ""}` : "Not recording");
   setText($("peak-level"), s.peak != null && s.meter ? `Peak ${decibels(s.peak)}` : "");
   setText($("warning"), s.warning || "");
@@ -960,7 +965,10 @@ function receive(message) {
 function pressKey(key) {
   page.notice = null;
   page.problem = null;
-  const taking = page.streaming || (isRecording(state) && !uploadingHere(state));
+  // With this computer's microphone only the take this page captures is stopped here; a take the
+  // server records from another page (or one of this page's still uploading, which a state a
+  // moment old may show) never is: "r" then starts a new take, which waits its turn if need be.
+  const taking = page.streaming || (isRecording(state) && state.microphone !== "browser");
   if (isPreRolling(state) || page.punching) {
     if (key === "escape") return cancelFix();
     return send({ type: "key", key }); // the server says why it waits; the pre-roll plays on
@@ -1226,11 +1234,6 @@ function closeMicrophone() {
   microphone = null;
 }
 
-/** Whether the take the server records now is one this page uploads (not one it captures). */
-function uploadingHere(s) {
-  return (s.uploads || []).some((u) => u.live && uploads.takes.has(u.take) && uploads.capturing?.take !== u.take);
-}
-
 /**
  * Starts a take on the browser microphone. It is named and kept in the browser from its first
  * frame. With the server reachable and nothing older still uploading, the key (or punch) goes to
@@ -1240,7 +1243,7 @@ function uploadingHere(s) {
 async function startBrowserTake(message) {
   stopAudio();
   const online = !!socket && socket.readyState === WebSocket.OPEN;
-  const queued = !online || uploads.hasBacklog() || uploadingHere(state);
+  const queued = !online || uploads.hasBacklog() || isRecording(state);
   const plainTake = message.type === "key" && message.key === "r";
   if (queued && !plainTake) {
     page.problem = online
