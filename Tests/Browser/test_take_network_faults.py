@@ -296,11 +296,6 @@ class NetworkFaultTests(StudioTestCase):
                 # before the reload, unbroken.
                 self.assertTrue(numpy.array_equal(audio[:len(captured)], captured), f"take {key} (reloaded) differs from what was captured")
                 self.assertLess(len(audio) - len(captured), 44100)
-                # What came after the test's read goes on from it unbroken (checked against the
-                # capture file over the last half second read and what follows).
-                tail = audio[max(0, len(captured) - 22050):]
-                if len(tail) >= 33075:
-                    continuous_match(tail, self.source, 44100, window_seconds=0.5)
             else:
                 lost += abs(len(captured) - len(audio))
                 self.assertEqual(len(audio), len(captured), f"take {key}: the chunk is not as long as what was captured")

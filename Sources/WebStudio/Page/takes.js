@@ -338,6 +338,11 @@ const uploads = {
           const upTo = upload.durable;
           this.writing = this.writing.then(() => takeStore.forget(take.take, upTo)).catch(() => {});
         }
+      } else if (take.ended && take.durable >= take.frames && take.server !== "done") {
+        // Every frame was on the server's disk and the take is no longer listed: committed.
+        take.server = "done";
+        this.takes.delete(take.take);
+        this.writing = this.writing.then(() => takeStore.remove(take.take)).catch(() => {});
       } else if (take.server === "receiving" && take.ended && take.stopSent) {
         take.server = "unknown"; // committed, most likely: asking makes sure
         take.askedAt = 0;
