@@ -38,6 +38,18 @@ struct TakeUploadHostTests {
         return host
     }
 
+    /// A new article's studio with ann's page on it, her take `key` started and answered "receiving".
+    private func annRecording(_ title: String) async throws -> (Article, StudioHost, Account, StudioHost.PageID, AsyncStream<String>) {
+        let article = try library.newArticle(title: title, publication: "Daily Post", narrator: "Ann", format: .speech)
+        let host = try await host(article)
+        let ann = try accounts.account(try AccountName("ann"))
+        let (page, messages) = host.connect(account: ann)
+        var uploads = messages.makeAsyncIterator()
+        host.receive(.uploading(.key(.character("r")), take: Self.key), from: page)
+        #expect(await nextUpload(&uploads)?["state"] as? String == "receiving")
+        return (article, host, ann, page, messages)
+    }
+
     /// The next `upload` message a page receives, decoded.
     private func nextUpload(_ messages: inout AsyncStream<String>.Iterator) async -> [String: Any]? {
         while let message = await messages.next() {
@@ -119,13 +131,8 @@ struct TakeUploadHostTests {
 
     @Test("a start that reaches the studio while a take records waits: it never stops the take under way")
     func startWhileRecording() async throws {
-        let article = try library.newArticle(title: "Two starts", publication: "Daily Post", narrator: "Ann", format: .speech)
-        let host = try await host(article)
-        let ann = try accounts.account(try AccountName("ann"))
-        let (page, messages) = host.connect(account: ann)
+        let (article, host, _, page, messages) = try await annRecording("Two starts")
         var uploads = messages.makeAsyncIterator()
-        host.receive(.uploading(.key(.character("r")), take: Self.key), from: page)
-        #expect(await nextUpload(&uploads)?["state"] as? String == "receiving")
         let audio = pcm(4_000, seed: 7)
         host.receiveAudio(TakePiece(key: Self.key, firstFrame: 0, samples: Array(audio[0..<4_000])).message, from: page)
         let second = try #require(TakeUploadKey("ffeeddccbbaa99887766554433221100"))
@@ -145,13 +152,7 @@ struct TakeUploadHostTests {
 
     @Test("ann's page goes away mid-take: the take is set aside, no chunk; her next page resumes it from the server's frames and finishes it")
     func pageGoesAway() async throws {
-        let article = try library.newArticle(title: "Harbour lights", publication: "Daily Post", narrator: "Ann", format: .speech)
-        let host = try await host(article)
-        let ann = try accounts.account(try AccountName("ann"))
-        let (page, messages) = host.connect(account: ann)
-        var uploads = messages.makeAsyncIterator()
-        host.receive(.uploading(.key(.character("r")), take: Self.key), from: page)
-        #expect(await nextUpload(&uploads)?["state"] as? String == "receiving")
+        let (article, host, ann, page, _) = try await annRecording("Harbour lights")
         let audio = pcm(10_000, seed: 5)
         host.receiveAudio(TakePiece(key: Self.key, firstFrame: 0, samples: Array(audio[0..<8_000])).message, from: page)
         host.disconnect(page)
