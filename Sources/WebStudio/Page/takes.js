@@ -16,7 +16,7 @@
 // says so.
 "use strict";
 
-const TAKE_PIECE_SECONDS = 0.2;       // a piece stored in the browser
+const TAKE_PIECE_SECONDS = 0.05;      // a piece stored in the browser: each worklet batch, so a reload loses none
 const UPLOAD_BUFFER_LIMIT = 256 * 1024; // bytes queued on the socket before the page waits
 const ASK_AGAIN_MS = 1500;            // a take the server did not answer about is asked again
 
