@@ -47,7 +47,9 @@ public final class Studio {
     private var reading = StudioReadingPlan()
     private let recorder: StudioRecorder
     /// Takes of the open article that pages upload, set aside until their page comes back.
-    private var setAsideUploads: [TakeUploadRecord] = []
+    /// Each with the frames its partial file holds, read once when the list is read (a take set
+    /// aside does not grow until its page resumes it).
+    private var setAsideUploads: [(record: TakeUploadRecord, frames: FrameCount)] = []
     private let playback: StudioPlayback
     private let export: StudioExport
     private let sending: StudioSending
@@ -289,7 +291,9 @@ public final class Studio {
         state.chunks = chunks.rows(format: article.format, plan: reading)
         state.selection = min(max(0, state.selection), max(0, chunks.count - 1))
         state.unread = reading.unread
-        setAsideUploads = (try? library.uploads(into: article.id).filter { $0.key != recorder.upload?.key }) ?? []
+        setAsideUploads = ((try? library.uploads(into: article.id)) ?? []).filter { $0.key != recorder.upload?.key }.map {
+            ($0, library.uploadedFrames($0, format: article.format))
+        }
         showLiveUpload()
         showReading()
     }
@@ -692,7 +696,7 @@ public final class Studio {
         stopPlaying()
         export.pauseForTake()
         try recorder.resume(tag, in: article, library: library)
-        setAsideUploads.removeAll { $0.key == tag.key }
+        setAsideUploads.removeAll { $0.record.key == tag.key }
         showReading()
         state.meter = MeterDisplay()
         state.peak = nil
@@ -715,8 +719,7 @@ public final class Studio {
                 let received = stream.receivedFrames
                 uploads.append(.init(key: tag.key, receivedFrames: received, durableFrames: take.status.durableFrames, seconds: format.seconds(received), isLive: true))
             }
-            for record in setAsideUploads {
-                let frames = library.uploadedFrames(record, format: format)
+            for (record, frames) in setAsideUploads {
                 uploads.append(.init(key: record.key, receivedFrames: frames, durableFrames: frames, seconds: format.seconds(frames), isLive: false))
             }
         }
