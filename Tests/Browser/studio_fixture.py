@@ -472,12 +472,15 @@ class Browser:
 
     def open(self, studio, timeout=20):
         """Opens the printed link and waits until the page is connected (its status line says
-        something other than "Connecting…")."""
+        something other than "Connecting…") and has drawn the server's first state."""
         self.driver.get(studio.url)
         self.wait(lambda d: d.current_url.rstrip("/") == studio.base, "the link to redirect to /", timeout)
-        self.wait_js("return typeof state === 'object' && document.getElementById('status').textContent !== '' "
+        # Connected, and the server's first state drawn: between the two the page shows its
+        # empty state's buttons, which the first state may hide.
+        self.wait_js("return typeof state === 'object' && state !== EMPTY_STATE "
+                     "&& document.getElementById('status').textContent !== '' "
                      "&& !document.getElementById('status').textContent.startsWith('Connecting')",
-                     "the page to connect to /live", timeout)
+                     "the page to connect to /live and draw the server's state", timeout)
         return self
 
     def wait(self, condition, what, timeout=15):
