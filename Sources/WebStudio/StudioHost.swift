@@ -178,6 +178,13 @@ final class StudioHost: Sendable {
 
     // MARK: The session's thread
 
+    /// The takes pages upload, named, resumed and taken piece by piece on the session's thread.
+    private var uploads: PageTakeUploads {
+        PageTakeUploads(
+            library: library, accountName: { [self] page in published.withLock { $0.accounts[page]?.name.rawValue } },
+            tell: { [self] page, message in _ = published.withLock { $0.pages[page]?.yield(message) } })
+    }
+
     private func run(_ studio: Studio) {
         var browserTakeOwner: PageID?
         var preRollOwner: PageID?
@@ -204,12 +211,12 @@ final class StudioHost: Sendable {
                 switch input {
                 case .message(.uploading(let message, let key), let page):
                     lastActor = page
-                    if beginUploadedTake(message, key: key, on: studio, from: page) { browserTakeOwner = page }
+                    if uploads.begin(key, on: studio, from: page, starting: { perform(message, on: studio, from: page) }) { browserTakeOwner = page }
                 case .message(.stopTake(let key, let frames), let page):
                     if studio.browserTakeUpload?.key == key { browserTakeOwner = page }
-                    stopUploadedTake(key, frames: frames, on: studio, from: page)
+                    uploads.stop(key, frames: frames, on: studio, from: page)
                 case .message(.resumeTake(let key, let frames), let page):
-                    if resumeUploadedTake(key, frames: frames, on: studio, from: page) { browserTakeOwner = page }
+                    if uploads.resume(key, frames: frames, on: studio, from: page) { browserTakeOwner = page }
                 case .message(let message, let page):
                     let before = studio.streamedInput
                     let wasPreRolling = studio.state.isPreRolling
@@ -219,7 +226,7 @@ final class StudioHost: Sendable {
                     if !wasPreRolling, studio.state.isPreRolling { preRollOwner = page }
                 case .audio(let bytes, let page):
                     if TakePiece.isPiece(bytes) {
-                        receivePiece(bytes, on: studio, from: page)
+                        uploads.receive(bytes, on: studio, from: page)
                     } else if page == browserTakeOwner, studio.browserTakeUpload == nil {
                         studio.streamedInput?.append(bytes)
                     }
@@ -372,10 +379,8 @@ final class StudioHost: Sendable {
         case .newArticle:
             guard !Self.isBusy(studio) else { return studio.perform(.explain(Self.busy)) }
             studio.perform(.dismissResult)
-        case .uploading(let message, _):
-            perform(message, on: studio, from: page)  // the run loop names the take first
-        case .stopTake, .resumeTake:
-            break  // the run loop's
+        case .uploading, .stopTake, .resumeTake:
+            break  // the run loop gives them to `uploads`, which names the take before it starts
         case .open(let id):
             guard !Self.isBusy(studio) else { return studio.perform(.explain(Self.busy)) }
             do throws(NarrationError) {
@@ -388,150 +393,6 @@ final class StudioHost: Sendable {
             } catch {
                 studio.perform(.explain(PageState.sentence(error, canSend: options.destination != nil)))
             }
-        }
-    }
-
-    // MARK: Takes a page uploads
-
-    /// Who uploads a take begun by `page`: the key, and in a reading service the page's account.
-    private func tag(_ key: TakeUploadKey, from page: PageID) -> TakeUploadTag {
-        TakeUploadTag(key: key, account: published.withLock { $0.accounts[page]?.name.rawValue })
-    }
-
-    /// Tells one page where its upload stands: `state` is "receiving" (send on from frame
-    /// `received`), "done" (the take is on the server: forget it), "waiting" (the studio is busy:
-    /// ask again later) or "refused" (never send it here; `problem` says why).
-    private func tellUpload(_ page: PageID, _ key: TakeUploadKey, _ state: String, received: Int? = nil, problem: String? = nil) {
-        var fields: [String: AnyEncodable] = ["type": AnyEncodable("upload"), "take": AnyEncodable(key.rawValue), "state": AnyEncodable(state)]
-        if let received { fields["received"] = AnyEncodable(received) }
-        if let problem { fields["problem"] = AnyEncodable(problem) }
-        let message = PageState.encode(fields)
-        _ = published.withLock { $0.pages[page]?.yield(message) }
-    }
-
-    /// A key or punch that starts a take the page uploads: the take is named before it starts.
-    /// - Returns: whether the take started.
-    private func beginUploadedTake(_ message: PageMessage, key: TakeUploadKey, on studio: Studio, from page: PageID) -> Bool {
-        // A key that starts a take is a toggle to the studio: with a take under way (one the page
-        // has not seen yet, an upload of its own resumed a moment ago) it would stop that one.
-        // (A pre-roll is no take: the punch that follows it is the one take that may start.)
-        guard !studio.state.isRecording, !studio.state.isWorking else {
-            tellUpload(page, key, "waiting", problem: Self.busy)
-            return false
-        }
-        studio.nameNextBrowserTake(tag(key, from: page))
-        perform(message, on: studio, from: page)
-        studio.nameNextBrowserTake(nil)
-        guard studio.browserTakeUpload?.key == key else {
-            // Busy (another take, work): the page may keep a new take for later; else it was refused.
-            tellUpload(page, key, studio.state.isRecording || studio.state.isWorking ? "waiting" : "refused", problem: studio.state.notice?.text)
-            return false
-        }
-        tellUpload(page, key, "receiving", received: 0)
-        return true
-    }
-
-    private func stopUploadedTake(_ key: TakeUploadKey, frames: Int, on studio: Studio, from page: PageID) {
-        guard let live = studio.browserTakeUpload, live.key == key else {
-            _ = resumeUploadedTake(key, frames: frames, on: studio, from: page)
-            return
-        }
-        guard live == tag(key, from: page) else { return tellUpload(page, key, "refused", problem: Self.notYourTake) }
-        if !studio.endBrowserTake(atFrame: frames) {
-            tellUpload(page, key, "refused", problem: Self.otherLength)
-        }
-    }
-
-    private static let otherLength = "The page gave its take another length than it gave before: reload the page."
-    private static let notYourTake = "That take is not one this page may send: reload the page."
-
-    /// A page holds pieces of the take `key` not yet on the server: the take under way goes on
-    /// with them, one set aside is resumed, one the server never heard of (begun while the
-    /// network was away) starts now as a new take at the end; one on the server already is done.
-    /// - Returns: whether `page` now sends the take under way.
-    private func resumeUploadedTake(_ key: TakeUploadKey, frames: Int?, on studio: Studio, from page: PageID) -> Bool {
-        let tag = tag(key, from: page)
-        if let live = studio.browserTakeUpload, live.key == key {
-            guard live == tag else {
-                tellUpload(page, key, "refused", problem: Self.notYourTake)
-                return false
-            }
-            if let frames, !studio.endBrowserTake(atFrame: frames) {
-                tellUpload(page, key, "refused", problem: Self.otherLength)
-                return false
-            }
-            tellUpload(page, key, "receiving", received: studio.streamedInput?.receivedFrames ?? 0)
-            return true
-        }
-        let record: TakeUploadRecord?
-        do throws(NarrationError) {
-            record = try library.takeUpload(key)
-        } catch {
-            tellUpload(page, key, "waiting", problem: error.message)
-            return false
-        }
-        if let record {
-            guard record.article == studio.openArticle?.id, record.account == tag.account else {
-                tellUpload(page, key, "refused", problem: Self.notYourTake)
-                return false
-            }
-            guard record.stage == .uploading else {
-                tellUpload(page, key, "done")
-                return false
-            }
-            do throws(NarrationError) {
-                try studio.resumeBrowserTake(tag)
-            } catch {
-                tellUpload(page, key, "waiting", problem: error.message)
-                return false
-            }
-        } else {
-            // Begun while the server could not be told: it becomes a new take at the end.
-            guard !Self.isBusy(studio), studio.openArticle != nil else {
-                tellUpload(page, key, "waiting", problem: Self.busy)
-                return false
-            }
-            studio.microphone = .browser
-            studio.nameNextBrowserTake(tag)
-            studio.perform(.toggleRecording)
-            studio.nameNextBrowserTake(nil)
-            guard studio.browserTakeUpload?.key == key else {
-                tellUpload(page, key, Self.isBusy(studio) ? "waiting" : "refused", problem: studio.state.notice?.text)
-                return false
-            }
-        }
-        if let frames, !studio.endBrowserTake(atFrame: frames) {
-            tellUpload(page, key, "refused", problem: Self.otherLength)
-        }
-        tellUpload(page, key, "receiving", received: studio.streamedInput?.receivedFrames ?? 0)
-        return true
-    }
-
-    /// A numbered piece of a take: taken into the take under way when it is this page's
-    /// account's; a gap or a damaged piece tells the page where to go on from.
-    private func receivePiece(_ bytes: [UInt8], on studio: Studio, from page: PageID) {
-        guard let article = studio.openArticle else { return }
-        let piece: TakePiece
-        do throws(NarrationError) {
-            piece = try TakePiece(bytes, channels: article.format.channels)
-        } catch {
-            let message = PageState.encode(["type": "error", "text": error.message])
-            _ = published.withLock { $0.pages[page]?.yield(message) }
-            if bytes.count >= 20 {
-                let key = TakeUploadKey(bytes: bytes[4..<20])
-                if studio.browserTakeUpload?.key == key { tellUpload(page, key, "receiving", received: studio.streamedInput?.receivedFrames ?? 0) }
-            }
-            return
-        }
-        guard let live = studio.browserTakeUpload, live.key == piece.key, let stream = studio.streamedInput else {
-            // Not the take under way (set aside, or done): the page asks with "resume".
-            return tellUpload(page, piece.key, "waiting")
-        }
-        guard live == tag(piece.key, from: page) else { return tellUpload(page, piece.key, "refused", problem: Self.notYourTake) }
-        switch stream.receive(piece.samples, at: piece.firstFrame) {
-        case .taken, .duplicate: break
-        case .gap(let expected): tellUpload(page, piece.key, "receiving", received: expected)
-        case .pastTheEnd(let received): tellUpload(page, piece.key, "refused", received: received, problem: "The page sent audio past the end it gave its take: reload the page.")
         }
     }
 
@@ -563,8 +424,8 @@ final class StudioHost: Sendable {
     }
 
     /// Whether a take or queue/submit runs: then the open article is not changed under it.
-    private static func isBusy(_ studio: Studio) -> Bool { studio.state.isRecording || studio.state.isWorking || studio.state.isPreRolling }
-    private static let busy = "Stop the take or wait for the work to finish first."
+    static func isBusy(_ studio: Studio) -> Bool { studio.state.isRecording || studio.state.isWorking || studio.state.isPreRolling }
+    static let busy = "Stop the take or wait for the work to finish first."
     private static let preRolling = "A slip is being fixed: its take starts by itself after the seconds before it. Cancel the fix first."
 
     /// Makes the article of a request whose text was read already, and attaches the text.
