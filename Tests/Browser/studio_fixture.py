@@ -200,6 +200,7 @@ class Studio:
         `command_prefix`: words run before the binary (`NetFault.server_command([])` runs it in a
         network namespace behind a faulty link)."""
         binary = wait_for_binary()
+        self._close_streams()
         self._stderr = open(self.stderr_path, "w")
 
         def limits():
@@ -235,6 +236,17 @@ class Studio:
         self.host, port = self.hostport.rsplit(":", 1)
         self.port = int(port)
         return self
+
+    def _close_streams(self):
+        """Closes the files of a server started before (a restart), once it has stopped."""
+        process = getattr(self, "process", None)
+        if process is not None and process.poll() is not None:
+            self._drain.join(5)
+            if process.stdout:
+                process.stdout.close()
+        if getattr(self, "_stderr", None) is not None:
+            self._stderr.close()
+            self._stderr = None
 
     @property
     def url(self):
