@@ -184,6 +184,13 @@ extension Narrate {
             @Flag(help: "Read the article's text from standard input (plain text, or HTML).")
             var paste = false
 
+            @Option(
+                parsing: .unconditional,
+                help: ArgumentHelp(
+                    "Sample rate of its takes: 16000, 22050, 44100 (the default) or 48000. 22050 halves what a take at home sends over a slow connection.",
+                    valueName: "HZ"))
+            var rate = AudioFormat.speech.sampleRate
+
             @OptionGroup var output: JSONOption
 
             /// The most pasted text taken: far more than any article, little enough to hold.
@@ -195,6 +202,11 @@ extension Narrate {
                 if let listenUntil { _ = try Desk.time(listenUntil, flag: "--listen-until") }
                 do { _ = try DeskPriority(naming: priority) } catch { throw ValidationError("--priority \(error.message)") }
                 if let section { do { try DeskEntry.checkSection(section) } catch { throw ValidationError("--section: \(error.message)") } }
+                do { try format.validate() } catch { throw ValidationError(error.sentence) }
+            }
+
+            private var format: AudioFormat {
+                AudioFormat(sampleRate: rate, channels: AudioFormat.speech.channels, bitsPerSample: AudioFormat.speech.bitsPerSample)
             }
 
             func run() throws {
@@ -215,7 +227,7 @@ extension Narrate {
                     deskText = text.map(DeskText.file)
                 }
                 let (entry, paragraphs) = try withDesk { (desk, _, library) throws(NarrationError) in
-                    let entry = try desk.add(new, by: Desk.actor) { (new) throws(NarrationError) in try library.makeDeskArticle(new, text: deskText) }
+                    let entry = try desk.add(new, by: Desk.actor) { (new) throws(NarrationError) in try library.makeDeskArticle(new, text: deskText, format: format) }
                     let article = try library.article(entry.article.rawValue)
                     return (entry, try library.records(of: article).paragraphs().count)
                 }

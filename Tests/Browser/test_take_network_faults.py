@@ -8,7 +8,8 @@ chunk is compared with the audio the page captured, sample for sample.
 
 - `test_1`: a 10 s outage in the middle of a take, at phone width: the upload line says the take
   is kept on this computer; recording goes on; the take is whole afterwards.
-- `test_2`: after a 60 s outage on a 1 Mbit/s link, how fast the upload catches up (printed).
+- `test_2`: after a 60 s outage on a 1 Mbit/s link, how fast the upload catches up (printed);
+  `test_2b` the same for an article whose takes are at 22 050 Hz (`desk add --rate 22050`).
 - `test_3`: a seeded run of randomized faults during takes (100 unless NARRATE_FAULTS says
   otherwise; NARRATE_FAULT_SEED picks the seed): 0 samples lost, figures printed.
 """
@@ -108,12 +109,13 @@ class NetworkFaultTests(StudioTestCase):
         finally:
             connection.close()
 
-    def new_article(self, title):
-        """An article assigned to vera, of twenty short paragraphs (takes never run out of text)."""
+    def new_article(self, title, rate=44100):
+        """An article assigned to vera, of twenty short paragraphs (takes never run out of text),
+        its takes recorded at `rate`."""
         path = os.path.join(self.studio.folder, f"{abs(hash(title))}.txt")
         with open(path, "w") as f:
             f.write("\n\n".join(f"Paragraph {n} of {title}." for n in range(1, 201)) + "\n")
-        article = self.studio.narrate_json("desk", "add", "--title", title, "--text", path, "--deadline", "2031-05-04")["id"]
+        article = self.studio.narrate_json("desk", "add", "--title", title, "--text", path, "--deadline", "2031-05-04", "--rate", str(rate))["id"]
         result = self.studio.narrate("desk", "assign", article, "vera")
         self.assertEqual(result.returncode, 0, result.stderr)
         return article
@@ -201,16 +203,24 @@ class NetworkFaultTests(StudioTestCase):
         print(f"\n10 s outage mid-take: chunk {len(audio) / 44100:.3f} s equal to the {len(captured) / 44100:.3f} s captured, sample for sample")
 
     def test_2_catching_up_after_a_minute_without_network_on_a_slow_link(self):
-        article = self.new_article("A minute without network")
+        self.catch_up("A minute without network", 44100)
+
+    def test_2b_catching_up_at_22050_hz(self):
+        """The same at the half rate a coordinator may choose for takes at home (desk add --rate)."""
+        self.catch_up("A minute without network, half the rate", 22050)
+
+    def catch_up(self, title, rate):
+        article = self.new_article(title, rate)
         page = self.open_page(article)
+        self.assertEqual(page.js("return state.format.sampleRate"), rate)
         self.net.set(rate_bits=1_000_000, queue_bytes=65536)
         try:
             take = self.start_take(page)
-            page.wait_js("return uploads.capturing.durable > 44100", "the take on its way", 30)
+            page.wait_js(f"return uploads.capturing.durable > {rate}", "the take on its way", 30)
             self.net.down()
             time.sleep(60)
             self.stop_take(page)
-            backlog = page.js("return (uploads.takes.get(arguments[0]).frames - uploads.takes.get(arguments[0]).durable) / 44100", take)
+            backlog = page.js(f"return (uploads.takes.get(arguments[0]).frames - uploads.takes.get(arguments[0]).durable) / {rate}", take)
             self.net.up()
             began = time.monotonic()
             page.wait_js("return page.connected", "the page to reconnect", 60)
@@ -222,7 +232,7 @@ class NetworkFaultTests(StudioTestCase):
         captured = self.captured(page, take)
         audio = self.chunk_samples(self.studio.chunks(article)[0])
         self.assertTrue(numpy.array_equal(audio, captured), "the chunk is not the captured audio sample for sample")
-        print(f"\ncatch-up on 1 Mbit/s after a 60 s outage: {backlog:.1f} s of audio waiting, on the server {seconds:.1f} s after "
+        print(f"\ncatch-up on 1 Mbit/s after a 60 s outage at {rate} Hz: {backlog:.1f} s of audio waiting, on the server {seconds:.1f} s after "
               f"the link came back ({backlog / seconds:.2f}x real time); reconnected after {reconnected:.1f} s, then "
               f"{backlog / max(0.1, seconds - reconnected):.2f}x real time")
 

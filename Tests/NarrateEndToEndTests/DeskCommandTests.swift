@@ -71,10 +71,15 @@ struct DeskCommandTests {
         let script = try narrate.run("script", "--article", id, "--json")
         #expect(script.status == 0 && script.stdout.contains("The council put off its vote.") && script.stdout.contains("It meets again on Friday."), "\(script.stdout)")
 
-        let second = try narrate.run("desk", "add", "--title", "Shop flyer", "--publication", "Shop Weekly", "--deadline", "2099-01-05")
+        let second = try narrate.run("desk", "add", "--title", "Shop flyer", "--publication", "Shop Weekly", "--deadline", "2099-01-05", "--rate", "22050")
         #expect(second.status == 0)
         let flyer = String(second.stdout.dropFirst("Added ".count).prefix(8))
         #expect(second.stdout == "Added \(flyer) (\"Shop flyer\") to the desk, Open, with no text yet. Assign it with: narrate desk assign \(flyer) NAME\n")
+
+        // Its takes are recorded at the rate the coordinator chose; the first's at the speech format's.
+        let rates = try #require(try JSONSerialization.jsonObject(with: Data(try narrate.run("list", "--json").stdout.utf8)) as? [[String: Any]])
+        #expect(Dictionary(uniqueKeysWithValues: rates.map { ($0["title"] as? String ?? "", $0["sampleRate"] as? Int ?? 0) })
+            == ["Budget vote delayed": 44100, "Shop flyer": 22050])
 
         let assigned = try narrate.run("desk", "assign", String(id.prefix(5)), "ann")
         #expect(assigned.status == 0 && assigned.stdout == "Assigned \(id) (\"Budget vote delayed\") to ann; it is Assigned.\n", "\(assigned.stderr)")
@@ -183,6 +188,7 @@ struct DeskCommandTests {
             (["desk", "add", "--title", "X", "--listen-until", "2020-01-01"], 64, "The \"listen until\" 2020-01-01 has passed already: give a later day, or none.\n"),
             (["desk", "add", "--title", "X", "--priority", "asap"], 64, "Error: --priority \"asap\" is not a priority: give low, normal, high or urgent.\n"),
             (["desk", "add", "--title", "X", "--text", notText, "--paste"], 64, "Error: Give the text either with --text FILE or with --paste, not both.\n"),
+            (["desk", "add", "--title", "X", "--rate", "8000"], 64, "Error: Sample rate 8000 Hz is not supported. Use one of 16000, 22050, 44100, 48000 Hz.\n"),
             (["desk", "add", "--title", "  "], 64, "An article on the desk needs a title: give one.\n"),
             (["desk", "list", "--state", "done"], 64,
              "Error: --state \"done\" is not an article's state: give open, assigned, recording, ready-for-review, pickups-requested, approved, published, expired or withdrawn.\n"),
