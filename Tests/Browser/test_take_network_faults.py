@@ -249,6 +249,7 @@ class NetworkFaultTests(StudioTestCase):
         faults_in_take = 0
         take = self.start_take(page)
         began = time.monotonic()
+        log = []  # each fault, with the take it fell in: printed when the takes do not all arrive
         for number in range(count):
             kind = chooser.choices(list(kinds), weights=list(kinds.values()))[0]
             if number == count // 2:
@@ -283,6 +284,7 @@ class NetworkFaultTests(StudioTestCase):
                 time.sleep(chooser.uniform(0.5, 3))
                 self.start_server()
             done[kind] += 1
+            log.append(f"{time.monotonic() - began:7.1f} s  fault {number + 1}: {kind}{f' {seconds} s' if kind == 'outage' else ''}, take {len(takes) + 1}")
             faults_in_take += 1
             # A new take every few faults: takes end and start under faults too.
             if faults_in_take >= 8 and kind != "reload":
@@ -292,7 +294,10 @@ class NetworkFaultTests(StudioTestCase):
                 faults_in_take = 0
         self.stop_take(page)
         takes.append((take, self.captured(page, take), "stop"))
-        self.wait_on_server(page, article, len(takes), 600)
+        try:
+            self.wait_on_server(page, article, len(takes), 600)
+        except AssertionError as error:
+            raise AssertionError(f"{error}\nthe faults (seed {seed}):\n" + "\n".join(log)) from None
         elapsed = time.monotonic() - began
         chunks = self.studio.chunks(article)
         self.assertEqual(len(chunks), len(takes), "not one chunk per take")

@@ -7,15 +7,18 @@ microphone gave. (Network faults are test_take_network_faults.py's: Chromium's o
 emulation leaves an open WebSocket alone, 21.6 s of a take arrived through it "offline", so the
 faults there are made on real packets.)"""
 
+import base64
 import json
 import os
 import time
 import unittest
 
+import numpy
 from selenium.webdriver.common.by import By
 
 from test_browser_microphone import continuous_match, samples
 from test_service_studios import StudiosTestCase
+from test_take_network_faults import CAPTURED, COPY_CAPTURE
 
 
 class TakeUploadTests(StudiosTestCase):
@@ -85,6 +88,38 @@ class TakeUploadTests(StudiosTestCase):
         captured = page.js("return uploads.endedLengths")
         self.check_chunk(chunk, captured[-1] / 44100, "server killed mid-take")
         self.assertFalse(chunk.get("recovered"), "the take was committed as a recovered chunk, not finished by its page")
+
+
+    def test_3_a_take_started_while_the_one_before_is_still_being_stored(self):
+        """Stop, then record at once while the browser's storage is slow to keep the last piece of
+        the take before: each take keeps its own captured audio (the next take's was once
+        dropped, and it never reached the server)."""
+        page = self.open_studio("Two takes back to back")
+        page.js(COPY_CAPTURE)
+        before = len(self.studio.chunks(self.current))
+        page.press("r")
+        page.wait_js("return uploads.capturing && uploads.capturing.frames > 1.5 * 44100", "1.5 s of the first take", 20)
+        first = page.js("return uploads.capturing.take")
+        # The browser's storage takes 1.5 s over what it does next: the first take's last piece.
+        page.js("uploads.writing = uploads.writing.then(() => new Promise((resolve) => setTimeout(resolve, 1500)))")
+        page.press("r")
+        page.wait_js("return !uploads.capturing", "the first take to stop in the browser", 10)
+        page.press("r")
+        page.wait_js(f"return uploads.capturing && uploads.capturing.take !== {json.dumps(first)}", "the second take to start in the browser", 10)
+        second = page.js("return uploads.capturing.take")
+        self.assertTrue(page.js(f"return uploads.takes.has({json.dumps(first)})"), "the second take started after the first was stored: no overlap tested")
+        page.wait_js("return uploads.capturing && uploads.capturing.frames > 2 * 44100", "2 s of the second take", 20)
+        page.press("r")
+        page.wait_chunk_count(before + 2, 30)
+        page.wait_js("return uploads.takes.size === 0", "the page to forget both takes once they are on the server", 20)
+        chunks = self.studio.chunks(self.current)[-2:]
+        for key, chunk, label in ((first, chunks[0], "first"), (second, chunks[1], "second")):
+            captured = numpy.frombuffer(base64.b64decode(page.js(CAPTURED, key)), dtype="<i2").astype(numpy.float64)
+            _, audio = samples(chunk["file"])
+            self.assertGreater(len(captured), 1.5 * 44100, f"the {label} take captured too little")
+            self.assertEqual(len(audio), len(captured), f"the {label} take's chunk is not as long as what was captured")
+            self.assertTrue(numpy.array_equal(audio, captured), f"the {label} take's chunk is not its captured audio sample for sample")
+            print(f"\n{label} take back to back: chunk {len(audio) / 44100:.3f} s equal to what was captured")
 
 
 if __name__ == "__main__":

@@ -1299,8 +1299,8 @@ async function stopTake() {
 function serverEndedTake() {
   page.streaming = false;
   if (microphone) microphone.node.port.postMessage({ type: "stop" });
+  if (uploads.capturing) uploads.capturing.pending = null;
   uploads.capturing = null;
-  uploads.pending = null;
   scheduleRender();
 }
 

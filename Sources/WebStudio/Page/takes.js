@@ -183,9 +183,8 @@ const uploads = {
   ready: false,
   persistent: true,   // false: kept in memory only (the status line says so)
   article: null,      // the article whose takes this page sends
-  takes: new Map(),   // take -> {take, article, number, frames, ended, durable, startedAt, server, sentTo, askedAt, stopSent}
-  capturing: null,    // the take being captured now
-  pending: null,      // {offset, parts: [Uint8Array], bytes} of the capturing take, not yet stored
+  takes: new Map(),   // take -> {take, article, number, frames, ended, durable, startedAt, server, sentTo, askedAt, stopSent, pending}
+  capturing: null,    // the take being captured now; its `pending` ({offset, parts, bytes}) is what is not yet stored
   writing: Promise.resolve(), // stores run one after another, in order
   pumping: false,
   endedLengths: [],   // the frames of each take this page stopped, newest last (what the microphone gave)
@@ -227,10 +226,13 @@ const uploads = {
       take: newTakeKey(), article: this.article, number, frames: 0, ended: false, durable: 0, startedAt: Date.now(),
       sampleRate: format.sampleRate, channels: format.channels,
     };
-    const take = Object.assign({}, record, { server: "unknown", sentTo: 0, askedAt: 0, stopSent: false, frameBytes: 2 * format.channels });
+    // What was captured and not yet stored belongs to its take: the take before may still be
+    // storing its last piece when this one starts.
+    const take = Object.assign({}, record, {
+      server: "unknown", sentTo: 0, askedAt: 0, stopSent: false, frameBytes: 2 * format.channels, pending: { offset: 0, parts: [], bytes: 0 },
+    });
     this.takes.set(take.take, take);
     this.capturing = take;
-    this.pending = { offset: 0, parts: [], bytes: 0 };
     this.store(take, null);
     return take;
   },
@@ -243,9 +245,9 @@ const uploads = {
     const offset = take.frames;
     const frames = bytes.length / take.frameBytes;
     take.frames += frames;
-    this.pending.parts.push(bytes);
-    this.pending.bytes += bytes.length;
-    if (this.pending.bytes >= TAKE_PIECE_SECONDS * take.sampleRate * take.frameBytes) this.flush(take);
+    take.pending.parts.push(bytes);
+    take.pending.bytes += bytes.length;
+    if (take.pending.bytes >= TAKE_PIECE_SECONDS * take.sampleRate * take.frameBytes) this.flush(take);
     const socket = this.hooks.socket();
     if (take.server === "receiving" && take.sentTo === offset && socket && socket.bufferedAmount < UPLOAD_BUFFER_LIMIT) {
       socket.send(pieceMessage(take.take, offset, bytes, take.channels));
@@ -257,12 +259,13 @@ const uploads = {
 
   /** Stores what was captured since the last piece. */
   flush(take) {
-    if (!this.pending || this.pending.bytes === 0) return this.writing;
-    const samples = new Uint8Array(this.pending.bytes);
+    const pending = take.pending;
+    if (!pending || pending.bytes === 0) return this.writing;
+    const samples = new Uint8Array(pending.bytes);
     let at = 0;
-    for (const part of this.pending.parts) { samples.set(part, at); at += part.length; }
-    const piece = { take: take.take, offset: this.pending.offset, frames: samples.length / take.frameBytes, samples };
-    this.pending = { offset: piece.offset + piece.frames, parts: [], bytes: 0 };
+    for (const part of pending.parts) { samples.set(part, at); at += part.length; }
+    const piece = { take: take.take, offset: pending.offset, frames: samples.length / take.frameBytes, samples };
+    take.pending = { offset: piece.offset + piece.frames, parts: [], bytes: 0 };
     return this.store(take, piece);
   },
 
@@ -287,7 +290,7 @@ const uploads = {
     this.endedLengths = this.endedLengths.slice(-9).concat([take.frames]);
     await this.flush(take);
     await this.store(take, null);
-    this.pending = null;
+    take.pending = null;
     if (take.server === "receiving" && this.hooks.send({ type: "stop", take: take.take, frames: take.frames })) take.stopSent = true;
     this.pump();
     return take;
@@ -295,7 +298,8 @@ const uploads = {
 
   /** Drops a take the server would not start (it said why): nothing of it is kept. */
   async discard(take) {
-    if (this.capturing === take) { this.capturing = null; this.pending = null; }
+    if (this.capturing === take) this.capturing = null;
+    take.pending = null;
     this.takes.delete(take.take);
     await this.writing;
     await takeStore.remove(take.take);
@@ -385,7 +389,7 @@ const uploads = {
         take.sentTo = Math.max(take.sentTo, piece.offset + piece.frames);
       }
       // The captured part not yet stored.
-      if (take === this.capturing && this.pending && this.pending.bytes > 0 && this.pending.offset <= take.sentTo) {
+      if (take === this.capturing && take.pending && take.pending.bytes > 0 && take.pending.offset <= take.sentTo) {
         this.flush(take);
       }
       if (take.ended && take.sentTo >= take.frames && !take.stopSent && this.hooks.send({ type: "stop", take: take.take, frames: take.frames })) {
