@@ -34,6 +34,9 @@ enum PageMessage: Equatable, Sendable {
     /// pieces of the take `take` not yet on the server; `frames` is the take's length when it
     /// has ended. The server answers with an `upload` message saying where to go on from.
     case resumeTake(TakeUploadKey, frames: Int?)
+    /// Keep what arrived of the take `take`, set aside while its page was away, as a chunk: the
+    /// page that recorded it will not send the rest (the volunteer moved to another device).
+    case keepTake(TakeUploadKey)
 
     private struct Raw: Decodable {
         var type: String
@@ -115,6 +118,8 @@ enum PageMessage: Equatable, Sendable {
             if let take, let frames = raw.frames { return .stopTake(take, frames: frames) }
         case "resume":
             if let take { return .resumeTake(take, frames: raw.frames) }
+        case "keep":
+            if let take { return .keepTake(take) }
         default:
             throw .usage("The page sent an unknown message \"\(raw.type.prefix(20))\": reload the page.")
         }

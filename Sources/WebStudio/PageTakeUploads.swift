@@ -133,6 +133,29 @@ struct PageTakeUploads: Sendable {
         return true
     }
 
+    /// Keeps what arrived of the take `key`, set aside while its page was away, because the
+    /// volunteer says its page will not send the rest (it is on another device, or lost): the
+    /// take becomes a recovered chunk, as recovery would make it after `uploadPatience`. Only
+    /// the account that recorded it may, and not while it records or the studio is busy.
+    func keep(_ key: TakeUploadKey, on studio: Studio, from page: PageID) {
+        guard studio.browserTakeUpload?.key != key else {
+            return tellUpload(page, key, "refused", problem: "That take is still recording: stop it, and it is kept whole.")
+        }
+        guard !StudioHost.isBusy(studio), let article = studio.openArticle else { return tellUpload(page, key, "waiting", problem: StudioHost.busy) }
+        do throws(NarrationError) {
+            guard let record = try library.takeUpload(key), record.article == article.id, record.account == accountName(page) else {
+                return tellUpload(page, key, "refused", problem: Self.notYourTake)
+            }
+            guard record.stage == .uploading else { return tellUpload(page, key, "done") }
+            let sentence = try library.keepWhatArrived(key)
+            studio.reloadAfterOutsideChange()
+            if let sentence { studio.perform(.explain(sentence)) }
+            tellUpload(page, key, "done")
+        } catch {
+            tellUpload(page, key, "refused", problem: error.message)
+        }
+    }
+
     /// A numbered piece of a take: taken into the take under way when it is this page's
     /// account's; a gap or a damaged piece tells the page where to go on from.
     func receive(_ bytes: [UInt8], on studio: Studio, from page: PageID) {

@@ -217,6 +217,8 @@ final class StudioHost: Sendable {
                     uploads.stop(key, frames: frames, on: studio, from: page)
                 case .message(.resumeTake(let key, let frames), let page):
                     if uploads.resume(key, frames: frames, on: studio, from: page) { browserTakeOwner = page }
+                case .message(.keepTake(let key), let page):
+                    uploads.keep(key, on: studio, from: page)
                 case .message(let message, let page):
                     let before = studio.streamedInput
                     let wasPreRolling = studio.state.isPreRolling
@@ -379,7 +381,7 @@ final class StudioHost: Sendable {
         case .newArticle:
             guard !Self.isBusy(studio) else { return studio.perform(.explain(Self.busy)) }
             studio.perform(.dismissResult)
-        case .uploading, .stopTake, .resumeTake:
+        case .uploading, .stopTake, .resumeTake, .keepTake:
             break  // the run loop gives them to `uploads`, which names the take before it starts
         case .open(let id):
             guard !Self.isBusy(studio) else { return studio.perform(.explain(Self.busy)) }

@@ -122,5 +122,44 @@ class TakeUploadTests(StudiosTestCase):
             print(f"\n{label} take back to back: chunk {len(audio) / 44100:.3f} s equal to what was captured")
 
 
+    def test_4_keeping_what_arrived_of_a_take_left_on_another_device(self):
+        """The laptop dies mid-take and does not come back: on the tablet the take waits with a
+        button that keeps what reached the server; kept, it is a recovered chunk of exactly the
+        audio the laptop captured up to there."""
+        laptop = self.open_studio("Laptop left behind")
+        laptop.js(COPY_CAPTURE)
+        before = len(self.studio.chunks(self.current))
+        laptop.press("r")
+        laptop.wait_js("return uploads.capturing && uploads.capturing.durable > 1.5 * 44100", "1.5 s of the take on the server's disk", 20)
+        take = laptop.js("return uploads.capturing.take")
+        captured = numpy.frombuffer(base64.b64decode(laptop.js(CAPTURED, take)), dtype="<i2").astype(numpy.float64)
+        self.assertGreater(laptop.kill_chromium(), 0)
+        tablet = self.signed_in_page("vera")
+        tablet.driver.get(self.studio.base + "/?article=" + self.current)
+        tablet.wait_js("return document.querySelector('#uploads .keep-take') !== null", "the take left on the laptop, with its button", 30)
+        row = tablet.driver.find_element(By.CSS_SELECTOR, "#uploads .upload-row")
+        button = row.find_element(By.CSS_SELECTOR, ".keep-take")
+        self.assertRegex(row.text, r"A take of which \d+:\d\d reached the server waits for the rest from the device it was recorded on\.")
+        self.assertRegex(button.text, r"^Keep the \d+:\d\d that arrived$")
+        self.assertEqual(button.get_attribute("data-take"), take)
+        tablet.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 375, "height": 812, "deviceScaleFactor": 1, "mobile": True})
+        tablet.js("document.getElementById('uploads').scrollIntoView()")
+        tablet.screenshot("upload-keep-what-arrived-375")
+        self.assertLessEqual(tablet.js("return document.documentElement.scrollWidth"), 375)
+        self.assertGreaterEqual(button.size["height"], 44)
+        button.click()
+        tablet.wait_chunk_count(before + 1, 20)
+        tablet.wait_js("return document.querySelector('#uploads .keep-take') === null", "the row to go once the take is kept", 10)
+        chunk = self.studio.chunks(self.current)[-1]
+        self.assertTrue(chunk.get("recovered"), "the kept take is not marked recovered")
+        _, audio = samples(chunk["file"])
+        self.assertGreaterEqual(len(audio), 1.5 * 44100)
+        # The laptop captured on for a moment after the test read its capture: what both hold is equal.
+        common = min(len(audio), len(captured))
+        self.assertGreater(common, 1.5 * 44100)
+        self.assertTrue(numpy.array_equal(audio[:common], captured[:common]), "the kept take is not what the laptop captured")
+        print(f"\nkept what arrived: chunk {len(audio) / 44100:.3f} s, its first {common / 44100:.3f} s equal to the laptop's capture")
+
+
 if __name__ == "__main__":
     unittest.main()

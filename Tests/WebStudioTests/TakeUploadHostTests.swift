@@ -177,4 +177,37 @@ struct TakeUploadHostTests {
         host.disconnect(again)
         await host.shutDown()
     }
+
+    @Test("ann's page goes away and will not come back: cora may not keep what arrived of ann's take; ann's other page keeps it, a recovered chunk of exactly the frames sent")
+    func keepWhatArrived() async throws {
+        let (article, host, ann, page, _) = try await annRecording("Ferry timetable")
+        let audio = pcm(8_000, seed: 13)
+        host.receiveAudio(TakePiece(key: Self.key, firstFrame: 0, samples: audio).message, from: page)
+        host.disconnect(page)  // the take is set aside before any later message is performed: one inbox, in order
+        let cora = try accounts.account(try AccountName("cora"))
+        let (coraPage, coraMessages) = host.connect(account: cora)
+        var coraUploads = coraMessages.makeAsyncIterator()
+        host.receive(.keepTake(Self.key), from: coraPage)
+        let refused = await nextUpload(&coraUploads)
+        #expect(refused?["state"] as? String == "refused")
+        #expect(refused?["problem"] as? String == "That take is not one this page may send: reload the page.")
+        #expect(try library.chunkEntries(of: article).isEmpty)
+
+        let (tablet, tabletMessages) = host.connect(account: ann)
+        var tabletUploads = tabletMessages.makeAsyncIterator()
+        host.receive(.keepTake(Self.key), from: tablet)
+        #expect(await nextUpload(&tabletUploads)?["state"] as? String == "done")
+        let entries = try await chunks(article, count: 1)
+        let chunk = try #require(entries.first)
+        #expect(chunk.chunk.recovered)
+        #expect(try wavData(chunk) == audio)
+        #expect(try library.uploads(into: article.id).isEmpty)
+        // Kept once: asked again, the take is done, and still one chunk.
+        host.receive(.keepTake(Self.key), from: tablet)
+        #expect(await nextUpload(&tabletUploads)?["state"] as? String == "done")
+        #expect(try library.chunkEntries(of: article).count == 1)
+        host.disconnect(coraPage)
+        host.disconnect(tablet)
+        await host.shutDown()
+    }
 }

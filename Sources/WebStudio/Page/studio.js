@@ -504,15 +504,45 @@ function renderUploads(s, p) {
   const rows = uploads.unfinished().map((take) => {
     const all = take.frames / take.sampleRate;
     const on = Math.min(all, (take.onServer != null ? take.onServer : take.durable) / take.sampleRate);
-    if (take === uploads.capturing) return `Take ${take.number}: recording, ${clock(all, false)} so far, ${clock(on, false)} of it on the server`;
-    if (take.server === "refused") return `Take ${take.number}: kept on this computer; the server did not take it (${take.problem || "reload the page"})`;
-    return `Take ${take.number}: uploading, ${clock(on, false)} of ${clock(all, false)} on the server`;
+    if (take === uploads.capturing) return { text: `Take ${take.number}: recording, ${clock(all, false)} so far, ${clock(on, false)} of it on the server` };
+    if (take.server === "refused") return { text: `Take ${take.number}: kept on this computer; the server did not take it (${take.problem || "reload the page"})` };
+    return { text: `Take ${take.number}: uploading, ${clock(on, false)} of ${clock(all, false)} on the server` };
   });
+  // Takes set aside on the server whose rest is on another device (or lost with it): they wait
+  // for that page, and can be kept as they are.
+  for (const upload of s.uploads || []) {
+    if (upload.live || uploads.takes.has(upload.take)) continue;
+    const arrived = clock(upload.seconds, false);
+    rows.push({
+      text: `A take of which ${arrived} reached the server waits for the rest from the device it was recorded on.`,
+      keep: upload.take, label: `Keep the ${arrived} that arrived`,
+    });
+  }
   while (list.children.length > rows.length) list.lastElementChild.remove();
-  rows.forEach((text, index) => {
+  rows.forEach((row, index) => {
     let li = list.children[index];
-    if (!li) { li = document.createElement("li"); li.className = "upload-row"; list.appendChild(li); }
-    setText(li, text);
+    if (!li) {
+      li = document.createElement("li");
+      li.className = "upload-row";
+      li.append(document.createElement("span"));
+      list.appendChild(li);
+    }
+    setText(li.firstElementChild, row.text);
+    let button = li.querySelector("button");
+    if (row.keep && !button) {
+      button = document.createElement("button");
+      button.type = "button";
+      button.className = "secondary keep-take";
+      li.append(button);
+    } else if (!row.keep && button) {
+      button.remove();
+      button = null;
+    }
+    if (button) {
+      button.dataset.take = row.keep;
+      setText(button, row.label);
+      enable(button, p.connected && !isRecording(s) && !isWorking(s));
+    }
   });
   list.hidden = rows.length === 0;
 }
@@ -951,6 +981,8 @@ function receive(message) {
   } else if (message.type === "settings") {
     page.settings = message.settings || [];
   } else if (message.type === "upload" && typeof message.take === "string") {
+    // A take this page does not hold: the answer to its "keep", which says why when refused.
+    if (!uploads.takes.has(message.take) && typeof message.problem === "string") page.problem = message.problem;
     uploads.answer(message);
   } else if (message.type === "error" && typeof message.text === "string") {
     page.problem = message.text; // a message the server refused: it says why
@@ -1421,6 +1453,7 @@ document.addEventListener("click", (event) => {
   if (button && button.classList.contains("open-article")) return send({ type: "open", article: button.closest("[data-article]").dataset.article });
   if (button && button.id === "cancel-fix") return cancelFix();
   if (button && button.classList.contains("pickup-do")) return doPickup(button.dataset.note);
+  if (button && button.classList.contains("keep-take")) return send({ type: "keep", take: button.dataset.take });
   const row = event.target.closest("#chunks li");
   if (row) return selectChunk([...row.parentNode.children].indexOf(row));
   if (!button) return;
