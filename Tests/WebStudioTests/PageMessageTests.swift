@@ -27,7 +27,7 @@ struct PageMessageTests {
         }
     }
 
-    @Test("a take the page uploads: its start names it, its stop gives its length, a resume asks where to go on from")
+    @Test("a take the page uploads: its start names it, its stop gives its length, a resume asks where to go on from, a keep keeps what arrived")
     func uploads() throws {
         let key = try #require(TakeUploadKey("0123456789abcdef0123456789abcdef"))
         #expect(try PageMessage.decode(#"{"type":"key","key":"r","take":"0123456789abcdef0123456789abcdef"}"#) == .uploading(.key(.character("r")), take: key))
@@ -39,6 +39,11 @@ struct PageMessageTests {
         #expect(try PageMessage.decode(#"{"type":"resume","take":"0123456789abcdef0123456789abcdef","frames":0}"#) == .resumeTake(key, frames: 0))
         #expect(MessageAction.of(.uploading(.key(.character("q")), take: key)) == MessageAction(action: .send, target: .open))
         #expect(MessageAction.of(.resumeTake(key, frames: nil)) == MessageAction(action: .record, target: .open))
+        #expect(try PageMessage.decode(#"{"type":"keep","take":"0123456789abcdef0123456789abcdef"}"#) == .keepTake(key))
+        #expect(MessageAction.of(.keepTake(key)) == MessageAction(action: .record, target: .open))
+        #expect(throws: NarrationError.usage("The page sent an incomplete \"keep\" message: reload the page.")) {
+            try PageMessage.decode(#"{"type":"keep"}"#)
+        }
         #expect(throws: NarrationError.usage("The page named a take with a key narrate cannot read: reload the page.")) {
             try PageMessage.decode(#"{"type":"resume","take":"../../etc"}"#)
         }
