@@ -6,9 +6,10 @@ Two runs of `narrate serve` as a reading service (a library with accounts), each
 1. Studios: 40 volunteers (`narrate accounts add`, invitations accepted and signed in through the
    API), each with an article of their own on the desk, each with their article's studio open
    (`/live?article=ID`, the page's WebSocket with its session cookie and Origin), 10 of them
-   recording at once: real speech (espeak-ng) sent as the page's microphone sends it (binary
-   frames of 50 ms of 16-bit PCM in the studio's format, at real-time pace, between the key "r"
-   that starts the take and the "r" that stops it), take after take. Measured: frames lost (the
+   recording at once: real speech (espeak-ng) sent as the page uploads a take (Protocol.md,
+   "Takes a page uploads": the key "r" naming the take, numbered NRP1 pieces of 50 ms of 16-bit
+   PCM in the studio's format at real-time pace, and the stop message with the take's length),
+   take after take. Measured: frames lost (the
    samples sent against the committed chunk files, read back sample for sample), stop to durable
    (the stop message to the chunk's file in place: the partial file renamed, the last step inside
    the catalog's transaction, polled every 2 ms) and stop to shown (to the first state that shows
