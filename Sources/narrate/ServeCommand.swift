@@ -165,11 +165,14 @@ extension Narrate {
                             : nil))
                 let root = library.root
                 defer { RunningStudio.forgetOwnRecord(in: root) }
-                if tlsCertificate == nil, behindProxy == nil, !WebStudioServer.isLoopback(listening: host) {
-                    Console.error("Serving plain http on \(listen): anyone on the network can read the link's token and the recordings.")
-                }
+                let plainHTTPOffThisComputer = tlsCertificate == nil && behindProxy == nil && !WebStudioServer.isLoopback(listening: host)
                 try await server.run { url in
                     RunningStudio(url: url).record(in: root)
+                    if plainHTTPOffThisComputer {
+                        // Said once the port is bound: with port 0 the system picks it.
+                        let bound = host.contains(":") ? "[\(host)]:\(url.port ?? port)" : "\(host):\(url.port ?? port)"
+                        Console.error("Serving plain http on \(bound): anyone on the network can read the link's token and the recordings.")
+                    }
                     if isService {
                         Console.print("Serving the reading service: people sign in at \(url.absoluteString) with their accounts. Ctrl-C stops.")
                     } else {

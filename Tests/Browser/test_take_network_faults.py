@@ -297,7 +297,10 @@ class NetworkFaultTests(StudioTestCase):
         try:
             self.wait_on_server(page, article, len(takes), 600)
         except AssertionError as error:
-            raise AssertionError(f"{error}\nthe faults (seed {seed}):\n" + "\n".join(log)) from None
+            captured_lengths = ", ".join(f"{ended} {len(captured)}" for _, captured, ended in takes)
+            durations = ", ".join(f"{chunk['duration']:.3f}" for chunk in self.studio.chunks(article))
+            raise AssertionError(f"{error}\ntakes as captured (how each ended, samples): {captured_lengths}\nchunks (s): {durations}\n"
+                                 f"the faults (seed {seed}):\n" + "\n".join(log)) from None
         elapsed = time.monotonic() - began
         chunks = self.studio.chunks(article)
         self.assertEqual(len(chunks), len(takes), "not one chunk per take")
