@@ -22,6 +22,7 @@ import os
 import random
 import ssl
 import subprocess
+import tempfile
 import time
 import unittest
 
@@ -45,6 +46,37 @@ if (!window.capturedTakes) {
     original(buffer);
   };
 }
+"""
+# What the server said and the page sent about takes, kept across reloads (sessionStorage): a
+# failure's message gives a lost take's story.
+LOG_UPLOAD_MESSAGES = """
+(() => {
+  const log = (entry) => {
+    try {
+      const list = JSON.parse(sessionStorage.getItem("uploadLog") || "[]");
+      list.push(entry);
+      sessionStorage.setItem("uploadLog", JSON.stringify(list.slice(-3000)));
+    } catch (e) {}
+  };
+  const Original = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const socket = new Original(...args);
+    const at = () => Math.round(performance.timeOrigin + performance.now());
+    log({at: at(), event: "connect"});
+    socket.addEventListener("message", (event) => {
+      if (typeof event.data === "string" && event.data.includes('"type":"upload"')) log({at: at(), got: event.data});
+    });
+    socket.addEventListener("close", () => log({at: at(), event: "close"}));
+    const send = socket.send.bind(socket);
+    socket.send = (data) => {
+      if (typeof data === "string" && data.includes('"take"')) log({at: at(), sent: data});
+      return send(data);
+    };
+    return socket;
+  };
+  window.WebSocket.prototype = Original.prototype;
+  Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+})();
 """
 CAPTURED = """
 const parts = window.capturedTakes[arguments[0]] || [];
@@ -123,6 +155,7 @@ class NetworkFaultTests(StudioTestCase):
     def open_page(self, article):
         base = f"https://{self.net.server_address}:{PORT}"
         page = self.browser(fake_audio=self.speech, arguments=["--ignore-certificate-errors"])
+        page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LOG_UPLOAD_MESSAGES})
         page.driver.set_page_load_timeout(120)
         page.driver.get(base + "/signin")
         page.wait_js("return !!document.getElementById('signin-account')", "the sign-in page", 30)
@@ -297,9 +330,14 @@ class NetworkFaultTests(StudioTestCase):
         try:
             self.wait_on_server(page, article, len(takes), 600)
         except AssertionError as error:
-            captured_lengths = ", ".join(f"{ended} {len(captured)}" for _, captured, ended in takes)
+            captured_lengths = ", ".join(f"{key[:8]} {ended} {len(captured)}" for key, captured, ended in takes)
+            story = page.js("return sessionStorage.getItem('uploadLog')") or "[]"
+            story_path = os.path.join(tempfile.gettempdir(), f"narrate-faults-{seed}-upload-log.json")
+            with open(story_path, "w") as f:
+                f.write(story)
             durations = ", ".join(f"{chunk['duration']:.3f}" for chunk in self.studio.chunks(article))
             raise AssertionError(f"{error}\ntakes as captured (how each ended, samples): {captured_lengths}\nchunks (s): {durations}\n"
+                                 f"what was said about takes: {story_path}\n"
                                  f"the faults (seed {seed}):\n" + "\n".join(log)) from None
         elapsed = time.monotonic() - began
         chunks = self.studio.chunks(article)
