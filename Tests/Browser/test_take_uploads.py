@@ -161,5 +161,32 @@ class TakeUploadTests(StudiosTestCase):
         print(f"\nkept what arrived: chunk {len(audio) / 44100:.3f} s, its first {common / 44100:.3f} s equal to the laptop's capture")
 
 
+    def test_5_a_reload_while_the_browser_is_slow_to_store_and_nothing_was_sent(self):
+        """The browser's storage lags 3 s behind and the page sends nothing (as when the server is
+        busy with an older take): a reload still keeps every sample captured before it, handed
+        over to the reloaded page through the tab's sessionStorage."""
+        page = self.open_studio("Reloaded before the store caught up")
+        page.js(COPY_CAPTURE)
+        before = len(self.studio.chunks(self.current))
+        page.js("uploads.writing = uploads.writing.then(() => new Promise((resolve) => setTimeout(resolve, 3000)));"
+                "uploads.hooks = Object.assign({}, uploads.hooks, {socket: () => null})")
+        page.press("r")
+        page.wait_js("return uploads.capturing && uploads.capturing.frames > 1.2 * 44100", "1.2 s of a take", 20)
+        take = page.js("return uploads.capturing.take")
+        self.assertEqual(page.js("return uploads.capturing.sentTo"), 0, "the page sent some of the take: nothing tested")
+        captured = numpy.frombuffer(base64.b64decode(page.js(CAPTURED, take)), dtype="<i2").astype(numpy.float64)
+        page.js("window.onbeforeunload = null")
+        page.driver.execute_cdp_cmd("Page.reload", {"ignoreCache": True})
+        page.wait_js("return typeof uploads !== 'undefined' && uploads.ready && page.connected", "the reloaded page", 30)
+        page.wait_chunk_count(before + 1, 30)
+        page.wait_js("return uploads.takes.size === 0", "the reloaded page to finish the take and forget it", 20)
+        _, audio = samples(self.studio.chunks(self.current)[-1]["file"])
+        self.assertGreaterEqual(len(audio), len(captured), "the take lost what was captured before the reload")
+        self.assertLess(len(audio) - len(captured), 44100)
+        self.assertTrue(numpy.array_equal(audio[:len(captured)], captured), "the take is not what was captured")
+        self.assertIsNone(page.js("return sessionStorage.getItem('narrate-takes-not-committed')"))
+        print(f"\nreload before the store caught up: chunk {len(audio) / 44100:.3f} s, its first {len(captured) / 44100:.3f} s equal to what was captured")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,8 +1,8 @@
 // narrate web studio: takes from this computer's microphone, kept in the browser until the
 // server has them.
 //
-// Every take is written to the browser's own storage as it is captured, in pieces of about
-// 0.2 s, and sent to the server numbered by frame (Protocol.md, "Takes a page uploads"). The
+// Every take is written to the browser's own storage as it is captured, in pieces of 50 ms,
+// and sent to the server numbered by frame (Protocol.md, "Takes a page uploads"). The
 // server says how much of it is on its disk for certain (`state.uploads[].durable`); only then
 // are pieces deleted here. After any break (a dropped connection, a sleeping laptop, a reload, a
 // crashed tab, the server restarting) the page asks the server where to go on from ("resume")
@@ -110,20 +110,20 @@ const takeStore = {
     });
   },
 
-  /** Stores a piece and the take's record (its frames so far) together. */
-  async putPiece(record, piece) {
+  /** Stores takes' records (their frames so far) and pieces together, in one transaction. */
+  async putBatch(records, pieces) {
     if (this.memory) {
-      this.memory.takes.set(record.take, Object.assign({}, record));
-      if (piece) {
-        const list = this.memory.pieces.get(record.take) || [];
+      for (const record of records) this.memory.takes.set(record.take, Object.assign({}, record));
+      for (const piece of pieces) {
+        const list = this.memory.pieces.get(piece.take) || [];
         list.push(piece);
-        this.memory.pieces.set(record.take, list);
+        this.memory.pieces.set(piece.take, list);
       }
       return;
     }
     await this.transaction(["takes", "pieces"], (tx) => {
-      tx.objectStore("takes").put(record);
-      if (piece) tx.objectStore("pieces").put(piece);
+      for (const record of records) tx.objectStore("takes").put(record);
+      for (const piece of pieces) tx.objectStore("pieces").put(piece);
     });
   },
 
@@ -186,6 +186,8 @@ const uploads = {
   takes: new Map(),   // take -> {take, article, number, frames, ended, durable, startedAt, server, sentTo, askedAt, stopSent, pending}
   capturing: null,    // the take being captured now; its `pending` ({offset, parts, bytes}) is what is not yet stored
   writing: Promise.resolve(), // stores run one after another, in order
+  batch: null,        // {records, pieces, written}: what the next write stores (see store)
+  committing: null,   // the batch being written now
   pumping: false,
   endedLengths: [],   // the frames of each take this page stopped, newest last (what the microphone gave)
   hooks: { socket: () => null, send: () => false, render: () => {} },
@@ -194,8 +196,78 @@ const uploads = {
   async start(article, hooks) {
     this.hooks = hooks;
     this.persistent = await takeStore.open();
+    await this.keepWhatTheLastPageHanded();
     this.ready = true;
     if (article) await this.useArticle(article);
+    // A reload or a closed tab may come between the microphone and the store's commit: what
+    // is not yet committed is put in this tab's sessionStorage, which is written at once and
+    // read by the page that loads next (a reload). A crashed tab loses at most that moment.
+    window.addEventListener("pagehide", () => this.handOver());
+  },
+
+  /** Everything captured and not yet known to be committed to the store, as [record, pieces]. */
+  notCommitted() {
+    const records = new Map();
+    const pieces = [];
+    for (const batch of [this.committing, this.batch]) {
+      if (!batch) continue;
+      for (const record of batch.records.values()) records.set(record.take, record);
+      pieces.push(...batch.pieces);
+    }
+    const take = this.capturing;
+    if (take && take.pending && take.pending.bytes > 0) {
+      const samples = new Uint8Array(take.pending.bytes);
+      let at = 0;
+      for (const part of take.pending.parts) { samples.set(part, at); at += part.length; }
+      pieces.push({ take: take.take, offset: take.pending.offset, frames: samples.length / take.frameBytes, samples });
+    }
+    if (take) records.set(take.take, {
+      take: take.take, article: take.article, number: take.number, frames: take.frames, ended: true, durable: take.durable,
+      startedAt: take.startedAt, sampleRate: take.sampleRate, channels: take.channels,
+    });
+    return { records: [...records.values()], pieces };
+  },
+
+  /** The page goes: what the store has not committed is written to sessionStorage, at once. */
+  handOver() {
+    if (!this.ready || takeStore.memory) return;
+    const { records, pieces } = this.notCommitted();
+    if (pieces.length === 0 && records.length === 0) return;
+    const encoded = pieces.map((piece) => {
+      let text = "";
+      for (let i = 0; i < piece.samples.length; i += 0x8000) text += String.fromCharCode.apply(null, piece.samples.subarray(i, i + 0x8000));
+      return { take: piece.take, offset: piece.offset, frames: piece.frames, samples: btoa(text) };
+    });
+    try {
+      sessionStorage.setItem("narrate-takes-not-committed", JSON.stringify({ records, pieces: encoded }));
+    } catch { /* full or refused: the store's commit may still finish */ }
+  },
+
+  /** On load: what the page before handed over (a reload) goes into the store first. */
+  async keepWhatTheLastPageHanded() {
+    let handed = null;
+    try {
+      handed = JSON.parse(sessionStorage.getItem("narrate-takes-not-committed") || "null");
+    } catch { handed = null; }
+    if (!handed || !Array.isArray(handed.records) || !Array.isArray(handed.pieces)) return;
+    const pieces = handed.pieces.map((piece) => {
+      const text = atob(piece.samples);
+      const samples = new Uint8Array(text.length);
+      for (let i = 0; i < text.length; i++) samples[i] = text.charCodeAt(i);
+      return { take: piece.take, offset: piece.offset, frames: piece.frames, samples };
+    });
+    // A record says how far its take's stored pieces go: never less than the store has already.
+    const stored = new Map((await takeStore.takes()).map((record) => [record.take, record]));
+    const records = handed.records.map((record) => {
+      const before = stored.get(record.take);
+      const ends = pieces.filter((p) => p.take === record.take).map((p) => p.offset + p.frames);
+      const frames = Math.max(before ? before.frames : 0, ...ends, 0);
+      return Object.assign({}, before || record, { frames, ended: true });
+    });
+    try {
+      await takeStore.putBatch(records, pieces);
+      sessionStorage.removeItem("narrate-takes-not-committed");
+    } catch { /* kept in sessionStorage for the next load */ }
   },
 
   async useArticle(article) {
@@ -269,16 +341,34 @@ const uploads = {
     return this.store(take, piece);
   },
 
+  /**
+   * Stores a take's record and, when given, a piece of it. What is stored while a write is under
+   * way goes into the next write, all of it in one transaction: a slow disk (each commit is made
+   * durable) makes fewer, bigger writes, never a queue that falls further behind the microphone.
+   * Resolves when what was given is stored.
+   */
   store(take, piece) {
     const record = {
       take: take.take, article: take.article, number: take.number, frames: piece ? piece.offset + piece.frames : take.frames,
       ended: take.ended, durable: take.durable, startedAt: take.startedAt, sampleRate: take.sampleRate, channels: take.channels,
     };
-    this.writing = this.writing.then(() => takeStore.putPiece(record, piece)).catch((error) => {
-      this.storeProblem = `The browser could not keep the take on this computer (${error && error.name}): it still goes to the server as it is recorded.`;
-      this.hooks.render();
-    });
-    return this.writing;
+    if (!this.batch) {
+      const batch = { records: new Map(), pieces: [] };
+      this.batch = batch;
+      this.writing = this.writing.then(async () => {
+        if (this.batch === batch) this.batch = null; // what comes now goes into the next write
+        this.committing = batch;
+        await takeStore.putBatch([...batch.records.values()], batch.pieces);
+        if (this.committing === batch) this.committing = null;
+      }).catch((error) => {
+        this.storeProblem = `The browser could not keep the take on this computer (${error && error.name}): it still goes to the server as it is recorded.`;
+        this.hooks.render();
+      });
+      batch.written = this.writing;
+    }
+    this.batch.records.set(record.take, record);
+    if (piece) this.batch.pieces.push(piece);
+    return this.batch.written;
   },
 
   /** The take stopped: its last piece is stored; the server is told its length. */
