@@ -36,6 +36,20 @@ class TakeUploadTests(StudiosTestCase):
                      "the article's studio with the browser's microphone", 20)
         return page
 
+    def captured(self, page, take):
+        """What the page's microphone gave the take `take` (COPY_CAPTURE), as samples."""
+        return numpy.frombuffer(base64.b64decode(page.js(CAPTURED, take)), dtype="<i2").astype(numpy.float64)
+
+    def recording(self, title, until, what):
+        """A new article's studio with a take recording (its capture copied) until `until` holds:
+        the page, the article's chunks before, the take's key."""
+        page = self.open_studio(title)
+        page.js(COPY_CAPTURE)
+        before = len(self.studio.chunks(self.current))
+        page.press("r")
+        page.wait_js(f"return uploads.capturing && {until}", what, 20)
+        return page, before, page.js("return uploads.capturing.take")
+
     def check_chunk(self, chunk, recorded, label):
         """The chunk lasts what the microphone gave and is one unbroken stretch of the capture file."""
         _, source = samples(self.speech)
@@ -94,12 +108,7 @@ class TakeUploadTests(StudiosTestCase):
         """Stop, then record at once while the browser's storage is slow to keep the last piece of
         the take before: each take keeps its own captured audio (the next take's was once
         dropped, and it never reached the server)."""
-        page = self.open_studio("Two takes back to back")
-        page.js(COPY_CAPTURE)
-        before = len(self.studio.chunks(self.current))
-        page.press("r")
-        page.wait_js("return uploads.capturing && uploads.capturing.frames > 1.5 * 44100", "1.5 s of the first take", 20)
-        first = page.js("return uploads.capturing.take")
+        page, before, first = self.recording("Two takes back to back", "uploads.capturing.frames > 1.5 * 44100", "1.5 s of the first take")
         # The browser's storage takes 1.5 s over what it does next: the first take's last piece.
         page.js("uploads.writing = uploads.writing.then(() => new Promise((resolve) => setTimeout(resolve, 1500)))")
         page.press("r")
@@ -114,7 +123,7 @@ class TakeUploadTests(StudiosTestCase):
         page.wait_js("return uploads.takes.size === 0", "the page to forget both takes once they are on the server", 20)
         chunks = self.studio.chunks(self.current)[-2:]
         for key, chunk, label in ((first, chunks[0], "first"), (second, chunks[1], "second")):
-            captured = numpy.frombuffer(base64.b64decode(page.js(CAPTURED, key)), dtype="<i2").astype(numpy.float64)
+            captured = self.captured(page, key)
             _, audio = samples(chunk["file"])
             self.assertGreater(len(captured), 1.5 * 44100, f"the {label} take captured too little")
             self.assertEqual(len(audio), len(captured), f"the {label} take's chunk is not as long as what was captured")
@@ -126,13 +135,8 @@ class TakeUploadTests(StudiosTestCase):
         """The laptop dies mid-take and does not come back: on the tablet the take waits with a
         button that keeps what reached the server; kept, it is a recovered chunk of exactly the
         audio the laptop captured up to there."""
-        laptop = self.open_studio("Laptop left behind")
-        laptop.js(COPY_CAPTURE)
-        before = len(self.studio.chunks(self.current))
-        laptop.press("r")
-        laptop.wait_js("return uploads.capturing && uploads.capturing.durable > 1.5 * 44100", "1.5 s of the take on the server's disk", 20)
-        take = laptop.js("return uploads.capturing.take")
-        captured = numpy.frombuffer(base64.b64decode(laptop.js(CAPTURED, take)), dtype="<i2").astype(numpy.float64)
+        laptop, before, take = self.recording("Laptop left behind", "uploads.capturing.durable > 1.5 * 44100", "1.5 s of the take on the server's disk")
+        captured = self.captured(laptop, take)
         self.assertGreater(laptop.kill_chromium(), 0)
         tablet = self.signed_in_page("vera")
         tablet.driver.get(self.studio.base + "/?article=" + self.current)
@@ -166,15 +170,15 @@ class TakeUploadTests(StudiosTestCase):
         busy with an older take): a reload still keeps every sample captured before it, handed
         over to the reloaded page through the tab's sessionStorage."""
         page = self.open_studio("Reloaded before the store caught up")
-        page.js(COPY_CAPTURE)
-        before = len(self.studio.chunks(self.current))
         page.js("uploads.writing = uploads.writing.then(() => new Promise((resolve) => setTimeout(resolve, 3000)));"
                 "uploads.hooks = Object.assign({}, uploads.hooks, {socket: () => null})")
+        page.js(COPY_CAPTURE)
+        before = len(self.studio.chunks(self.current))
         page.press("r")
         page.wait_js("return uploads.capturing && uploads.capturing.frames > 1.2 * 44100", "1.2 s of a take", 20)
         take = page.js("return uploads.capturing.take")
         self.assertEqual(page.js("return uploads.capturing.sentTo"), 0, "the page sent some of the take: nothing tested")
-        captured = numpy.frombuffer(base64.b64decode(page.js(CAPTURED, take)), dtype="<i2").astype(numpy.float64)
+        captured = self.captured(page, take)
         page.js("window.onbeforeunload = null")
         page.driver.execute_cdp_cmd("Page.reload", {"ignoreCache": True})
         page.wait_js("return typeof uploads !== 'undefined' && uploads.ready && page.connected", "the reloaded page", 30)
