@@ -187,7 +187,7 @@ extension Narrate {
             @Option(
                 parsing: .unconditional,
                 help: ArgumentHelp(
-                    "Sample rate of its takes: 16000, 22050, 44100 (the default) or 48000. 22050 halves what a take at home sends over a slow connection.",
+                    "Sample rate of its takes: 16000, 22050, 44100 (the default) or 48000. At 22050 a take at home sends about 30 % less over a slow connection.",
                     valueName: "HZ"))
             var rate = AudioFormat.speech.sampleRate
 
