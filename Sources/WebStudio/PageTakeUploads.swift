@@ -68,6 +68,7 @@ struct PageTakeUploads: Sendable {
         }
     }
 
+    private static let notYetKept = "That take could not be kept just now: try again in a moment."
     private static let otherLength = "The page gave its take another length than it gave before: reload the page."
     private static let notYourTake = "That take is not one this page may send: reload the page."
 
@@ -147,9 +148,13 @@ struct PageTakeUploads: Sendable {
                 return tellUpload(page, key, "refused", problem: Self.notYourTake)
             }
             guard record.stage == .uploading else { return tellUpload(page, key, "done") }
-            let sentence = try library.keepWhatArrived(key)
+            guard let sentence = try library.keepWhatArrived(key) else {
+                // Still held (its recording is being set aside) or nothing to keep: say so, never "done".
+                let left = try library.takeUpload(key)?.stage == .uploading
+                return tellUpload(page, key, left ? "waiting" : "done", problem: left ? Self.notYetKept : nil)
+            }
             studio.reloadAfterOutsideChange()
-            if let sentence { studio.perform(.explain(sentence)) }
+            studio.perform(.explain(sentence))
             tellUpload(page, key, "done")
         } catch {
             tellUpload(page, key, "refused", problem: error.message)
