@@ -179,6 +179,15 @@ const takeStore = {
 // ---------------------------------------------------------------------------------------------
 // The takes of this page's article, and their upload
 
+/** What a take captured since its last stored piece, as one piece (its batches joined). */
+function pendingPiece(take) {
+  const pending = take.pending;
+  const samples = new Uint8Array(pending.bytes);
+  let at = 0;
+  for (const part of pending.parts) { samples.set(part, at); at += part.length; }
+  return { take: take.take, offset: pending.offset, frames: samples.length / take.frameBytes, samples };
+}
+
 const uploads = {
   ready: false,
   persistent: true,   // false: kept in memory only (the status line says so)
@@ -215,12 +224,7 @@ const uploads = {
       pieces.push(...batch.pieces);
     }
     const take = this.capturing;
-    if (take && take.pending && take.pending.bytes > 0) {
-      const samples = new Uint8Array(take.pending.bytes);
-      let at = 0;
-      for (const part of take.pending.parts) { samples.set(part, at); at += part.length; }
-      pieces.push({ take: take.take, offset: take.pending.offset, frames: samples.length / take.frameBytes, samples });
-    }
+    if (take && take.pending && take.pending.bytes > 0) pieces.push(pendingPiece(take));
     if (take) records.set(take.take, {
       take: take.take, article: take.article, number: take.number, frames: take.frames, ended: true, durable: take.durable,
       startedAt: take.startedAt, sampleRate: take.sampleRate, channels: take.channels,
@@ -331,12 +335,8 @@ const uploads = {
 
   /** Stores what was captured since the last piece. */
   flush(take) {
-    const pending = take.pending;
-    if (!pending || pending.bytes === 0) return this.writing;
-    const samples = new Uint8Array(pending.bytes);
-    let at = 0;
-    for (const part of pending.parts) { samples.set(part, at); at += part.length; }
-    const piece = { take: take.take, offset: pending.offset, frames: samples.length / take.frameBytes, samples };
+    if (!take.pending || take.pending.bytes === 0) return this.writing;
+    const piece = pendingPiece(take);
     take.pending = { offset: piece.offset + piece.frames, parts: [], bytes: 0 };
     return this.store(take, piece);
   },
