@@ -116,10 +116,11 @@ final class StudioHost: Sendable {
     func receiveAudio(_ bytes: [UInt8], from page: PageID) { post(.audio(bytes, from: page)) }
 
     /// The page's connection closed: a browser-microphone take it was sending stops and is kept.
+    /// The page's account is forgotten in the run loop, after what the page sent before it left
+    /// (a piece of its take may still wait in the inbox, and is the account's).
     func disconnect(_ page: PageID) {
         published.withLock { published in
             published.pages.removeValue(forKey: page)?.finish()
-            published.accounts.removeValue(forKey: page)
         }
         post(.left(page))
     }
@@ -240,6 +241,7 @@ final class StudioHost: Sendable {
                     }
                     // The page playing a pre-roll went away: its take will never start.
                     if page == preRollOwner, studio.state.isPreRolling { studio.perform(.cancelFix) }
+                    _ = published.withLock { $0.accounts.removeValue(forKey: page) }
                 case .create(let request, let reply):
                     reply(create(request, in: studio))
                 case .outboxChanged:
