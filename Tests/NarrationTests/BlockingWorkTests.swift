@@ -91,15 +91,31 @@ struct BlockingWorkTests {
         for _ in 0..<24 { release.signal() }
         #expect(began == 24)
         #expect(seen.withLock { $0.count } == 24)
-        // 24 more jobs one after another: the threads kept idle take them, so few are new.
+        // The 24 finish; 3 wait for work and the rest end.
+        #expect(waitUntil { pool.threadCounts == (idle: 3, alive: 3) }, "\(pool.threadCounts)")
+        // 24 more jobs one after another, each started once the one before has let its thread
+        // go back to waiting: the 3 threads kept take them all, and no new thread is made.
+        let later = Mutex(Set<String>())
         for _ in 0..<24 {
+            #expect(waitUntil { pool.threadCounts.idle == 3 })
             pool.start(named: "narrate-test-pool") {
-                seen.withLock { _ = $0.insert(threadID()) }
+                later.withLock { _ = $0.insert(threadID()) }
                 started.signal()
             }
             _ = started.wait(timeout: .now() + 10)
         }
-        #expect(seen.withLock { $0.count } <= 24 + 4)
+        #expect(waitUntil { pool.threadCounts == (idle: 3, alive: 3) }, "\(pool.threadCounts)")
+        #expect(later.withLock { $0.count } <= 3, "\(later.withLock { $0.count }) threads for 24 jobs one after another")
+        #expect(later.withLock { $0.isSubset(of: seen.withLock { $0 }) }, "a thread made for the later jobs")
+    }
+
+    /// Polls `condition` every millisecond for up to 10 s.
+    private func waitUntil(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<10_000 {
+            if condition() { return true }
+            usleep(1_000)
+        }
+        return condition()
     }
 
     @Test("320 calls, 16 at a time, leave the process's thread count bounded")

@@ -27,8 +27,9 @@ final class WorkerPool: @unchecked Sendable {
     /// Guarded by `condition`: the jobs no thread has taken yet, the first at `head`.
     private var jobs: [Job] = []
     private var head = 0
-    /// Guarded by `condition`: the threads waiting in `nextJob`.
+    /// Guarded by `condition`: the threads waiting in `nextJob`, and all the pool's threads.
     private var idle = 0
+    private var alive = 0
 
     private struct Job {
         let name: String
@@ -53,6 +54,9 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     private func startThread() {
+        condition.lock()
+        alive += 1
+        condition.unlock()
         let thread = Thread { [self] in
             while let job = nextJob() {
                 FileSystem.nameThisThread(job.name)
@@ -64,6 +68,13 @@ final class WorkerPool: @unchecked Sendable {
         thread.start()
     }
 
+    /// How many threads wait for work now, and how many the pool has (busy or waiting).
+    var threadCounts: (idle: Int, alive: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (idle, alive)
+    }
+
     /// What a pool thread is called between jobs.
     static let idleName = "narrate-pool"
 
@@ -73,7 +84,10 @@ final class WorkerPool: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while head == jobs.count {
-            guard idle < idleLimit else { return nil }
+            guard idle < idleLimit else {
+                alive -= 1
+                return nil
+            }
             idle += 1
             condition.wait()
             idle -= 1
