@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),  // to quieten the web server's request log
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),  // the web server's shutdown
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),  // EPUB and zipped DAISY books
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),  // a catalog shared by several hosts
     ],
     targets: [
         // C libraries from Debian's -dev packages: a module map and a shim header, nothing else.
@@ -99,6 +100,21 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictness
+        ),
+
+        // Where the catalog's rows live, behind one interface (SQLEngine): one SQLite file (GRDB) or
+        // a PostgreSQL server several hosts share (the only code that imports PostgresNIO). It
+        // knows nothing of articles and throws SQLEngineError.
+        .target(
+            name: "SQLEngines",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness
         ),
@@ -216,6 +232,11 @@ let package = Package(
         .testTarget(
             name: "SpeechRecognitionTests",
             dependencies: ["SpeechRecognition", "NarrationCore", "NarrationAudio"],
+            swiftSettings: strictness
+        ),
+        .testTarget(
+            name: "SQLEnginesTests",
+            dependencies: ["SQLEngines", "NarrationTestSupport"],
             swiftSettings: strictness
         ),
         .testTarget(

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Where a PostgreSQL catalog is: `postgresql://USER@HOST:PORT/DATABASE`, or through the server's
+/// Unix socket, `postgresql://USER@/DATABASE?host=/run/postgresql` (libpq's spelling: `host` is
+/// the socket's folder). The password is never in the address: it comes from a file or the
+/// environment (`[service] catalog_password_file`, `NARRATE_CATALOG_PASSWORD`), so that the
+/// address can be shown and logged.
+public struct PostgreSQLAddress: Sendable, Equatable, CustomStringConvertible {
+    public enum Place: Sendable, Equatable {
+        case tcp(host: String, port: Int)
+        /// The socket file itself: the folder's `.s.PGSQL.PORT`.
+        case socket(path: String)
+    }
+
+    public var place: Place
+    public var user: String
+    public var database: String
+
+    public init(place: Place, user: String, database: String) {
+        self.place = place
+        self.user = user
+        self.database = database
+    }
+
+    /// Reads an address.
+    /// - Throws: `configuration` naming what is wrong with it and how it is written.
+    public init(parsing text: String) throws(SQLEngineError) {
+        let form = "write it as postgresql://USER@HOST:PORT/DATABASE, or postgresql://USER@/DATABASE?host=SOCKET-FOLDER"
+        guard text.hasPrefix("postgresql://") || text.hasPrefix("postgres://"), let url = URLComponents(string: text) else {
+            throw .configuration("The catalog address \(text) is not a PostgreSQL address: \(form).")
+        }
+        guard url.password == nil else {
+            throw .configuration("The catalog address has a password in it: put the password in a file named by catalog_password_file (or NARRATE_CATALOG_PASSWORD), and \(form).")
+        }
+        guard let user = url.user, !user.isEmpty else { throw .configuration("The catalog address \(text) names no user: \(form).") }
+        let database = String(url.path.drop(while: { $0 == "/" }))
+        guard !database.isEmpty, !database.contains("/") else { throw .configuration("The catalog address \(text) names no database: \(form).") }
+        let portItem = url.queryItems?.first { $0.name == "port" }?.value
+        guard portItem.map({ Int($0) != nil }) ?? true else { throw .configuration("The catalog address \(text) has port \(portItem ?? ""): a port is 1 to 65535.") }
+        let port = url.port ?? portItem.flatMap { Int($0) } ?? 5432
+        guard (1...65_535).contains(port) else { throw .configuration("The catalog address \(text) has port \(port): a port is 1 to 65535.") }
+        let socketFolder = url.queryItems?.first { $0.name == "host" }?.value
+        if let socketFolder, socketFolder.hasPrefix("/") {
+            place = .socket(path: socketFolder + "/.s.PGSQL.\(port)")
+        } else if let host = url.host, !host.isEmpty {
+            place = .tcp(host: host, port: port)
+        } else {
+            throw .configuration("The catalog address \(text) names no server: \(form).")
+        }
+        self.user = user
+        self.database = database
+    }
+
+    public var description: String {
+        switch place {
+        case .tcp(let host, let port): "postgresql://\(user)@\(host):\(port)/\(database)"
+        case .socket(let path):
+            "postgresql://\(user)@/\(database)?host=\((path as NSString).deletingLastPathComponent)&port=\((path as NSString).pathExtension)"
+        }
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// The catalog in PostgreSQL (PostgresNIO): for a reading service on several hosts, which share
+/// it. The only code that imports PostgresNIO.
+///
+/// Transactions run on connections of a small pool, each borrowed by one thread for the whole
+/// transaction; a thread waits for one when all are in use. Writes run at PostgreSQL's default
+/// isolation (read committed) and take the rows they change with row locks
+/// (`SQLDialect.takeRowsNoOtherHolds`); reads see one snapshot (repeatable read, read only).
+///
+/// PostgresNIO answers on its event loops; a transaction waits for each answer on its own
+/// thread (`EventLoopFuture.wait()`), as the catalog's callers are blocking-work threads.
+public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
+    public let dialect = SQLDialect.postgreSQL
+    public let address: PostgreSQLAddress
+    /// The schema the catalog's tables are in; nil: PostgreSQL's default (`public`).
+    public let searchPath: String?
+    private let configuration: PostgresConnection.Configuration
+    private let maximumConnections: Int
+    private let logger: Logger
+    private let group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+
+    private let pool = NSCondition()
+    /// Guarded by `pool`: connections waiting to be borrowed, how many exist, and whether the engine is closed.
+    private var idle: [PostgresConnection] = []
+    private var open = 0
+    private var closed = false
+
+    /// Connects once, to check the address, the login and the database.
+    /// - Parameter searchPath: a schema to keep the tables in, instead of `public`.
+    /// - Throws: `unreachable` when no server answers there; `refused` when it refuses the login.
+    public init(address: PostgreSQLAddress, password: String?, searchPath: String? = nil, maximumConnections: Int = 4) throws(SQLEngineError) {
+        precondition(maximumConnections > 0, "a pool holds at least one connection")
+        if let searchPath, searchPath.isEmpty || !searchPath.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
+            throw .configuration("The catalog's schema \(searchPath) is not a plain name: use letters, digits and _.")
+        }
+        self.address = address
+        self.searchPath = searchPath
+        self.maximumConnections = maximumConnections
+        var logger = Logger(label: "narrate.catalog")
+        logger.logLevel = .critical
+        self.logger = logger
+        var configuration: PostgresConnection.Configuration
+        switch address.place {
+        case .tcp(let host, let port):
+            configuration = .init(host: host, port: port, username: address.user, password: password, database: address.database, tls: .disable)
+        case .socket(let path):
+            configuration = .init(unixSocketPath: path, username: address.user, password: password, database: address.database)
+        }
+        configuration.options.connectTimeout = .seconds(10)
+        if let searchPath { configuration.options.additionalStartupParameters = [("search_path", searchPath)] }
+        self.configuration = configuration
+        let first = try connect()
+        give(first)
+    }
+
+    public func write<T>(_ body: (any SQLTransaction) throws(SQLEngineError) -> T) throws(SQLEngineError) -> T {
+        try transaction("BEGIN", body)
+    }
+
+    public func read<T>(_ body: (any SQLTransaction) throws(SQLEngineError) -> T) throws(SQLEngineError) -> T {
+        try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    public func close() {
+        pool.lock()
+        closed = true
+        let connections = idle
+        idle = []
+        open -= connections.count
+        pool.broadcast()
+        pool.unlock()
+        for connection in connections { try? connection.close().wait() }
+    }
+
+    private func transaction<T>(_ begin: String, _ body: (any SQLTransaction) throws(SQLEngineError) -> T) throws(SQLEngineError) -> T {
+        let connection = try borrow()
+        let transaction = Transaction(connection: connection, logger: logger, address: address)
+        do {
+            try transaction.execute(begin, [])
+            let result = try body(transaction)
+            try transaction.execute("COMMIT", [])
+            give(connection)
+            return result
+        } catch {
+            if connection.isClosed {
+                forget(connection)
+            } else if (try? transaction.execute("ROLLBACK", [])) != nil {
+                give(connection)
+            } else {
+                try? connection.close().wait()
+                forget(connection)
+            }
+            throw error
+        }
+    }
+
+    /// An idle connection, a new one while fewer than `maximumConnections` exist, or the next one given back.
+    private func borrow() throws(SQLEngineError) -> PostgresConnection {
+        pool.lock()
+        while true {
+            if closed {
+                pool.unlock()
+                throw .unreachable(address.description, reason: "the catalog was closed")
+            }
+            if let connection = idle.popLast() {
+                pool.unlock()
+                if connection.isClosed {
+                    forget(connection)
+                    pool.lock()
+                    continue
+                }
+                return connection
+            }
+            if open < maximumConnections { break }
+            pool.wait()
+        }
+        open += 1
+        pool.unlock()
+        do {
+            return try connect(counted: true)
+        } catch {
+            pool.lock()
+            open -= 1
+            pool.signal()
+            pool.unlock()
+            throw error
+        }
+    }
+
+    private func connect(counted: Bool = false) throws(SQLEngineError) -> PostgresConnection {
+        let connection: PostgresConnection
+        do {
+            connection = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 0, logger: logger).wait()
+        } catch {
+            throw Self.translate(error, address: address, sql: nil)
+        }
+        if !counted {
+            pool.lock()
+            open += 1
+            pool.unlock()
+        }
+        return connection
+    }
+
+    private func give(_ connection: PostgresConnection) {
+        pool.lock()
+        if closed {
+            open -= 1
+            pool.unlock()
+            try? connection.close().wait()
+            return
+        }
+        idle.append(connection)
+        pool.signal()
+        pool.unlock()
+    }
+
+    private func forget(_ connection: PostgresConnection) {
+        pool.lock()
+        open -= 1
+        pool.signal()
+        pool.unlock()
+    }
+
+    /// PostgreSQL's error codes (SQLSTATE) as the catalog's kinds of failure.
+    static func translate(_ error: any Error, address: PostgreSQLAddress, sql: String?) -> SQLEngineError {
+        guard let error = error as? PSQLError else { return .unreachable(address.description, reason: "\(error)") }
+        if error.code == .authMechanismRequiresPassword {
+            return .refused(address.description, reason: "the server asks for a password and none was given (catalog_password_file or NARRATE_CATALOG_PASSWORD)")
+        }
+        let state = error.serverInfo?[.sqlState] ?? ""
+        let message = error.serverInfo?[.message] ?? "\(error.code)"
+        switch state {
+        case "23505", "23503", "23502", "23514": return .constraint(sql ?? "", message: message)
+        case "40001", "40P01", "55P03", "57014": return .busy(message)
+        case "28P01", "28000", "3D000": return .refused(address.description, reason: message)
+        case "": return .unreachable(address.description, reason: "\(error.code)" + (error.underlying.map { ": \($0)" } ?? ""))
+        default:
+            if state.hasPrefix("08") || state.hasPrefix("57P") { return .unreachable(address.description, reason: message) }
+            return .statement(sql ?? "", message: message)
+        }
+    }
+
+    private struct Transaction: SQLTransaction {
+        let connection: PostgresConnection
+        let logger: Logger
+        let address: PostgreSQLAddress
+
+        func execute(_ sql: String, _ arguments: [SQLValue]) throws(SQLEngineError) -> Int {
+            try run(sql, arguments).metadata.rows ?? 0
+        }
+
+        func rows(_ sql: String, _ arguments: [SQLValue]) throws(SQLEngineError) -> [SQLRow] {
+            var rows: [SQLRow] = []
+            for row in try run(sql, arguments).rows {
+                var columns: [String] = []
+                var values: [SQLValue] = []
+                for cell in row {
+                    columns.append(cell.columnName)
+                    values.append(try Self.value(cell))
+                }
+                rows.append(SQLRow(columns: columns, values: values))
+            }
+            return rows
+        }
+
+        private func run(_ sql: String, _ arguments: [SQLValue]) throws(SQLEngineError) -> PostgresQueryResult {
+            let numbered = try PostgreSQLStatement.numbered(sql, arguments: arguments.count)
+            var bindings = PostgresBindings(capacity: arguments.count)
+            for argument in arguments {
+                switch argument {
+                case .null: bindings.appendNull()
+                case .integer(let value): bindings.append(value)
+                case .real(let value): bindings.append(value)
+                case .text(let value): bindings.append(value)
+                case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
+                }
+            }
+            do {
+                return try connection.query(PostgresQuery(unsafeSQL: numbered, binds: bindings), logger: logger).wait()
+            } catch {
+                throw PostgreSQLEngine.translate(error, address: address, sql: sql)
+            }
+        }
+
+        /// A cell as one of the values both engines store: integers of every width, reals,
+        /// text, bytes, and booleans as 0 and 1.
+        static func value(_ cell: PostgresCell) throws(SQLEngineError) -> SQLValue {
+            guard cell.bytes != nil else { return .null }
+            do {
+                switch cell.dataType {
+                case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
+                case .float4, .float8: return .real(try cell.decode(Double.self))
+                case .numeric: return .real(Double(try cell.decode(String.self)) ?? .nan)
+                case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+                case .bytea: return .blob(Array(buffer: try cell.decode(ByteBuffer.self)))
+                default: return .text(try cell.decode(String.self))
+                }
+            } catch {
+                throw .unexpectedValue(column: cell.columnName, found: "a value of PostgreSQL type \(cell.dataType)")
+            }
+        }
+    }
+}

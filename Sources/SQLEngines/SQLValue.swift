@@ -1,0 +1,22 @@
+/// A value bound to a statement or read from a row, in the types both engines store alike.
+///
+/// Booleans are stored as integers (0 and 1) and times as seconds since 1970 (`real`), so that
+/// the same statements read and write the same values on SQLite and on PostgreSQL.
+public enum SQLValue: Sendable, Equatable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    public static func integer(_ value: Int) -> SQLValue { .integer(Int64(value)) }
+    public static func boolean(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
+    public static func optional(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
+}
+
+extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByNilLiteral {
+    public init(stringLiteral value: String) { self = .text(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .real(value) }
+    public init(nilLiteral: ()) { self = .null }
+}

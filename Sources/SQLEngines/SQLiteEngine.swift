@@ -1,0 +1,118 @@
+import Foundation
+import GRDB
+
+/// The catalog in one SQLite file (GRDB): the embedded default, for one host.
+///
+/// One connection, so transactions run one at a time, writes and reads alike; another process
+/// on the same file waits up to `busyTimeout` for SQLite's lock.
+public final class SQLiteEngine: SQLEngine {
+    public let dialect = SQLDialect.sqlite
+    public let path: String
+    private let database: DatabaseQueue
+
+    /// Opens (and if new, creates) the SQLite file at `path`.
+    /// - Throws: `unreachable` when the file cannot be opened as a database.
+    public init(path: String, busyTimeout: Double = 10) throws(SQLEngineError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.foreignKeysEnabled = true
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw .unreachable(path, reason: "\(error)")
+        }
+    }
+
+    public func write<T>(_ body: (any SQLTransaction) throws(SQLEngineError) -> T) throws(SQLEngineError) -> T {
+        try run { try database.write { db in try Self.body(body, db) } }
+    }
+
+    public func read<T>(_ body: (any SQLTransaction) throws(SQLEngineError) -> T) throws(SQLEngineError) -> T {
+        try run { try database.read { db in try Self.body(body, db) } }
+    }
+
+    public func close() {
+        try? database.close()
+    }
+
+    /// Runs `body` with a transaction over `db`, carrying its typed error through GRDB's untyped closure.
+    private static func body<T>(_ body: (any SQLTransaction) throws(SQLEngineError) -> T, _ db: Database) throws -> T {
+        do {
+            return try body(Transaction(db: db))
+        } catch {
+            throw Carried(error: error)
+        }
+    }
+
+    private func run<T>(_ work: () throws -> T) throws(SQLEngineError) -> T {
+        do {
+            return try work()
+        } catch let carried as Carried {
+            throw carried.error
+        } catch let error as DatabaseError {
+            throw Self.translate(error, sql: error.sql ?? "")
+        } catch {
+            throw .unreachable(path, reason: "\(error)")
+        }
+    }
+
+    private struct Carried: Error {
+        let error: SQLEngineError
+    }
+
+    static func translate(_ error: DatabaseError, sql: String) -> SQLEngineError {
+        switch error.resultCode {
+        case .SQLITE_CONSTRAINT: .constraint(sql, message: error.message ?? "\(error)")
+        case .SQLITE_BUSY, .SQLITE_LOCKED: .busy(error.message ?? "locked")
+        default: .statement(sql, message: error.message ?? "\(error)")
+        }
+    }
+
+    private struct Transaction: SQLTransaction {
+        let db: Database
+
+        func execute(_ sql: String, _ arguments: [SQLValue]) throws(SQLEngineError) -> Int {
+            do {
+                try db.execute(sql: sql, arguments: StatementArguments(arguments.map(Self.databaseValue)))
+                return db.changesCount
+            } catch let error as DatabaseError {
+                throw SQLiteEngine.translate(error, sql: sql)
+            } catch {
+                throw .statement(sql, message: "\(error)")
+            }
+        }
+
+        func rows(_ sql: String, _ arguments: [SQLValue]) throws(SQLEngineError) -> [SQLRow] {
+            do {
+                return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments.map(Self.databaseValue))).map { row in
+                    SQLRow(columns: Array(row.columnNames), values: row.databaseValues.map(Self.value))
+                }
+            } catch let error as DatabaseError {
+                throw SQLiteEngine.translate(error, sql: sql)
+            } catch {
+                throw .statement(sql, message: "\(error)")
+            }
+        }
+
+        static func databaseValue(_ value: SQLValue) -> DatabaseValue {
+            switch value {
+            case .null: .null
+            case .integer(let value): value.databaseValue
+            case .real(let value): value.databaseValue
+            case .text(let value): value.databaseValue
+            case .blob(let bytes): Data(bytes).databaseValue
+            }
+        }
+
+        static func value(_ value: DatabaseValue) -> SQLValue {
+            switch value.storage {
+            case .null: .null
+            case .int64(let value): .integer(value)
+            case .double(let value): .real(value)
+            case .string(let value): .text(value)
+            case .blob(let data): .blob([UInt8](data))
+            }
+        }
+    }
+}

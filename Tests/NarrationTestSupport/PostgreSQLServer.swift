@@ -1,0 +1,110 @@
+import Foundation
+import Glibc
+
+/// A real PostgreSQL server for tests (Debian's postgresql-15): `initdb` into a temporary folder
+/// and `postgres` on a free loopback port and a Unix socket in that folder, as the `postgres`
+/// user when the tests run as root (PostgreSQL refuses to run as root). The socket lets the
+/// superuser `narrate` in without a password; TCP asks for one (`password`, SCRAM-SHA-256).
+/// It can be killed and started again on the same data.
+public final class PostgreSQLServer: @unchecked Sendable {
+    public static let user = "narrate"
+    public static let password = "narrate-test-catalog"
+
+    public let folder: TemporaryFolder
+    public let port: Int
+    private let binaries: URL
+    private var process: ChildProcess?
+
+    /// The address through the Unix socket (no password).
+    public var socketAddress: String { "postgresql://\(Self.user)@/narrate?host=\(folder.file("socket").path)&port=\(port)" }
+    /// The address over TCP on loopback (the password needed).
+    public var tcpAddress: String { "postgresql://\(Self.user)@127.0.0.1:\(port)/narrate" }
+
+    /// Makes a cluster with a database `narrate` and starts its server.
+    public init() throws {
+        guard let bin = Self.binaries() else {
+            throw FixtureError("PostgreSQL's programs are not in /usr/lib/postgresql/*/bin: install postgresql (Scripts/install-packages test).")
+        }
+        binaries = bin
+        folder = TemporaryFolder("narrate-pg")
+        port = try ObjectStorageServer.freePorts(1)[0]
+        try Data("\(Self.password)\n".utf8).write(to: folder.file("password"))
+        try FileManager.default.createDirectory(at: folder.file("socket"), withIntermediateDirectories: true)
+        if getuid() == 0 {
+            guard let owner = getpwnam("postgres") else { throw FixtureError("There is no postgres user: install postgresql.") }
+            for path in [folder.url.path, folder.file("socket").path, folder.file("password").path] {
+                guard chown(path, owner.pointee.pw_uid, owner.pointee.pw_gid) == 0 else { throw FixtureError("chown \(path) failed") }
+            }
+        }
+        try run("initdb", [
+            "-D", folder.file("data").path, "-U", Self.user, "--pwfile", folder.file("password").path, "-E", "UTF8",
+            "--auth-local=trust", "--auth-host=scram-sha-256", "--no-sync", "--no-instructions",
+        ])
+        try start()
+        try run("createdb", ["-h", folder.file("socket").path, "-p", "\(port)", "-U", Self.user, "narrate"])
+    }
+
+    /// Starts (or starts again) the server on the same data; returns once it takes connections.
+    public func start() throws {
+        let (program, arguments) = asPostgres(binaries.appendingPathComponent("postgres").path, [
+            "-D", folder.file("data").path, "-p", "\(port)", "-k", folder.file("socket").path,
+            "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=60",
+        ])
+        process = try ChildProcess(program, arguments, environment: ProcessInfo.processInfo.environment, stdoutFile: nil, stderrFile: folder.file("postgres.log"))
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if (try? run("pg_isready", ["-q", "-h", folder.file("socket").path, "-p", "\(port)", "-d", "postgres", "-U", Self.user])) != nil { return }
+            usleep(100_000)
+        }
+        throw FixtureError("PostgreSQL did not start within 60 s; see \(folder.file("postgres.log").path)")
+    }
+
+    /// Ends the server at once, as a crash would.
+    public func kill() {
+        process?.signal(SIGKILL)
+        _ = process?.wait()
+        process = nil
+    }
+
+    /// Runs `sql` through psql on the socket, as an independent client; returns its output.
+    @discardableResult
+    public func psql(_ sql: String) throws -> String {
+        try run("psql", ["-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-h", folder.file("socket").path, "-p", "\(port)", "-U", Self.user, "-d", "narrate", "-c", sql])
+    }
+
+    deinit {
+        if let process {
+            process.signal(SIGTERM)
+            _ = process.wait()
+        }
+    }
+
+    /// Runs one of PostgreSQL's programs to its end, as the postgres user when root.
+    @discardableResult
+    private func run(_ name: String, _ arguments: [String]) throws -> String {
+        let output = folder.file("\(name).out")
+        let (program, argv) = asPostgres(binaries.appendingPathComponent(name).path, arguments)
+        let child = try ChildProcess(program, argv, environment: ProcessInfo.processInfo.environment, stdoutFile: output, stderrFile: folder.file("\(name).err"))
+        let status = child.wait()
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            let error = (try? String(contentsOf: folder.file("\(name).err"), encoding: .utf8)) ?? ""
+            throw FixtureError("\(name) exited \(status): \(error)")
+        }
+        return text
+    }
+
+    /// `setpriv` runs the program as postgres in the same process, so a kill reaches the server itself.
+    private func asPostgres(_ program: String, _ arguments: [String]) -> (String, [String]) {
+        guard getuid() == 0 else { return (program, arguments) }
+        return ("setpriv", ["--reuid=postgres", "--regid=postgres", "--init-groups", "--", program] + arguments)
+    }
+
+    private static func binaries() -> URL? {
+        let root = URL(fileURLWithPath: "/usr/lib/postgresql")
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return versions.compactMap(Int.init).sorted().reversed()
+            .map { root.appendingPathComponent("\($0)/bin") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("postgres").path) }
+    }
+}
