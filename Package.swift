@@ -114,6 +114,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictness
@@ -126,7 +127,7 @@ let package = Package(
         .target(
             name: "Narration",
             dependencies: [
-                "NarrationCore", "NarrationAudio", "ObjectStorage", "SpeechRecognition", "NarrationText", "CArgon2",
+                "NarrationCore", "NarrationAudio", "ObjectStorage", "SpeechRecognition", "NarrationText", "SQLEngines", "CArgon2",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "Crypto", package: "swift-crypto"),  // SHA-256 of invitation and session secrets (SecretToken.swift only)
@@ -207,7 +208,7 @@ let package = Package(
         // temporary data root.
         .target(
             name: "NarrationTestSupport",
-            dependencies: ["NarrationCore", "NarrationAudio", "Narration"],
+            dependencies: ["NarrationCore", "NarrationAudio", "Narration", "SQLEngines"],
             path: "Tests/NarrationTestSupport",
             swiftSettings: strictness
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import PostgresNIO
@@ -21,6 +22,8 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
     public let searchPath: String?
     private let configuration: PostgresConnection.Configuration
     private let maximumConnections: Int
+    /// How long a statement may go unanswered before its connection is taken for dead.
+    private let statementTimeout: TimeAmount
     private let logger: Logger
     private let group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
 
@@ -31,10 +34,17 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
     private var closed = false
 
     /// Connects once, to check the address, the login and the database.
-    /// - Parameter searchPath: a schema to keep the tables in, instead of `public`.
+    /// - Parameters:
+    ///   - searchPath: a schema to keep the tables in, instead of `public`.
+    ///   - statementTimeout: seconds a statement may go unanswered (the server died without
+    ///     closing the connection, or another host holds a row that long) before it fails as
+    ///     `unreachable` and its connection is dropped.
     /// - Throws: `unreachable` when no server answers there; `refused` when it refuses the login.
-    public init(address: PostgreSQLAddress, password: String?, searchPath: String? = nil, maximumConnections: Int = 4) throws(SQLEngineError) {
-        precondition(maximumConnections > 0, "a pool holds at least one connection")
+    public init(
+        address: PostgreSQLAddress, password: String?, searchPath: String? = nil, maximumConnections: Int = 4, statementTimeout: Int = 30
+    ) throws(SQLEngineError) {
+        precondition(maximumConnections > 0 && statementTimeout > 0, "a pool holds at least one connection, and a statement has time")
+        self.statementTimeout = .seconds(Int64(statementTimeout))
         if let searchPath, searchPath.isEmpty || !searchPath.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
             throw .configuration("The catalog's schema \(searchPath) is not a plain name: use letters, digits and _.")
         }
@@ -66,6 +76,12 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
         try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
+    /// A forgotten `close()` still closes the idle connections (PostgresNIO requires every
+    /// connection closed before it goes).
+    deinit {
+        close()
+    }
+
     public func close() {
         pool.lock()
         closed = true
@@ -79,7 +95,7 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
 
     private func transaction<T>(_ begin: String, _ body: (any SQLTransaction) throws(SQLEngineError) -> T) throws(SQLEngineError) -> T {
         let connection = try borrow()
-        let transaction = Transaction(connection: connection, logger: logger, address: address)
+        let transaction = Transaction(connection: connection, logger: logger, address: address, timeout: statementTimeout)
         do {
             try transaction.execute(begin, [])
             let result = try body(transaction)
@@ -87,9 +103,11 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
             give(connection)
             return result
         } catch {
-            if connection.isClosed {
+            // A connection that went away or stopped answering is dropped, never asked to roll back.
+            if case .unreachable = error {
+                try? connection.close().wait()
                 forget(connection)
-            } else if (try? transaction.execute("ROLLBACK", [])) != nil {
+            } else if !connection.isClosed, (try? transaction.execute("ROLLBACK", [])) != nil {
                 give(connection)
             } else {
                 try? connection.close().wait()
@@ -186,10 +204,15 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
         }
     }
 
+    private struct StatementTimedOut: Error {
+        let seconds: Int64
+    }
+
     private struct Transaction: SQLTransaction {
         let connection: PostgresConnection
         let logger: Logger
         let address: PostgreSQLAddress
+        let timeout: TimeAmount
 
         func execute(_ sql: String, _ arguments: [SQLValue]) throws(SQLEngineError) -> Int {
             try run(sql, arguments).metadata.rows ?? 0
@@ -221,8 +244,22 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
                 case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
                 }
             }
+            // The answer, or a failure after `timeout`: PostgresNIO may not fail a query sent
+            // just as the server died, and a blocked thread would hold the catalog forever.
+            let loop = connection.eventLoop
+            let answer = loop.makePromise(of: PostgresQueryResult.self)
+            let settled = NIOLockedValueBox(false)
+            let settle: @Sendable (Result<PostgresQueryResult, any Error>) -> Void = { result in
+                guard settled.withLockedValue({ done in defer { done = true }; return !done }) else { return }
+                answer.completeWith(result)
+            }
+            connection.query(PostgresQuery(unsafeSQL: numbered, binds: bindings), logger: logger).whenComplete(settle)
+            let timer = loop.scheduleTask(in: timeout) { settle(.failure(StatementTimedOut(seconds: timeout.nanoseconds / 1_000_000_000))) }
+            defer { timer.cancel() }
             do {
-                return try connection.query(PostgresQuery(unsafeSQL: numbered, binds: bindings), logger: logger).wait()
+                return try answer.futureResult.wait()
+            } catch let timedOut as StatementTimedOut {
+                throw .unreachable(address.description, reason: "no answer to a statement in \(timedOut.seconds) s")
             } catch {
                 throw PostgreSQLEngine.translate(error, address: address, sql: sql)
             }

@@ -13,10 +13,13 @@ public struct SQLRow: Sendable, Equatable {
         self.values = values
     }
 
-    /// The value of `column`; `.null` is a value, a column the query did not select throws.
+    /// The value of `column` (named in any case); `.null` is a value, a column the query did not select throws.
     public subscript(_ column: String) -> SQLValue {
         get throws(SQLEngineError) {
-            guard let index = columns.firstIndex(of: column) else { throw .unexpectedValue(column: column, found: "no such column") }
+            // SQL names are the same in any case unless quoted, and PostgreSQL gives them back in lower case.
+            guard let index = columns.firstIndex(of: column) ?? columns.firstIndex(where: { $0.lowercased() == column.lowercased() }) else {
+                throw .unexpectedValue(column: column, found: "no such column")
+            }
             return values[index]
         }
     }

@@ -14,6 +14,7 @@ public final class PostgreSQLServer: @unchecked Sendable {
     public let port: Int
     private let binaries: URL
     private var process: ChildProcess?
+    private var watcher: ChildProcess?
 
     /// The address through the Unix socket (no password).
     public var socketAddress: String { "postgresql://\(Self.user)@/narrate?host=\(folder.file("socket").path)&port=\(port)" }
@@ -50,7 +51,13 @@ public final class PostgreSQLServer: @unchecked Sendable {
             "-D", folder.file("data").path, "-p", "\(port)", "-k", folder.file("socket").path,
             "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=60",
         ])
-        process = try ChildProcess(program, arguments, environment: ProcessInfo.processInfo.environment, stdoutFile: nil, stderrFile: folder.file("postgres.log"))
+        let server = try ChildProcess(program, arguments, environment: ProcessInfo.processInfo.environment, stdoutFile: nil, stderrFile: folder.file("postgres.log"))
+        process = server
+        // A server shared by a whole test process is never deinitialized: a watcher ends it,
+        // and removes its folder, once the test process has gone.
+        watcher = try ChildProcess(
+            "sh", ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; kill -TERM \(server.pid) 2>/dev/null; sleep 2; rm -rf '\(folder.url.path)'"],
+            environment: ProcessInfo.processInfo.environment, stdoutFile: nil, stderrFile: URL(fileURLWithPath: "/dev/null"))
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             if (try? run("pg_isready", ["-q", "-h", folder.file("socket").path, "-p", "\(port)", "-d", "postgres", "-U", Self.user])) != nil { return }
@@ -59,8 +66,13 @@ public final class PostgreSQLServer: @unchecked Sendable {
         throw FixtureError("PostgreSQL did not start within 60 s; see \(folder.file("postgres.log").path)")
     }
 
-    /// Ends the server at once, as a crash would.
+    /// Ends the server at once, as a crash of its machine would: its backends first (a backend
+    /// whose postmaster alone was killed may still finish the statement under way), then the
+    /// postmaster.
     public func kill() {
+        if let pid = process?.pid {
+            for child in Self.children(of: pid) { Glibc.kill(child, SIGKILL) }
+        }
         process?.signal(SIGKILL)
         _ = process?.wait()
         process = nil
@@ -98,6 +110,18 @@ public final class PostgreSQLServer: @unchecked Sendable {
     private func asPostgres(_ program: String, _ arguments: [String]) -> (String, [String]) {
         guard getuid() == 0 else { return (program, arguments) }
         return ("setpriv", ["--reuid=postgres", "--regid=postgres", "--init-groups", "--", program] + arguments)
+    }
+
+    /// The processes whose parent is `pid` (from /proc/PID/stat's fourth field).
+    private static func children(of pid: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let child = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == pid ? child : nil
+        }
     }
 
     private static func binaries() -> URL? {

@@ -33,7 +33,7 @@ struct PostgreSQLEngineTests {
 
     @Test("over TCP the password is asked for: the right one logs in, a wrong one and none are refused with a sentence")
     func password() throws {
-        let server = try Engines.server.get()
+        let server = try CatalogEngines.server.get()
         let address = try PostgreSQLAddress(parsing: server.tcpAddress)
         let engine = try PostgreSQLEngine(address: address, password: PostgreSQLServer.password)
         defer { engine.close() }
@@ -63,7 +63,7 @@ struct PostgreSQLEngineTests {
     @Test("the server killed mid-transaction: that transaction fails as unreachable and wrote nothing; once the server is back, the same engine goes on")
     func serverDies() throws {
         let server = try PostgreSQLServer()  // its own: killing it must not touch other tests
-        let engine = try PostgreSQLEngine(address: try PostgreSQLAddress(parsing: server.socketAddress), password: nil)
+        let engine = try PostgreSQLEngine(address: try PostgreSQLAddress(parsing: server.socketAddress), password: nil, statementTimeout: 5)
         defer { engine.close() }
         try engine.write { sql throws(SQLEngineError) in
             try sql.execute("CREATE TABLE take (id BIGINT PRIMARY KEY)")

@@ -4,38 +4,6 @@ import SQLEngines
 import Synchronization
 import Testing
 
-/// The two catalog engines, one server of each for the whole test process.
-enum Engines {
-    /// A real PostgreSQL server (initdb into a temporary folder), started once.
-    static let server: Result<PostgreSQLServer, any Error> = Result { try PostgreSQLServer() }
-
-    enum Kind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case sqlite, postgreSQL
-        var testDescription: String { rawValue }
-    }
-
-    /// A new, empty catalog of `kind`: a new SQLite file, or a new schema of its own on the one
-    /// PostgreSQL server (tests run in parallel; each sees only its own tables).
-    static func make(_ kind: Kind, folder: TemporaryFolder, name: String = "catalog") throws -> any SQLEngine {
-        switch kind {
-        case .sqlite:
-            return try SQLiteEngine(path: folder.file("\(name).sqlite").path)
-        case .postgreSQL:
-            let server = try server.get()
-            let schema = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
-            try server.psql("CREATE SCHEMA \(schema)")
-            return try PostgreSQLEngine(address: try PostgreSQLAddress(parsing: server.socketAddress), password: nil, searchPath: schema)
-        }
-    }
-
-    /// A second engine on the same catalog, as a second host (or process) would open it.
-    static func another(_ engine: any SQLEngine) throws -> any SQLEngine {
-        if let sqlite = engine as? SQLiteEngine { return try SQLiteEngine(path: sqlite.path) }
-        let postgreSQL = try #require(engine as? PostgreSQLEngine)
-        return try PostgreSQLEngine(address: postgreSQL.address, password: nil, searchPath: postgreSQL.searchPath)
-    }
-}
-
 /// What the catalog needs of an engine, the same on SQLite and on a real PostgreSQL: values
 /// come back as they went in, a transaction that throws leaves nothing, the rules of a table
 /// refuse a write with a typed error, concurrent writers lose no update, and two hosts taking
@@ -53,9 +21,9 @@ struct SQLEngineContractTests {
         }
     }
 
-    @Test("every kind of value comes back as it went in, and a ? inside quotes is text, not an argument", arguments: Engines.Kind.allCases)
-    func values(_ kind: Engines.Kind) throws {
-        let engine = try Engines.make(kind, folder: folder)
+    @Test("every kind of value comes back as it went in, and a ? inside quotes is text, not an argument", arguments: CatalogEngines.Kind.allCases)
+    func values(_ kind: CatalogEngines.Kind) throws {
+        let engine = try CatalogEngines.make(kind, folder: folder)
         defer { engine.close() }
         try table(engine)
         let bytes = (0...255).map(UInt8.init)
@@ -81,9 +49,9 @@ struct SQLEngineContractTests {
         #expect(throws: SQLEngineError.unexpectedValue(column: "missing", found: "no such column")) { try rows[1].text("missing") }
     }
 
-    @Test("a write that throws leaves nothing behind, and its error comes back as it was thrown", arguments: Engines.Kind.allCases)
-    func rollback(_ kind: Engines.Kind) throws {
-        let engine = try Engines.make(kind, folder: folder)
+    @Test("a write that throws leaves nothing behind, and its error comes back as it was thrown", arguments: CatalogEngines.Kind.allCases)
+    func rollback(_ kind: CatalogEngines.Kind) throws {
+        let engine = try CatalogEngines.make(kind, folder: folder)
         defer { engine.close() }
         try table(engine)
         #expect(throws: SQLEngineError.configuration("stop here")) {
@@ -96,9 +64,9 @@ struct SQLEngineContractTests {
         #expect(count == 0)
     }
 
-    @Test("a unique name written twice is refused as a constraint, and the transaction is undone whole", arguments: Engines.Kind.allCases)
-    func constraint(_ kind: Engines.Kind) throws {
-        let engine = try Engines.make(kind, folder: folder)
+    @Test("a unique name written twice is refused as a constraint, and the transaction is undone whole", arguments: CatalogEngines.Kind.allCases)
+    func constraint(_ kind: CatalogEngines.Kind) throws {
+        let engine = try CatalogEngines.make(kind, folder: folder)
         defer { engine.close() }
         try table(engine)
         try engine.write { sql throws(SQLEngineError) in try sql.execute("INSERT INTO item (id, name) VALUES (1, 'budget')") }
@@ -117,11 +85,11 @@ struct SQLEngineContractTests {
         #expect(changed == 1)
     }
 
-    @Test("two hosts adding one to the same row 100 times each, at once, lose no update", arguments: Engines.Kind.allCases)
-    func concurrentWriters(_ kind: Engines.Kind) throws {
-        let first = try Engines.make(kind, folder: folder)
+    @Test("two hosts adding one to the same row 100 times each, at once, lose no update", arguments: CatalogEngines.Kind.allCases)
+    func concurrentWriters(_ kind: CatalogEngines.Kind) throws {
+        let first = try CatalogEngines.make(kind, folder: folder)
         defer { first.close() }
-        let second = try Engines.another(first)
+        let second = try CatalogEngines.another(first)
         defer { second.close() }
         try first.write { sql throws(SQLEngineError) in
             try sql.execute("CREATE TABLE counter (id BIGINT PRIMARY KEY, n BIGINT NOT NULL)")
@@ -132,7 +100,7 @@ struct SQLEngineContractTests {
             let engine = index == 0 ? first : second
             for _ in 0..<100 {
                 do {
-                    try engine.write { sql throws(SQLEngineError) in try sql.execute("UPDATE counter SET n = n + 1 WHERE id = 1") }
+                    _ = try engine.write { sql throws(SQLEngineError) in try sql.execute("UPDATE counter SET n = n + 1 WHERE id = 1") }
                 } catch {
                     failures.withLock { $0.append("\(error)") }
                 }
@@ -142,11 +110,11 @@ struct SQLEngineContractTests {
         #expect(try first.read { sql throws(SQLEngineError) in try sql.row("SELECT n FROM counter")?.int("n") } == 200)
     }
 
-    @Test("two hosts taking 200 jobs, 4 threads each, take every job exactly once", arguments: Engines.Kind.allCases)
-    func takeRowsNoOtherHolds(_ kind: Engines.Kind) throws {
-        let first = try Engines.make(kind, folder: folder)
+    @Test("two hosts taking 200 jobs, 4 threads each, take every job exactly once", arguments: CatalogEngines.Kind.allCases)
+    func takeRowsNoOtherHolds(_ kind: CatalogEngines.Kind) throws {
+        let first = try CatalogEngines.make(kind, folder: folder)
         defer { first.close() }
-        let second = try Engines.another(first)
+        let second = try CatalogEngines.another(first)
         defer { second.close() }
         try first.write { sql throws(SQLEngineError) in
             try sql.execute("CREATE TABLE job (id BIGINT PRIMARY KEY, takenBy TEXT)")
