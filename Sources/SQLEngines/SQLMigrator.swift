@@ -1,4 +1,4 @@
-import Glibc
+import Foundation
 
 /// The steps that make a catalog's tables, run in order once each on either engine: every host
 /// that opens the catalog runs those not yet recorded in `catalog_migration`, each step in one
@@ -52,8 +52,6 @@ public struct SQLMigrator: Sendable {
 /// Seconds since 1970, as the catalog's times are stored.
 enum SQLClock {
     static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        Date().timeIntervalSince1970
     }
 }

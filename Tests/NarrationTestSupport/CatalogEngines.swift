@@ -1,6 +1,5 @@
 import Foundation
 public import SQLEngines
-public import Testing
 
 /// The two catalog engines for tests that run against both: a new SQLite file, or a schema of
 /// its own on one real PostgreSQL server started once for the whole test process.
@@ -8,9 +7,8 @@ public enum CatalogEngines {
     /// A real PostgreSQL server (initdb into a temporary folder), started once.
     public static let server: Result<PostgreSQLServer, any Error> = Result { try PostgreSQLServer() }
 
-    public enum Kind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    public enum Kind: String, CaseIterable, Sendable {
         case sqlite, postgreSQL
-        public var testDescription: String { rawValue }
     }
 
     /// A new, empty catalog of `kind`: a new SQLite file, or a new schema of its own on the one
