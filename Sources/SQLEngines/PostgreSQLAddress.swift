@@ -2,8 +2,7 @@ import Foundation
 
 /// Where a PostgreSQL catalog is: `postgresql://USER@HOST:PORT/DATABASE`, or through the server's
 /// Unix socket, `postgresql://USER@/DATABASE?host=/run/postgresql` (libpq's spelling: `host` is
-/// the socket's folder). The password is never in the address: it comes from a file or the
-/// environment (`[service] catalog_password_file`, `NARRATE_CATALOG_PASSWORD`), so that the
+/// the socket's folder). The password is never in the address, but given apart, so that the
 /// address can be shown and logged.
 public struct PostgreSQLAddress: Sendable, Equatable, CustomStringConvertible {
     public enum Place: Sendable, Equatable {
@@ -30,7 +29,7 @@ public struct PostgreSQLAddress: Sendable, Equatable, CustomStringConvertible {
             throw .configuration("The catalog address \(text) is not a PostgreSQL address: \(form).")
         }
         guard url.password == nil else {
-            throw .configuration("The catalog address has a password in it: put the password in a file named by catalog_password_file (or NARRATE_CATALOG_PASSWORD), and \(form).")
+            throw .configuration("The catalog address has a password in it: give the password apart from the address, and \(form).")
         }
         guard let user = url.user, !user.isEmpty else { throw .configuration("The catalog address \(text) names no user: \(form).") }
         let database = String(url.path.drop(while: { $0 == "/" }))

@@ -65,6 +65,7 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
         if let searchPath { configuration.options.additionalStartupParameters = [("search_path", searchPath)] }
         self.configuration = configuration
         let first = try connect()
+        open = 1
         give(first)
     }
 
@@ -140,7 +141,7 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
         open += 1
         pool.unlock()
         do {
-            return try connect(counted: true)
+            return try connect()
         } catch {
             pool.lock()
             open -= 1
@@ -150,19 +151,13 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
         }
     }
 
-    private func connect(counted: Bool = false) throws(SQLEngineError) -> PostgresConnection {
-        let connection: PostgresConnection
+    /// A new connection; the caller counts it in `open`.
+    private func connect() throws(SQLEngineError) -> PostgresConnection {
         do {
-            connection = try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 0, logger: logger).wait()
+            return try PostgresConnection.connect(on: group.next(), configuration: configuration, id: 0, logger: logger).wait()
         } catch {
             throw Self.translate(error, address: address, sql: nil)
         }
-        if !counted {
-            pool.lock()
-            open += 1
-            pool.unlock()
-        }
-        return connection
     }
 
     private func give(_ connection: PostgresConnection) {
@@ -189,7 +184,7 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
     static func translate(_ error: any Error, address: PostgreSQLAddress, sql: String?) -> SQLEngineError {
         guard let error = error as? PSQLError else { return .unreachable(address.description, reason: "\(error)") }
         if error.code == .authMechanismRequiresPassword {
-            return .refused(address.description, reason: "the server asks for a password and none was given (catalog_password_file or NARRATE_CATALOG_PASSWORD)")
+            return .refused(address.description, reason: "the server asks for a password and none was given")
         }
         let state = error.serverInfo?[.sqlState] ?? ""
         let message = error.serverInfo?[.message] ?? "\(error.code)"

@@ -16,6 +16,8 @@ public enum SQLEngineError: Error, Sendable, Equatable {
     case unexpectedValue(column: String, found: String)
     /// The address or settings of an engine are not usable: what is wrong and the fix.
     case configuration(String)
+    /// A catalog file or its journal is a symbolic link, which the engine never writes through.
+    case plantedLink(String)
 
     /// A sentence naming what failed and what to do.
     public var message: String {
@@ -27,6 +29,7 @@ public enum SQLEngineError: Error, Sendable, Equatable {
         case .busy(let what): "The catalog was busy for too long (\(what)); nothing was changed: try again."
         case .unexpectedValue(let column, let found): "The catalog's column \(column) held \(found): was the catalog written by another version of narrate?"
         case .configuration(let problem): problem
+        case .plantedLink(let path): "\(path) is a symbolic link, and the catalog is never written through one: remove the link."
         }
     }
 }

@@ -40,18 +40,11 @@ public struct SQLMigrator: Sendable {
                 try sql.execute("CREATE TABLE IF NOT EXISTS catalog_migration (name TEXT PRIMARY KEY, ranAt \(engine.dialect.realType) NOT NULL)")
                 guard try sql.row("SELECT name FROM catalog_migration WHERE name = ?", .text(step.name)) == nil else { return true }
                 for statement in step.statements(engine.dialect) { try sql.execute(statement) }
-                try sql.execute("INSERT INTO catalog_migration (name, ranAt) VALUES (?, ?)", .text(step.name), .real(SQLClock.now()))
+                try sql.execute("INSERT INTO catalog_migration (name, ranAt) VALUES (?, ?)", .text(step.name), .real(Date().timeIntervalSince1970))
                 return false
             }
             if !done { ran.append(step.name) }
         }
         return ran
-    }
-}
-
-/// Seconds since 1970, as the catalog's times are stored.
-enum SQLClock {
-    static func now() -> Double {
-        Date().timeIntervalSince1970
     }
 }

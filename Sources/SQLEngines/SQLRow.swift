@@ -35,11 +35,6 @@ public struct SQLRow: Sendable, Equatable {
         return int
     }
 
-    public func optionalInteger(_ column: String) throws(SQLEngineError) -> Int64? {
-        if case .null = try self[column] { return nil }
-        return try integer(column)
-    }
-
     /// A real column; an integer one is read as a real too (SQLite stores 2.0 as 2).
     public func real(_ column: String) throws(SQLEngineError) -> Double {
         switch try self[column] {
@@ -57,11 +52,6 @@ public struct SQLRow: Sendable, Equatable {
     public func text(_ column: String) throws(SQLEngineError) -> String {
         guard case .text(let value) = try self[column] else { throw mismatch(column, "text") }
         return value
-    }
-
-    public func optionalText(_ column: String) throws(SQLEngineError) -> String? {
-        if case .null = try self[column] { return nil }
-        return try text(column)
     }
 
     public func boolean(_ column: String) throws(SQLEngineError) -> Bool {

@@ -11,7 +11,6 @@ public enum SQLValue: Sendable, Equatable, Hashable {
 
     public static func integer(_ value: Int) -> SQLValue { .integer(Int64(value)) }
     public static func boolean(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
-    public static func optional(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
 }
 
 extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByNilLiteral {

@@ -11,9 +11,17 @@ public final class SQLiteEngine: SQLEngine {
     private let database: DatabaseQueue
 
     /// Opens (and if new, creates) the SQLite file at `path`.
-    /// - Throws: `unreachable` when the file cannot be opened as a database.
+    /// - Throws: `plantedLink` when the file or its journal is a symbolic link; `unreachable`
+    ///   when the file cannot be opened as a database.
     public init(path: String, busyTimeout: Double = 10) throws(SQLEngineError) {
         self.path = path
+        // SQLite follows links when it opens a database and its journal by name, and would write
+        // into the link's target: refused before anything is opened (as `Catalog` does).
+        for name in [path, path + "-journal", path + "-wal", path + "-shm"] {
+            if (try? FileManager.default.attributesOfItem(atPath: name)[.type] as? FileAttributeType) == .typeSymbolicLink {
+                throw .plantedLink(name)
+            }
+        }
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.foreignKeysEnabled = true

@@ -18,7 +18,7 @@ struct PostgreSQLEngineTests {
         #expect(try PostgreSQLAddress(parsing: socket.description) == socket)
         #expect(try PostgreSQLAddress(parsing: "postgres://ann@localhost/books").place == .tcp(host: "localhost", port: 5432))
         let refusals: [(String, String)] = [
-            ("postgresql://narrate:secret@db/catalog", "The catalog address has a password in it: put the password in a file named by catalog_password_file"),
+            ("postgresql://narrate:secret@db/catalog", "The catalog address has a password in it: give the password apart from the address"),
             ("postgresql://db/catalog", "The catalog address postgresql://db/catalog names no user"),
             ("postgresql://narrate@db/", "The catalog address postgresql://narrate@db/ names no database"),
             ("postgresql://narrate@db:0/catalog", "The catalog address postgresql://narrate@db:0/catalog has port 0: a port is 1 to 65535."),

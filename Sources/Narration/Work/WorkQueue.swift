@@ -1,3 +1,4 @@
+import NarrationCore
 public import SQLEngines
 
 /// Background work (exports, take checks, deliveries, feed changes, books) as a queue in the
@@ -92,7 +93,7 @@ public struct WorkQueue: Sendable {
             if let open = try sql.row("SELECT id FROM work_job WHERE kind = ? AND subject = ? AND state IN ('waiting', 'taken')", .text(kind), .text(subject)) {
                 return try open.text("id")
             }
-            let id = Self.newID()
+            let id = Identifier.random(length: 16)
             try sql.execute(
                 "INSERT INTO work_job (id, kind, subject, state, dueAt, createdAt) VALUES (?, ?, ?, 'waiting', ?, ?)",
                 .text(id), .text(kind), .text(subject), .real(due), .real(now))
@@ -170,10 +171,5 @@ public struct WorkQueue: Sendable {
                 "UPDATE work_job SET \(assignments) WHERE id = ? AND state = 'taken' AND takenBy = ? AND attempts = ?",
                 arguments + [.text(job.id), .text(job.host), .integer(job.attempt)]) == 1
         }
-    }
-
-    private static func newID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(UInt8.random(in: 0...255, using: &generator), radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
     }
 }
