@@ -530,6 +530,16 @@ class Browser:
     def click(self, element_id):
         self.el(element_id).click()
 
+    def show_new_article_form(self, timeout=15):
+        """Shows the new-article form: on an empty library the studio may show it by itself, a
+        moment after its first state (the form and its button are never both on screen), so this
+        waits for one of the two before deciding whether to click."""
+        self.wait(lambda d: self.visible("article-section") or self.visible("new-article"),
+                  "the new-article form or its button", timeout)
+        if not self.visible("article-section"):
+            self.click("new-article")
+        self.wait(lambda d: self.visible("article-section"), "the new-article form", timeout)
+
     def press(self, keys):
         """Keys on the page itself (focus off any control first)."""
         self.js("if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur()")

@@ -28,9 +28,7 @@ class AccessibilityTests(StudioTestCase):
                 failures.append(str(error))
 
         # 1. The new-article form (empty data root: the form is what the studio shows first).
-        if not page.visible("article-section"):
-            page.click("new-article")
-        page.wait(lambda d: page.visible("article-section"), "the new-article form")
+        page.show_new_article_form()
         audit("new-article form")
 
         # 1b. The form with its refusal sentence.

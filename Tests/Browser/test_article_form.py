@@ -39,9 +39,7 @@ class ArticleFormTests(StudioTestCase):
         self.assertEqual(self.studio.narrate_json("list"), [])
 
         # The page: both fields empty (config.toml names neither), the refusal shown, the cursor in Publication.
-        if not page.visible("article-section"):
-            page.click("new-article")
-        page.wait(lambda d: page.visible("article-section"), "the new-article form")
+        page.show_new_article_form()
         self.assertEqual(page.el("form-publication").get_attribute("value"), "")
         self.assertEqual(page.el("form-publication").get_attribute("required"), "true")
         page.el("form-title").send_keys("Harbour")

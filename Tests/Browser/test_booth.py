@@ -48,9 +48,7 @@ class BoothFlowTests(StudioTestCase):
 
     def test_1_new_article_from_the_form(self):
         page = self.page
-        if not page.visible("article-section"):
-            page.click("new-article")
-        page.wait(lambda d: page.visible("article-section"), "the new-article form to show")
+        page.show_new_article_form()
         self.assertEqual(page.el("form-publication").get_attribute("value"), "Daily Post",
                          "the form's publication comes from config.toml")
         self.assertEqual(page.el("form-narrator").get_attribute("value"), "Ann Reader",

@@ -85,9 +85,7 @@ class BrowserMicrophoneTests(StudioTestCase):
         cls.page = cls.browser(fake_audio=cls.speech)
         cls.page.open(cls.studio)
         page = cls.page
-        if not page.visible("article-section"):
-            page.click("new-article")
-        page.wait(lambda d: page.visible("article-section"), "the new-article form")
+        page.show_new_article_form()
         page.el("form-title").send_keys("Read on a laptop")
         page.click("form-create")
         page.wait(lambda d: page.visible("record-section"), "the studio")

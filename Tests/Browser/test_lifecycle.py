@@ -34,9 +34,7 @@ class LifecycleTests(unittest.TestCase):
         studio = self.studio.start()
         self.browser = page = Browser(studio.folder)
         page.open(studio)
-        if not page.visible("article-section"):
-            page.click("new-article")
-        page.wait(lambda d: page.visible("article-section"), "the new-article form")
+        page.show_new_article_form()
         page.el("form-title").send_keys("Interrupted")
         page.click("form-create")
         page.wait(lambda d: page.visible("record-section"), "the studio")

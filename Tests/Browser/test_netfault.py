@@ -405,9 +405,7 @@ class ChromiumThroughNetFaultTests(unittest.TestCase):
             page.open(studio)
             self.assertEqual(page.js("return [isSecureContext, typeof navigator.storage.getDirectory, "
                                      "typeof navigator.mediaDevices.getUserMedia]"), [True, "function", "function"])
-            if not page.visible("article-section"):
-                page.click("new-article")
-            page.wait(lambda d: page.visible("article-section"), "the new-article form")
+            page.show_new_article_form()
             page.el("form-title").send_keys("Read across a poor network")
             page.click("form-create")
             page.wait(lambda d: page.visible("record-section"), "the studio")

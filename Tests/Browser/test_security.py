@@ -196,9 +196,7 @@ class SecurityTests(StudioTestCase):
     def test_the_form_refuses_a_text_over_2_mib(self):
         page = self.browser()
         page.open(self.studio)
-        if not page.visible("article-section"):
-            page.click("new-article")
-        page.wait(lambda d: page.visible("article-section"), "the new-article form")
+        page.show_new_article_form()
         big = os.path.join(self.studio.folder, "big.md")
         with open(big, "w") as f:
             f.write("# Big\n\n" + ("A paragraph that goes on. " * 40 + "\n\n") * 2200)

@@ -93,9 +93,7 @@ class WebKitStudioTests(StudioTestCase):
         page.open(self.studio)
         page.js(WATCH_ERRORS)
         self.assertEqual(page.js("return navigator.userAgent.includes('AppleWebKit') && !navigator.userAgent.includes('Chrome')"), True)
-        if not page.visible("article-section"):
-            page.click("new-article")
-        page.wait(lambda d: page.visible("article-section"), "the new-article form")
+        page.show_new_article_form()
         page.el("form-title").send_keys("Read in WebKit")
         page.click("form-create")
         page.wait(lambda d: page.visible("record-section"), "the studio")
