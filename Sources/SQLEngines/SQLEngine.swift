@@ -49,6 +49,11 @@ extension SQLTransaction {
     public func row(_ sql: String, _ arguments: SQLValue...) throws(SQLEngineError) -> SQLRow? {
         try rows(sql, arguments).first
     }
+
+    /// The query's first row; nil when it has none.
+    public func row(_ sql: String, _ arguments: [SQLValue]) throws(SQLEngineError) -> SQLRow? {
+        try rows(sql, arguments).first
+    }
 }
 
 /// Where the two engines' SQL differs.

@@ -18,6 +18,8 @@ public enum SQLEngineError: Error, Sendable, Equatable {
     case configuration(String)
     /// A catalog file or its journal is a symbolic link, which the engine never writes through.
     case plantedLink(String)
+    /// The caller gave the transaction up (its own check failed); nothing of it was written.
+    case givenUp
 
     /// A sentence naming what failed and what to do.
     public var message: String {
@@ -30,6 +32,7 @@ public enum SQLEngineError: Error, Sendable, Equatable {
         case .unexpectedValue(let column, let found): "The catalog's column \(column) held \(found): was the catalog written by another version of narrate?"
         case .configuration(let problem): problem
         case .plantedLink(let path): "\(path) is a symbolic link, and the catalog is never written through one: remove the link."
+        case .givenUp: "The change was given up before it was written; nothing was changed."
         }
     }
 }

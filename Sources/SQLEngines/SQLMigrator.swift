@@ -7,7 +7,9 @@ import Foundation
 /// Two hosts starting at once do not both run a step: on PostgreSQL each step's transaction
 /// first takes one advisory lock (`pg_advisory_xact_lock`), and SQLite has one writer at a time.
 ///
-/// Our own, small, rather than GRDB's `DatabaseMigrator`, which runs on SQLite only.
+/// Our own, small, rather than GRDB's `DatabaseMigrator`, which runs on SQLite only. Catalogs
+/// that GRDB's migrator made name their steps in `grdb_migrations`; a step named there counts as
+/// run (`earlierRecords`), so those catalogs go on from where they were.
 public struct SQLMigrator: Sendable {
     public struct Step: Sendable {
         public let name: String
@@ -20,25 +22,42 @@ public struct SQLMigrator: Sendable {
         }
     }
 
-    public private(set) var steps: [Step] = []
+    /// A table in which an earlier migrator recorded the steps it ran, by name in `column`.
+    public struct EarlierRecords: Sendable {
+        public let table: String
+        public let column: String
 
-    public init() {}
+        public init(table: String, column: String) {
+            self.table = table
+            self.column = column
+        }
+    }
+
+    public private(set) var steps: [Step] = []
+    public let earlierRecords: EarlierRecords?
+
+    public init(earlierRecords: EarlierRecords? = nil) {
+        self.earlierRecords = earlierRecords
+    }
 
     public mutating func register(_ name: String, _ statements: @escaping @Sendable (SQLDialect) -> [String]) {
         precondition(!steps.contains { $0.name == name }, "a step is registered once")
         steps.append(Step(name, statements))
     }
 
-    /// Runs the steps not yet run on `engine`.
+    /// Runs the steps not yet run on `engine`; with `last`, only up to the step of that name
+    /// (to make a catalog as an older narrate left it).
     /// - Returns: the names of the steps this call ran.
     @discardableResult
-    public func migrate(_ engine: any SQLEngine) throws(SQLEngineError) -> [String] {
+    public func migrate(_ engine: any SQLEngine, upTo last: String? = nil) throws(SQLEngineError) -> [String] {
         var ran: [String] = []
-        for step in steps {
+        let end = last.flatMap { name in steps.firstIndex { $0.name == name } }.map { $0 + 1 } ?? steps.count
+        precondition(last == nil || end <= steps.count && steps[end - 1].name == last, "the last step is one of the steps")
+        for step in steps[..<end] {
             let done = try engine.write { sql throws(SQLEngineError) -> Bool in
                 if engine.dialect == .postgreSQL { _ = try sql.rows("SELECT pg_advisory_xact_lock(7243101)") }
                 try sql.execute("CREATE TABLE IF NOT EXISTS catalog_migration (name TEXT PRIMARY KEY, ranAt \(engine.dialect.realType) NOT NULL)")
-                guard try sql.row("SELECT name FROM catalog_migration WHERE name = ?", .text(step.name)) == nil else { return true }
+                guard try !self.hasRun(step.name, sql, engine.dialect) else { return true }
                 for statement in step.statements(engine.dialect) { try sql.execute(statement) }
                 try sql.execute("INSERT INTO catalog_migration (name, ranAt) VALUES (?, ?)", .text(step.name), .real(Date().timeIntervalSince1970))
                 return false
@@ -46,5 +65,31 @@ public struct SQLMigrator: Sendable {
             if !done { ran.append(step.name) }
         }
         return ran
+    }
+
+    /// The names of the steps not yet run on `engine`, found without writing anything (for a
+    /// catalog opened only to read).
+    public func pending(on engine: any SQLEngine) throws(SQLEngineError) -> [String] {
+        try engine.read { sql throws(SQLEngineError) -> [String] in
+            var pending: [String] = []
+            for step in steps where try !self.hasRun(step.name, sql, engine.dialect) { pending.append(step.name) }
+            return pending
+        }
+    }
+
+    private func hasRun(_ name: String, _ sql: any SQLTransaction, _ dialect: SQLDialect) throws(SQLEngineError) -> Bool {
+        if try Self.tableExists("catalog_migration", sql, dialect),
+           try sql.row("SELECT name FROM catalog_migration WHERE name = ?", .text(name)) != nil {
+            return true
+        }
+        guard let earlierRecords, try Self.tableExists(earlierRecords.table, sql, dialect) else { return false }
+        return try sql.row("SELECT \(earlierRecords.column) FROM \(earlierRecords.table) WHERE \(earlierRecords.column) = ?", .text(name)) != nil
+    }
+
+    private static func tableExists(_ table: String, _ sql: any SQLTransaction, _ dialect: SQLDialect) throws(SQLEngineError) -> Bool {
+        switch dialect {
+        case .sqlite: try sql.row("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", .text(table)) != nil
+        case .postgreSQL: try sql.row("SELECT to_regclass(?) IS NOT NULL AS found", .text(table))?.integer("found") == 1
+        }
     }
 }

@@ -49,6 +49,18 @@ public struct SQLRow: Sendable, Equatable {
         return try real(column)
     }
 
+    /// An integer column that may be NULL.
+    public func optionalInteger(_ column: String) throws(SQLEngineError) -> Int64? {
+        if case .null = try self[column] { return nil }
+        return try integer(column)
+    }
+
+    /// A text column that may be NULL.
+    public func optionalText(_ column: String) throws(SQLEngineError) -> String? {
+        if case .null = try self[column] { return nil }
+        return try text(column)
+    }
+
     public func text(_ column: String) throws(SQLEngineError) -> String {
         guard case .text(let value) = try self[column] else { throw mismatch(column, "text") }
         return value
@@ -65,6 +77,13 @@ public struct SQLRow: Sendable, Equatable {
     public func blob(_ column: String) throws(SQLEngineError) -> [UInt8] {
         guard case .blob(let value) = try self[column] else { throw mismatch(column, "bytes") }
         return value
+    }
+
+    /// `read(self)`, or nil when it throws: for a reader that checks every value of a row and
+    /// reports the row whole. Unlike `try?`, it keeps a NULL read as nil apart from a value of the
+    /// wrong type (`String??`).
+    public func checked<T>(_ read: (SQLRow) throws -> T) -> T? {
+        do { return try read(self) } catch { return nil }
     }
 
     private func mismatch(_ column: String, _ wanted: String) -> SQLEngineError {

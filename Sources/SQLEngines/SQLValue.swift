@@ -19,3 +19,16 @@ extension SQLValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Exp
     public init(floatLiteral value: Double) { self = .real(value) }
     public init(nilLiteral: ()) { self = .null }
 }
+
+extension SQLValue: CustomStringConvertible {
+    /// The value as a sentence shows it: text in double quotes, NULL, a count of bytes.
+    public var description: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let value): "\(value)"
+        case .real(let value): "\(value)"
+        case .text(let value): "\"\(value)\""
+        case .blob(let bytes): "Data(\(bytes.count) bytes)"
+        }
+    }
+}

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+package import GRDB
 
 /// The catalog in one SQLite file (GRDB): the embedded default, for one host.
 ///
@@ -30,6 +30,20 @@ public final class SQLiteEngine: SQLEngine {
         } catch {
             throw .unreachable(path, reason: "\(error)")
         }
+    }
+
+    /// An engine over a queue its caller opened and keeps using: for the catalog, whose older
+    /// queries still speak GRDB, while its parts move onto `SQLEngine` one by one. Both run on the
+    /// one connection, one transaction at a time.
+    package init(sharing database: DatabaseQueue, path: String) {
+        self.path = path
+        self.database = database
+    }
+
+    /// A transaction over a GRDB connection already in one: lets code still written against GRDB
+    /// call parts of the catalog that speak `SQLEngine`, inside its own transaction.
+    package static func transaction(over db: Database) -> any SQLTransaction {
+        Transaction(db: db)
     }
 
     public func write<T>(_ body: (any SQLTransaction) throws(SQLEngineError) -> T) throws(SQLEngineError) -> T {

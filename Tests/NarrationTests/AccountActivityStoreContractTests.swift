@@ -9,7 +9,7 @@ import Testing
 /// back, the same refusals, nothing written by a refusal.
 @Suite("The activity log on every AccountActivityStore")
 struct AccountActivityStoreContractTests {
-    enum Kind: String, CaseIterable { case catalog, memory }
+    enum Kind: String, CaseIterable { case catalog, postgreSQL, memory }
 
     /// The account service and the activity on a store of `kind`, with ann and dora added, the
     /// clock, and the folder that keeps a catalog alive.
@@ -27,8 +27,8 @@ struct AccountActivityStoreContractTests {
             let accountStore: any AccountStore
             let activityStore: any AccountActivityStore
             switch kind {
-            case .catalog:
-                let catalog = try Catalog(path: catalogPath)
+            case .catalog, .postgreSQL:
+                let catalog = kind == .catalog ? try TestCatalogs.sqlite(folder) : try TestCatalogs.postgreSQL(folder)
                 (accountStore, activityStore) = (catalog, catalog)
             case .memory:
                 let memory = InMemoryAccountStore()

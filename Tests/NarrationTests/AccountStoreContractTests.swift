@@ -1,5 +1,5 @@
 import Foundation
-import Narration
+@testable import Narration
 import NarrationCore
 import NarrationTestSupport
 import Testing
@@ -8,14 +8,15 @@ import Testing
 /// from each, so that the rules live in `AccountService` and a store only keeps.
 @Suite("Account rules on every AccountStore")
 struct AccountStoreContractTests {
-    enum Kind: String, CaseIterable { case catalog, memory }
+    enum Kind: String, CaseIterable { case catalog, postgreSQL, memory }
 
     /// A service on a store of `kind`, its clock, and the folder that keeps a catalog alive.
     static func service(_ kind: Kind) throws -> (AccountService, HandClock, TemporaryFolder) {
         let folder = TemporaryFolder("narrate-account-store")
         let clock = HandClock()
         let store: any AccountStore = switch kind {
-        case .catalog: try Catalog(path: folder.file("catalog.sqlite").path)
+        case .catalog: try TestCatalogs.sqlite(folder)
+        case .postgreSQL: try TestCatalogs.postgreSQL(folder)
         case .memory: InMemoryAccountStore()
         }
         return (AccountService(store: store, clock: clock.function, hashing: .init(iterations: 1, memoryKiB: 64, lanes: 1)), clock, folder)

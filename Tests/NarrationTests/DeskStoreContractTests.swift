@@ -10,7 +10,7 @@ import Testing
 /// made at the same moment of which exactly one wins.
 @Suite("The desk's rules on every DeskStore")
 struct DeskStoreContractTests {
-    enum Kind: String, CaseIterable { case catalog, memory }
+    enum Kind: String, CaseIterable { case catalog, postgreSQL, memory }
 
     /// A desk on a store of `kind` with four accounts (the catalog keeps them too, since an
     /// assignee must be an account there), its clock, and what keeps a catalog alive.
@@ -45,7 +45,12 @@ struct DeskStoreContractTests {
     static func desk(_ kind: Kind, reviewIsOn: Bool = true) throws -> Desk {
         let folder = TemporaryFolder("narrate-desk-store")
         let clock = HandClock(try DeskTime("2026-12-01T09:00").instant)
-        let catalog: Catalog? = kind == .catalog ? try Catalog(path: folder.file("catalog.sqlite").path) : nil
+        let catalog: Catalog? =
+            switch kind {
+            case .catalog: try TestCatalogs.sqlite(folder)
+            case .postgreSQL: try TestCatalogs.postgreSQL(folder)
+            case .memory: nil
+            }
         var accounts: [Account] = []
         for (name, role) in [("ann", Role.volunteer), ("bob", .volunteer), ("pat", .proofListener), ("cora", .coordinator)] {
             let account = Account(name: try AccountName(name), role: role, createdAt: clock.date)

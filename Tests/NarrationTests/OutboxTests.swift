@@ -5,6 +5,7 @@ import GRDB
 import NarrationAudio
 import NarrationCore
 import NarrationTestSupport
+import SQLEngines
 import Testing
 
 @Suite("Queue and submit to a folder")
@@ -110,8 +111,8 @@ struct OutboxMigrationTests {
     func olderOutbox() throws {
         let folder = TemporaryFolder("narrate-migration")
         let path = folder.file("catalog.sqlite").path
+        try CatalogSchema.migrator.migrate(SQLiteEngine(path: path), upTo: "v3-object-storage")
         let old = try DatabaseQueue(path: path)
-        try Catalog.migrator.migrate(old, upTo: "v3-object-storage")
         try old.write { db in
             for (id, state) in [("aaaaaaaa", "queued"), ("bbbbbbbb", "submitted")] {
                 try db.execute(

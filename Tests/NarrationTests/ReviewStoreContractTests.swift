@@ -9,7 +9,7 @@ import Testing
 /// and pickups back, the same refusals, the same audit lines, nothing written by a refusal.
 @Suite("Review notes and send-backs on every ReviewStore")
 struct ReviewStoreContractTests {
-    enum Kind: String, CaseIterable { case catalog, memory }
+    enum Kind: String, CaseIterable { case catalog, postgreSQL, memory }
 
     /// A review service on a store of `kind`, its clock, the audit log it writes, and the folder
     /// that keeps a catalog alive.
@@ -25,8 +25,8 @@ struct ReviewStoreContractTests {
             clock = HandClock(utcMinute("2026-11-26 09:00"))
             catalogPath = folder.file("catalog.sqlite").path
             switch kind {
-            case .catalog:
-                let catalog = try Catalog(path: catalogPath)
+            case .catalog, .postgreSQL:
+                let catalog = kind == .catalog ? try TestCatalogs.sqlite(folder) : try TestCatalogs.postgreSQL(folder)
                 review = ReviewService(store: catalog, clock: clock.function)
                 audit = { try catalog.auditLog(account: nil, since: nil) }
             case .memory:

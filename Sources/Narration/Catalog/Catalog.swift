@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 public import NarrationCore
+public import SQLEngines
 
 /// The catalog (`catalog.sqlite`): articles, the order of their chunks, takes being recorded,
 /// and settings such as the current article.
@@ -8,7 +9,12 @@ public import NarrationCore
 /// Chunk order lives only here, so every edit of the chunk list is one transaction. File moves
 /// that go with an edit run last inside that transaction, so that a failed move rolls it back.
 public final class Catalog: Sendable {
-    let database: DatabaseQueue
+    /// The SQLite connection of the parts of the catalog that still speak GRDB; nil on PostgreSQL,
+    /// where only the parts written for both engines run.
+    let database: DatabaseQueue?
+    /// The catalog's engine: on SQLite, the same connection as `database`. The parts written for
+    /// both engines (`reading`, `writing`) use it.
+    let engine: any SQLEngine
     public let path: String
 
     /// Opens (and if new, creates) the catalog at `path`.
@@ -19,9 +25,18 @@ public final class Catalog: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
+        let queue: DatabaseQueue
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.migrator.migrate(database)
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            // A file that is not a database (or a damaged one) is found here, by SQLite's own code.
+            _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+            database = queue
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+        engine = SQLiteEngine(sharing: queue, path: path)
+        do {
+            try CatalogSchema.migrator.migrate(engine)
         } catch {
             throw Self.translate(error, path: path)
         }
@@ -46,9 +61,17 @@ public final class Catalog: Sendable {
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
         let current: Bool
+        let queue: DatabaseQueue
         do {
-            database = try DatabaseQueue(path: path, configuration: configuration)
-            current = try database.read { db in try Self.migrator.hasCompletedMigrations(db) }
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+            database = queue
+        } catch {
+            throw Self.translate(error, path: path)
+        }
+        engine = SQLiteEngine(sharing: queue, path: path)
+        do {
+            current = try CatalogSchema.migrator.pending(on: engine).isEmpty
         } catch {
             throw Self.translate(error, path: path)
         }
@@ -57,6 +80,22 @@ public final class Catalog: Sendable {
                 .dataRootNotWritable,
                 "The catalog \(path) was written by an older narrate and must be brought up to date before this one can read it, which needs writing: make \(folder) writable.",
                 subject: .file(path), remedy: .openLibraryOnce)
+        }
+    }
+
+    /// The catalog in `engine` (a PostgreSQL server several hosts share), its tables made or
+    /// brought up to date. `name` names it in sentences (the server's address, never a password).
+    ///
+    /// Only the parts written for both engines run on it so far: the reading service's accounts,
+    /// activity, desk and review; the others throw `catalogCorrupt` saying so.
+    public init(engine: any SQLEngine, name: String) throws(NarrationError) {
+        self.path = name
+        self.database = nil
+        self.engine = engine
+        do {
+            try CatalogSchema.migrator.migrate(engine)
+        } catch {
+            throw Self.translate(error, path: name)
         }
     }
 
@@ -73,86 +112,34 @@ public final class Catalog: Sendable {
         }
     }
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.create(table: "article") { table in
-                table.primaryKey("id", .text)
-                table.column("title", .text).notNull()
-                table.column("publication", .text).notNull()
-                table.column("narrator", .text).notNull()
-                table.column("sampleRate", .integer).notNull()
-                table.column("channels", .integer).notNull()
-                table.column("bitsPerSample", .integer).notNull()
-                table.column("createdAt", .datetime).notNull()
-                table.column("state", .text).notNull()
-            }
-            try db.create(table: "chunk") { table in
-                table.primaryKey("id", .text)
-                table.column("articleId", .text).notNull().indexed().references("article", onDelete: .cascade)
-                table.column("position", .integer).notNull()
-                table.column("frames", .integer).notNull()
-                table.column("peakDBFS", .double).notNull()
-                table.column("rmsDBFS", .double).notNull()
-                table.column("overruns", .integer).notNull()
-                table.column("recovered", .boolean).notNull()
-                table.column("recordedAt", .datetime).notNull()
-            }
-            try db.create(table: "pendingTake") { table in
-                table.primaryKey("chunkId", .text)
-                table.column("articleId", .text).notNull().references("article", onDelete: .cascade)
-                table.column("placement", .text).notNull()
-                table.column("targetChunkId", .text)
-                table.column("startedAt", .datetime).notNull()
-            }
-            try db.create(table: "setting") { table in
-                table.primaryKey("key", .text)
-                table.column("value", .text).notNull()
-            }
-        }
-        registerOutboxMigration(&migrator)
-        registerScriptMigration(&migrator)
-        registerHistoryMigration(&migrator)
-        registerMeasureMigration(&migrator)
-        registerParagraphEditsMigration(&migrator)
-        registerAccountsMigration(&migrator)
-        registerActivityMigration(&migrator)
-        registerDeskMigration(&migrator)
-        registerReviewMigration(&migrator)
-        registerDeskUrgencyMigration(&migrator)
-        registerTakeUploadMigration(&migrator)
-        return migrator
-    }
-
     // MARK: Articles
 
     /// Adds an article and makes it the current one.
     public func add(_ article: Article) throws(NarrationError) {
-        try write { db in
-            try ArticleRow(article).insert(db)
-            try SettingRow(key: Self.currentArticleKey, value: article.id.rawValue).save(db)
+        try writing { sql in
+            try ArticleRow(article).insert(sql)
+            try Self.setSetting(Self.currentArticleKey, to: article.id.rawValue, sql)
         }
     }
 
     /// All articles, newest first.
     public func articles() throws(NarrationError) -> [Article] {
-        let rows = try read { db in
-            try ArticleRow.filter(Column("deletedAt") == nil).order(Column("createdAt").desc, Column("id")).fetchAll(db)
+        let rows = try reading { sql in
+            try sql.rows(ArticleRow.query + " WHERE deletedAt IS NULL ORDER BY createdAt DESC, id", []).map(ArticleRow.init)
         }
         return try rows.map { (row) throws(NarrationError) in try row.article() }
     }
 
     /// The number of chunks and total frames of every article, by id.
     public func chunkTotals() throws(NarrationError) -> [ArticleID: (chunks: Int, frames: FrameCount)] {
-        let rows = try read { db in
-            try Row.fetchAll(db, sql: "SELECT articleId, COUNT(*) AS count, SUM(frames) AS frames FROM chunk GROUP BY articleId")
+        let rows = try reading { sql in
+            // The sum as an integer: PostgreSQL sums BIGINTs as NUMERIC.
+            try sql.rows("SELECT articleId, COUNT(*) AS count, CAST(SUM(frames) AS BIGINT) AS frames FROM chunk GROUP BY articleId", [])
         }
         var totals: [ArticleID: (chunks: Int, frames: FrameCount)] = [:]
         for row in rows {
-            // Read through DatabaseValue: GRDB's typed subscripts trap on a value of another type.
-            let frames = row["frames"] as DatabaseValue
-            guard let id = String.fromDatabaseValue(row["articleId"]), let count = Int.fromDatabaseValue(row["count"]),
-                  let total = frames.isNull ? 0 : Int.fromDatabaseValue(frames), (0...ChunkRow.maximumFrames).contains(total)
+            guard let id = row.checked({ try $0.text("articleId") }), let count = row.checked({ try $0.int("count") }),
+                  let total = row.checked({ try $0.int("frames") }), (0...ChunkRow.maximumFrames).contains(total)
             else {
                 throw NarrationError(.catalogCorrupt, "The catalog \(path) holds chunk lengths no recording has. \(Self.damagedFix)")
             }
@@ -168,8 +155,8 @@ public final class Catalog: Sendable {
     public func article(matching text: String) throws(NarrationError) -> Article {
         let lowered = text.lowercased()
         guard Identifier.isWellFormed(lowered) else { throw .unknownArticle(text) }
-        let all = try read { db in
-            try ArticleRow.filter(sql: "id = ? OR id LIKE ?", arguments: [lowered, lowered + "%"]).fetchAll(db)
+        let all = try reading { sql in
+            try sql.rows(ArticleRow.query + " WHERE id = ? OR id LIKE ?", .text(lowered), .text(lowered + "%")).map(ArticleRow.init)
         }
         let rows = all.filter { $0.deletedAt == nil }
         if rows.isEmpty, all.count == 1, let deleted = all.first {
@@ -189,21 +176,28 @@ public final class Catalog: Sendable {
 
     /// The article later commands default to, if any (and if it still exists).
     public func currentArticle() throws(NarrationError) -> Article? {
-        let row = try read { db -> ArticleRow? in
-            guard let setting = try SettingRow.fetchOne(db, key: Self.currentArticleKey) else { return nil }
-            return try ArticleRow.filter(key: setting.value).filter(Column("deletedAt") == nil).fetchOne(db)
+        let row = try reading { sql -> ArticleRow? in
+            try sql.row(
+                ArticleRow.query + " WHERE deletedAt IS NULL AND id = (SELECT value FROM setting WHERE key = ?)", .text(Self.currentArticleKey)
+            ).map(ArticleRow.init)
         }
         return try row?.article()
     }
 
     public func setCurrentArticle(_ id: ArticleID?) throws(NarrationError) {
-        try write { db in
+        try writing { sql in
             if let id {
-                try SettingRow(key: Self.currentArticleKey, value: id.rawValue).save(db)
+                try Self.setSetting(Self.currentArticleKey, to: id.rawValue, sql)
             } else {
-                _ = try SettingRow.deleteOne(db, key: Self.currentArticleKey)
+                try sql.execute("DELETE FROM setting WHERE key = ?", .text(Self.currentArticleKey))
             }
         }
+    }
+
+    /// Sets the setting `key`, replacing its value if it has one.
+    static func setSetting(_ key: String, to value: String, _ sql: any SQLTransaction) throws {
+        try sql.execute(
+            "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", .text(key), .text(value))
     }
 
     // MARK: Chunks
@@ -379,11 +373,51 @@ public final class Catalog: Sendable {
     // MARK: Access
 
     func read<T>(_ body: @escaping (Database) throws -> T) throws(NarrationError) -> T {
-        do { return try database.read(body) } catch { throw Self.translate(error, path: path) }
+        do { return try sqliteDatabase().read(body) } catch { throw Self.translate(error, path: path) }
     }
 
     func write<T>(_ body: @escaping (Database) throws -> T) throws(NarrationError) -> T {
-        do { return try database.write(body) } catch { throw Self.translate(error, path: path) }
+        do { return try sqliteDatabase().write(body) } catch { throw Self.translate(error, path: path) }
+    }
+
+    func sqliteDatabase() throws(NarrationError) -> DatabaseQueue {
+        guard let database else {
+            throw NarrationError(
+                .catalogCorrupt, "This part of narrate does not yet keep its records in the PostgreSQL catalog \(path); use a SQLite catalog for it.")
+        }
+        return database
+    }
+
+    /// Runs `body` in a transaction of the catalog's engine that only reads.
+    func reading<T>(_ body: (any SQLTransaction) throws -> T) throws(NarrationError) -> T {
+        try transaction(writes: false, body)
+    }
+
+    /// Runs `body` in a transaction of the catalog's engine: all of it is written, or, when it
+    /// throws (our own errors too), none of it.
+    func writing<T>(_ body: (any SQLTransaction) throws -> T) throws(NarrationError) -> T {
+        try transaction(writes: true, body)
+    }
+
+    private func transaction<T>(writes: Bool, _ body: (any SQLTransaction) throws -> T) throws(NarrationError) -> T {
+        // The engine's transactions carry its own errors only: another one (a refusal of ours)
+        // is kept aside, and the transaction given up.
+        var ours: (any Error)?
+        let run = { (sql: any SQLTransaction) throws(SQLEngineError) -> T in
+            do {
+                return try body(sql)
+            } catch let error as SQLEngineError {
+                throw error
+            } catch {
+                ours = error
+                throw .givenUp
+            }
+        }
+        do {
+            return try writes ? engine.write(run) : engine.read(run)
+        } catch {
+            throw Self.translate(ours ?? error, path: path)
+        }
     }
 
     /// Our own errors pass through; SQLite's become sentences about the catalog.
@@ -398,6 +432,7 @@ public final class Catalog: Sendable {
 
     static func translate(_ error: any Error, path: String) -> NarrationError {
         if let error = error as? NarrationError { return error }
+        if let error = error as? SQLEngineError { return translate(error, path: path) }
         guard let databaseError = error as? DatabaseError else {
             // A stored value of the wrong type: GRDB describes it, then dumps the whole row.
             let description = String(describing: error)
@@ -429,6 +464,23 @@ public final class Catalog: Sendable {
             return NarrationError(
                 .catalogCorrupt, "The catalog \(path) could not be used: \(databaseError.message ?? "\(databaseError.resultCode)").",
                 subject: subject, cause: cause)
+        }
+    }
+
+    /// An engine's error as a sentence about the catalog at `path`.
+    static func translate(_ error: SQLEngineError, path: String) -> NarrationError {
+        let subject = NarrationError.Subject.file(path)
+        switch error {
+        case .busy:
+            return NarrationError(.articleBusy, "The catalog \(path) is locked by another narrate command. Try again in a moment.", subject: subject)
+        case .unexpectedValue(let column, let found):
+            return NarrationError(.catalogCorrupt, "The catalog \(path) holds a value narrate never writes (\(column): \(quoted(found, limit: 60))). \(damagedFix)", subject: subject)
+        case .plantedLink(let link):
+            return .foreignFile(link, .symbolicLink)
+        case .unreachable, .refused, .configuration:
+            return NarrationError(.dataRootNotWritable, "Cannot use the catalog \(path): \(error.message)", subject: subject)
+        case .statement, .constraint, .givenUp:
+            return NarrationError(.catalogCorrupt, "The catalog \(path) could not be used: \(error.message)", subject: subject)
         }
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
-import GRDB
 public import NarrationCore
+import SQLEngines
 
-/// The catalog as a reading service's `AccountActivityStore`: the table `account_activity`, added
-/// by the migration `service-activity`, in SQL that SQLite and PostgreSQL both accept, except, as
-/// for the audit log, its `INTEGER PRIMARY KEY` and its append-only triggers.
+/// The catalog as a reading service's `AccountActivityStore`, on either engine: the table
+/// `account_activity`, added by the step `service-activity` (`CatalogSchema` gives PostgreSQL
+/// its row id and its append-only triggers its own way, as for the audit log).
 extension Catalog: AccountActivityStore {
     /// The activity log, whose triggers refuse every UPDATE and DELETE of a record.
     static let activitySchema = [
@@ -29,31 +29,23 @@ extension Catalog: AccountActivityStore {
         """,
     ]
 
-    static func registerActivityMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("service-activity") { db in
-            for statement in activitySchema { try db.execute(sql: statement) }
-        }
-    }
-
     public func appendActivity(_ record: ActivityRecord) throws(NarrationError) {
-        try write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM account WHERE name = ?)", arguments: [record.account.rawValue]) == true else {
+        try writing { sql in
+            guard try sql.row("SELECT name FROM account WHERE name = ?", .text(record.account.rawValue)) != nil else {
                 throw NarrationError.unknownAccount(record.account.rawValue)
             }
-            try db.execute(
-                sql: "INSERT INTO account_activity (account_name, kind, milliseconds, article_id, at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [
-                    record.account.rawValue, record.kind.rawValue, record.length.milliseconds, record.article?.rawValue,
-                    Int64(record.at.timeIntervalSince1970.rounded(.down)),
-                ])
+            try sql.execute(
+                "INSERT INTO account_activity (account_name, kind, milliseconds, article_id, at) VALUES (?, ?, ?, ?, ?)",
+                .text(record.account.rawValue), .text(record.kind.rawValue), .integer(record.length.milliseconds),
+                record.article.map { .text($0.rawValue) } ?? .null, Self.seconds(record.at))
         }
     }
 
     public func activity(of account: AccountName?) throws(NarrationError) -> [ActivityRecord] {
         let filter = account == nil ? "" : " WHERE account_name = ?"
-        let arguments: StatementArguments = account.map { [$0.rawValue] } ?? []
-        return try read { db in
-            try Row.fetchAll(db, sql: "SELECT account_name, kind, milliseconds, article_id, at FROM account_activity\(filter) ORDER BY sequence", arguments: arguments)
+        let arguments: [SQLValue] = account.map { [.text($0.rawValue)] } ?? []
+        return try reading { sql in
+            try sql.rows("SELECT account_name, kind, milliseconds, article_id, at FROM account_activity\(filter) ORDER BY sequence", arguments)
                 .map(Self.activityRecord)
         }
     }
@@ -63,16 +55,15 @@ extension Catalog: AccountActivityStore {
 
     /// A stored record, each value checked again: storage another program can write is outside
     /// input, and SQLite keeps whatever type it is given.
-    private static func activityRecord(_ row: Row) throws -> ActivityRecord {
-        let values = (0..<5).map { row[$0] as DatabaseValue }
-        let article = values[3].isNull ? Optional<String?>.some(nil) : String.fromDatabaseValue(values[3]).map(Optional.some)
-        guard let nameText = String.fromDatabaseValue(values[0]), let name = try? AccountName(nameText),
-              let kindText = String.fromDatabaseValue(values[1]), let kind = ActivityRecord.Kind(rawValue: kindText),
-              let milliseconds = Int64.fromDatabaseValue(values[2]), let length = ActivitySeconds(storedMilliseconds: milliseconds),
-              let seconds = Int64.fromDatabaseValue(values[4]), (0...latestActivity).contains(seconds),
-              let article
+    private static func activityRecord(_ row: SQLRow) throws -> ActivityRecord {
+        let nameText = row.checked { try $0.text("account_name") }, kindText = row.checked { try $0.text("kind") }
+        let milliseconds = row.checked { try $0.integer("milliseconds") }, seconds = row.checked { try $0.integer("at") }
+        let article = row.checked { try $0.optionalText("article_id") }
+        guard let nameText, let name = try? AccountName(nameText), let kindText, let kind = ActivityRecord.Kind(rawValue: kindText),
+              let milliseconds, let length = ActivitySeconds(storedMilliseconds: milliseconds),
+              let seconds, (0...latestActivity).contains(seconds), let article
         else {
-            let shown = values.map { quoted($0.description) }.joined(separator: ", ")
+            let shown = row.values.map { quoted($0.description) }.joined(separator: ", ")
             throw NarrationError(.catalogCorrupt, "The activity log holds a record narrate never writes (\(shown)). \(damagedFix)")
         }
         return ActivityRecord(account: name, kind: kind, length: length, article: article.map(ArticleID.init), at: Date(timeIntervalSince1970: TimeInterval(seconds)))

@@ -15,6 +15,7 @@ extension Catalog {
     ///   `dataRootNotWritable` when the copy cannot be written.
     func snapshot(to path: String) throws(NarrationError) {
         try Self.refuseLinks(at: path)
+        let database = try sqliteDatabase()
         do {
             let copy = try DatabaseQueue(path: path)
             try database.backup(to: copy)

@@ -1,11 +1,11 @@
 import Foundation
-import GRDB
 public import NarrationCore
+import SQLEngines
 
-/// The catalog as a reading service's `DeskStore`: the table `desk_article` added by the
-/// migration `service-desk`, one row per article on the desk beside its row in `article`, in
-/// SQL that SQLite and PostgreSQL both accept (snake_case names, `BIGINT` seconds since 1970,
-/// `BOOLEAN`, `CHECK`s that repeat the engine's rules).
+/// The catalog as a reading service's `DeskStore`, on either engine: the table `desk_article`
+/// added by the step `service-desk`, one row per article on the desk beside its row in
+/// `article` (snake_case names, `BIGINT` seconds since 1970, booleans as 0 and 1, `CHECK`s that
+/// repeat the desk's rules).
 extension Catalog: DeskStore {
     static let deskSchema = [
         """
@@ -31,12 +31,6 @@ extension Catalog: DeskStore {
         "CREATE INDEX desk_article_by_deadline ON desk_article (deadline_at)",
     ]
 
-    static func registerDeskMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("service-desk") { db in
-            for statement in deskSchema { try db.execute(sql: statement) }
-        }
-    }
-
     /// The listing's order as an index (`deskOrder`, term for term): a page of the whole desk,
     /// or of a filter the state index does not narrow, walks the index and stops after the page
     /// instead of sorting every article. With twenty thousand articles a page deep in the
@@ -44,53 +38,41 @@ extension Catalog: DeskStore {
     static let deskUrgencyIndex =
         "CREATE INDEX desk_article_by_urgency ON desk_article (priority DESC, (deadline_at IS NULL), deadline_at, added_at, article_id)"
 
-    /// Registered after every other migration, so that catalogs that have the desk already get
-    /// the index too.
-    static func registerDeskUrgencyMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("service-desk-urgency") { db in
-            try db.execute(sql: deskUrgencyIndex)
-        }
-    }
-
     public func addEntry(_ entry: DeskEntry, audit: AuditEntry) throws(NarrationError) {
-        try write { db in
-            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM desk_article WHERE article_id = ?", arguments: [entry.article.rawValue]) == 0 else {
+        try writing { sql in
+            guard try sql.row("SELECT article_id FROM desk_article WHERE article_id = ?", .text(entry.article.rawValue)) == nil else {
                 throw NarrationError.usage("The article \(entry.article) is on the desk already.")
             }
-            try db.execute(
-                sql: """
-                    INSERT INTO desk_article (article_id, section, deadline_at, deadline_has_time, listen_until_at, listen_until_has_time,
-                        priority, state, assignee, taking, added_at, changed_at, version)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: StatementArguments([entry.article.rawValue] + Self.columns(of: entry) + [Self.seconds(entry.addedAt), Self.seconds(entry.changedAt), entry.version]))
-            try Self.append(audit, db)
+            try sql.execute(
+                """
+                INSERT INTO desk_article (article_id, section, deadline_at, deadline_has_time, listen_until_at, listen_until_has_time,
+                    priority, state, assignee, taking, added_at, changed_at, version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [.text(entry.article.rawValue)] + Self.columns(of: entry) + [Self.seconds(entry.addedAt), Self.seconds(entry.changedAt), .integer(entry.version)])
+            try Self.append(audit, sql)
         }
     }
 
     public func entry(_ article: ArticleID) throws(NarrationError) -> DeskEntry? {
-        try read { db in
-            try Row.fetchOne(db, sql: Self.deskQuery + " WHERE d.article_id = ?", arguments: [article.rawValue]).map(Self.deskEntry)
-        }
+        try reading { sql in try sql.row(Self.deskQuery + " WHERE d.article_id = ?", .text(article.rawValue)).map(Self.deskEntry) }
     }
 
     public func entries(_ filter: DeskFilter) throws(NarrationError) -> [DeskEntry] {
         let (condition, arguments) = Self.condition(filter)
-        let sql = Self.deskQuery + " WHERE " + condition + Self.deskOrder
-        return try read { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(Self.deskEntry)
-        }
+        let query = Self.deskQuery + " WHERE " + condition + Self.deskOrder
+        return try reading { sql in try sql.rows(query, arguments).map(Self.deskEntry) }
     }
 
     /// One page of `entries(filter)` and how many there are in all, both in SQL: a page of a
     /// desk of twenty thousand reads a hundred rows, not twenty thousand.
     public func entries(_ filter: DeskFilter, offset: Int, limit: Int) throws(NarrationError) -> (entries: [DeskEntry], total: Int) {
         let (condition, arguments) = Self.condition(filter)
-        let count = "SELECT COUNT(*) FROM desk_article d JOIN article a ON a.id = d.article_id WHERE " + condition
-        let sql = Self.deskQuery + " WHERE " + condition + Self.deskOrder + " LIMIT ? OFFSET ?"
-        return try read { db in
-            let total = try Int.fetchOne(db, sql: count, arguments: StatementArguments(arguments)) ?? 0
-            let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments + [max(0, limit), max(0, offset)]))
+        let count = "SELECT COUNT(*) AS total FROM desk_article d JOIN article a ON a.id = d.article_id WHERE " + condition
+        let query = Self.deskQuery + " WHERE " + condition + Self.deskOrder + " LIMIT ? OFFSET ?"
+        return try reading { sql in
+            let total = try sql.row(count, arguments)?.int("total") ?? 0
+            let rows = try sql.rows(query, arguments + [.integer(max(0, limit)), .integer(max(0, offset))])
             return (try rows.map(Self.deskEntry), total)
         }
     }
@@ -99,20 +81,20 @@ extension Catalog: DeskStore {
     private static let deskOrder = " ORDER BY d.priority DESC, d.deadline_at IS NULL, d.deadline_at, d.added_at, d.article_id"
 
     /// The SQL condition `filter` sets (`DeskFilter.admits`), with its arguments.
-    private static func condition(_ filter: DeskFilter) -> (String, [(any DatabaseValueConvertible)?]) {
+    private static func condition(_ filter: DeskFilter) -> (String, [SQLValue]) {
         var conditions = ["a.deletedAt IS NULL"]
-        var arguments: [(any DatabaseValueConvertible)?] = []
+        var arguments: [SQLValue] = []
         if let publication = filter.publication {
             conditions.append("a.publication = ?")
-            arguments.append(publication)
+            arguments.append(.text(publication))
         }
         if let state = filter.state {
             conditions.append("d.state = ?")
-            arguments.append(state.rawValue)
+            arguments.append(.text(state.rawValue))
         }
         if let volunteer = filter.volunteer {
             conditions.append("d.assignee = ?")
-            arguments.append(volunteer.rawValue)
+            arguments.append(.text(volunteer.rawValue))
         }
         if let dueBefore = filter.dueBefore {
             conditions.append("d.deadline_at <= ?")
@@ -126,18 +108,18 @@ extension Catalog: DeskStore {
     }
 
     public func replaceEntry(_ entry: DeskEntry, audit: AuditEntry) throws(NarrationError) -> Bool {
-        try write { db in
+        try writing { sql in
             // The check and the change in one statement: of two changes from the same reading,
             // the second finds the version moved on and changes nothing.
-            try db.execute(
-                sql: """
-                    UPDATE desk_article SET section = ?, deadline_at = ?, deadline_has_time = ?, listen_until_at = ?, listen_until_has_time = ?,
-                        priority = ?, state = ?, assignee = ?, taking = ?, changed_at = ?, version = version + 1
-                    WHERE article_id = ? AND version = ?
-                    """,
-                arguments: StatementArguments(Self.columns(of: entry) + [Self.seconds(entry.changedAt), entry.article.rawValue, entry.version]))
-            guard db.changesCount == 1 else { return false }
-            try Self.append(audit, db)
+            let changed = try sql.execute(
+                """
+                UPDATE desk_article SET section = ?, deadline_at = ?, deadline_has_time = ?, listen_until_at = ?, listen_until_has_time = ?,
+                    priority = ?, state = ?, assignee = ?, taking = ?, changed_at = ?, version = version + 1
+                WHERE article_id = ? AND version = ?
+                """,
+                Self.columns(of: entry) + [Self.seconds(entry.changedAt), .text(entry.article.rawValue), .integer(entry.version)])
+            guard changed == 1 else { return false }
+            try Self.append(audit, sql)
             return true
         }
     }
@@ -152,18 +134,19 @@ extension Catalog: DeskStore {
         """
 
     /// The columns from `section` to `taking`, in the order the statements above name them.
-    private static func columns(of entry: DeskEntry) -> [(any DatabaseValueConvertible)?] {
+    private static func columns(of entry: DeskEntry) -> [SQLValue] {
         [
-            entry.section, entry.deadline.map { seconds($0.instant) }, entry.deadline?.hasTime ?? false,
-            entry.listenUntil.map { seconds($0.instant) }, entry.listenUntil?.hasTime ?? false,
-            entry.priority.rawValue, entry.state.rawValue, entry.assignee?.rawValue, entry.taking?.rawValue,
+            .text(entry.section), entry.deadline.map { seconds($0.instant) } ?? .null, .boolean(entry.deadline?.hasTime ?? false),
+            entry.listenUntil.map { seconds($0.instant) } ?? .null, .boolean(entry.listenUntil?.hasTime ?? false),
+            .integer(entry.priority.rawValue), .text(entry.state.rawValue), entry.assignee.map { .text($0.rawValue) } ?? .null,
+            entry.taking.map { .text($0.rawValue) } ?? .null,
         ]
     }
 
-    private static func deskEntry(_ row: Row) throws -> DeskEntry {
-        let stateText: String = row[9]
-        let takingText: String? = row[11]
-        let priorityValue: Int = row[8]
+    private static func deskEntry(_ row: SQLRow) throws -> DeskEntry {
+        let stateText = try row.text("state")
+        let takingText = try row.optionalText("taking")
+        let priorityValue = try row.int("priority")
         guard let state = DeskState(rawValue: stateText), let priority = DeskPriority(rawValue: priorityValue) else {
             throw NarrationError(.catalogCorrupt, "The catalog holds a desk state or priority narrate never writes (\(quoted(stateText)), \(priorityValue)). \(damagedFix)")
         }
@@ -173,11 +156,12 @@ extension Catalog: DeskStore {
             }
             return taking
         }
-        let deadline = (row[4] as Int64?).map { DeskTime(instant: date($0), hasTime: row[5]) }
-        let listenUntil = (row[6] as Int64?).map { DeskTime(instant: date($0), hasTime: row[7]) }
+        let deadline = try row.optionalInteger("deadline_at").map { DeskTime(instant: date($0), hasTime: try row.boolean("deadline_has_time")) }
+        let listenUntil = try row.optionalInteger("listen_until_at").map { DeskTime(instant: date($0), hasTime: try row.boolean("listen_until_has_time")) }
         return DeskEntry(
-            article: ArticleID(row[0]), title: row[1], publication: row[2], section: row[3], deadline: deadline, listenUntil: listenUntil,
-            priority: priority, state: state, assignee: try (row[10] as String?).map(name), taking: taking, addedAt: date(row[12]),
-            changedAt: date(row[13]), version: row[14])
+            article: ArticleID(try row.text("article_id")), title: try row.text("title"), publication: try row.text("publication"),
+            section: try row.text("section"), deadline: deadline, listenUntil: listenUntil, priority: priority, state: state,
+            assignee: try row.optionalText("assignee").map(name), taking: taking, addedAt: date(try row.integer("added_at")),
+            changedAt: date(try row.integer("changed_at")), version: try row.integer("version"))
     }
 }

@@ -94,28 +94,6 @@ public enum UndoScope: Sendable {
 }
 
 extension Catalog {
-    static func registerHistoryMigration(_ migrator: inout DatabaseMigrator) {
-        // The history of edits, for undo; articles in the trash; the date listeners see.
-        migrator.registerMigration("v6-history") { db in
-            try db.create(table: "edit") { table in
-                table.autoIncrementedPrimaryKey("id")
-                table.column("articleId", .text).notNull().indexed().references("article", onDelete: .cascade)
-                table.column("kind", .text).notNull()
-                table.column("summary", .text).notNull()
-                table.column("madeAt", .datetime).notNull()
-                table.column("chunksBefore", .text).notNull()
-                table.column("chunksAfter", .text).notNull()
-                table.column("detailsBefore", .text)
-                table.column("detailsAfter", .text)
-                table.column("undoneAt", .datetime)
-            }
-            try db.alter(table: "article") { table in
-                table.add(column: "listenerDate", .text)
-                table.add(column: "deletedAt", .datetime)
-            }
-        }
-    }
-
     // MARK: Recording edits
 
     /// The article's chunk rows in order: what history keeps before and after an edit.

@@ -10,15 +10,6 @@ struct ChunkMeasureRow: Codable, FetchableRecord, PersistableRecord {
 }
 
 extension Catalog {
-    static func registerMeasureMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v7-measures") { db in
-            try db.create(table: "chunkMeasure") { table in
-                table.primaryKey("chunkId", .text).references("chunk", onDelete: .cascade)
-                table.column("data", .blob).notNull()
-            }
-        }
-    }
-
     /// The stored measures of `chunks` that this narrate can read and that still fit their chunk
     /// (same frame count); the others are left out, to be measured again.
     func measures(of chunks: [Chunk]) throws(NarrationError) -> [ChunkID: ChunkMeasure] {

@@ -27,19 +27,6 @@ public struct RebindResult: Sendable, Equatable {
 /// advertisements, bylines) and putting a take on the paragraph it really reads. Each is one
 /// transaction that records itself in the history, so that undo reverses it.
 extension Catalog {
-    static func registerParagraphEditsMigration(_ migrator: inout DatabaseMigrator) {
-        // Paragraphs the volunteer chose not to read, and the skips each edit changed, for undo.
-        migrator.registerMigration("v8-paragraph-skips") { db in
-            try db.alter(table: "paragraph") { table in
-                table.add(column: "skipped", .boolean).notNull().defaults(to: false)
-            }
-            try db.alter(table: "edit") { table in
-                table.add(column: "skipsBefore", .text)
-                table.add(column: "skipsAfter", .text)
-            }
-        }
-    }
-
     /// The article's paragraphs and chunks, read inside a transaction, as a plan.
     private func readingPlan(of article: ArticleID, _ db: Database) throws -> (ReadingPlan, [ParagraphRow], [ChunkRow]) {
         let rows = try ParagraphRow.filter(Column("articleId") == article.rawValue).order(Column("position")).fetchAll(db)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NarrationCore
+import SQLEngines
 
 /// Rows of the catalog as GRDB stores them. Internal: the rest of the engine speaks `Article` and `Chunk`.
 struct ArticleRow: Codable, FetchableRecord, PersistableRecord {
@@ -31,6 +32,47 @@ struct ArticleRow: Codable, FetchableRecord, PersistableRecord {
         state = article.state.rawValue
         listenerDate = article.date
         deletedAt = nil
+    }
+
+    /// The columns `init(_: SQLRow)` reads, to follow with a condition.
+    static let query = "SELECT id, title, publication, narrator, sampleRate, channels, bitsPerSample, createdAt, state, listenerDate, deletedAt FROM article"
+
+    /// A row of `query`; a value of another type, or a time not in the catalog's form, throws
+    /// `catalogCorrupt` naming the article.
+    init(_ row: SQLRow) throws {
+        guard let id = row.checked({ try $0.text("id") }), let title = row.checked({ try $0.text("title") }),
+              let publication = row.checked({ try $0.text("publication") }), let narrator = row.checked({ try $0.text("narrator") }),
+              let sampleRate = row.checked({ try $0.int("sampleRate") }), let channels = row.checked({ try $0.int("channels") }),
+              let bitsPerSample = row.checked({ try $0.int("bitsPerSample") }),
+              let createdAt = row.checked({ try $0.text("createdAt") }).flatMap(CatalogTime.date), let state = row.checked({ try $0.text("state") }),
+              let listenerDate = row.checked({ try $0.optionalText("listenerDate") }),
+              let deletedAt = row.checked({ try $0.optionalText("deletedAt") }).map({ text in text.map { CatalogTime.date($0) } }), deletedAt != .some(nil)
+        else {
+            let id = (row.checked { try $0.text("id") }).map { Catalog.quoted($0) } ?? "?"
+            throw NarrationError(.catalogCorrupt, "The catalog's entry for article \(id) holds values narrate never writes. \(Catalog.damagedFix)")
+        }
+        self.id = id
+        self.title = title
+        self.publication = publication
+        self.narrator = narrator
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.bitsPerSample = bitsPerSample
+        self.createdAt = createdAt
+        self.state = state
+        self.listenerDate = listenerDate
+        self.deletedAt = deletedAt ?? nil
+    }
+
+    func insert(_ sql: any SQLTransaction) throws {
+        try sql.execute(
+            """
+            INSERT INTO article (id, title, publication, narrator, sampleRate, channels, bitsPerSample, createdAt, state, listenerDate, deletedAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            .text(id), .text(title), .text(publication), .text(narrator), .integer(sampleRate), .integer(channels), .integer(bitsPerSample),
+            .text(CatalogTime.text(createdAt)), .text(state), listenerDate.map { .text($0) } ?? .null,
+            deletedAt.map { .text(CatalogTime.text($0)) } ?? .null)
     }
 
     /// The article; a stored value the tool would not have written makes the catalog corrupt.

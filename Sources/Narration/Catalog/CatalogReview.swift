@@ -1,11 +1,11 @@
 public import Foundation
-import GRDB
 public import NarrationCore
+import SQLEngines
 
-/// The catalog as a reading service's `ReviewStore`: the tables `review_note` and
-/// `review_send_back`, added by the migration `service-review`, in SQL that SQLite and
-/// PostgreSQL both accept, except, as for the audit log, `INTEGER PRIMARY KEY` and the triggers
-/// that refuse to delete a note or to change or delete a send-back.
+/// The catalog as a reading service's `ReviewStore`, on either engine: the tables `review_note`
+/// and `review_send_back`, added by the step `service-review`, whose triggers refuse to delete a
+/// note or to change or delete a send-back (`CatalogSchema` gives PostgreSQL the row ids and
+/// the triggers its own way).
 extension Catalog: ReviewStore {
     static let reviewSchema = [
         """
@@ -52,73 +52,63 @@ extension Catalog: ReviewStore {
         """,
     ]
 
-    static func registerReviewMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("service-review") { db in
-            for statement in reviewSchema { try db.execute(sql: statement) }
-        }
-    }
-
     public func addNote(_ note: ReviewNote, audit: AuditEntry) throws(NarrationError) -> ReviewNote {
-        try write { db in
-            let (kind, said, shouldBe, remark): (String, String?, String?, String?) =
+        try writing { sql in
+            let (kind, said, shouldBe, remark): (String, SQLValue, SQLValue, SQLValue) =
                 switch note.content {
-                case .saidShouldBe(let said, let shouldBe): ("said-should-be", said.rawValue, shouldBe.rawValue, nil)
-                case .remark(let text): ("remark", nil, nil, text.rawValue)
+                case .saidShouldBe(let said, let shouldBe): ("said-should-be", .text(said.rawValue), .text(shouldBe.rawValue), .null)
+                case .remark(let text): ("remark", .null, .null, .text(text.rawValue))
                 }
-            try db.execute(
-                sql: """
-                    INSERT INTO review_note (article_id, paragraph, milliseconds, kind, said, should_be, remark, author, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    note.article.rawValue, note.paragraph, note.milliseconds, kind, said, shouldBe, remark, note.author.rawValue,
-                    Self.reviewSeconds(note.createdAt),
-                ])
-            let id = db.lastInsertedRowID
-            try Self.append(audit, db)
+            let inserted = try sql.row(
+                """
+                INSERT INTO review_note (article_id, paragraph, milliseconds, kind, said, should_be, remark, author, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                """,
+                .text(note.article.rawValue), .integer(note.paragraph), .integer(note.milliseconds), .text(kind), said, shouldBe, remark,
+                .text(note.author.rawValue), Self.seconds(note.createdAt))
+            let id = try Self.returnedID(inserted)
+            try Self.append(audit, sql)
             return ReviewNote(
                 id: id, article: note.article, paragraph: note.paragraph, milliseconds: note.milliseconds, content: note.content,
-                author: note.author, createdAt: Self.reviewDate(Self.reviewSeconds(note.createdAt)))
+                author: note.author, createdAt: Self.wholeSeconds(note.createdAt))
         }
     }
 
     public func notes(of article: ArticleID) throws(NarrationError) -> [ReviewNote] {
-        try read { db in try Self.notes(of: article, db) }
+        try reading { sql in try Self.notes(of: article, sql) }
     }
 
     public func recordSendBack(
         _ sendBack: ReviewSendBack, audit: @escaping @Sendable ([ReviewNote]) -> AuditEntry
     ) throws(NarrationError) -> (sendBack: ReviewSendBack, pickups: [ReviewNote]) {
-        try write { db in
-            let waiting = try Self.notes(of: sendBack.article, db).filter { $0.sendBack == nil }
+        try writing { sql in
+            let waiting = try Self.notes(of: sendBack.article, sql).filter { $0.sendBack == nil }
             guard !waiting.isEmpty else { throw NarrationError.noNotesToSendBack }
             let chunks = sendBack.chunks.map {
                 StoredReviewChunk(id: $0.id.rawValue, frames: $0.frames, paragraph: $0.paragraph?.rawValue, checksum: $0.checksum)
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            try db.execute(
-                sql: "INSERT INTO review_send_back (article_id, sent_by, at, last_edit, chunks) VALUES (?, ?, ?, ?, ?)",
-                arguments: [
-                    sendBack.article.rawValue, sendBack.by.rawValue, Self.reviewSeconds(sendBack.at), sendBack.lastEdit,
-                    String(decoding: try encoder.encode(chunks), as: UTF8.self),
-                ])
-            let id = db.lastInsertedRowID
-            try db.execute(
-                sql: "UPDATE review_note SET send_back_id = ? WHERE article_id = ? AND send_back_id IS NULL", arguments: [id, sendBack.article.rawValue])
-            try Self.append(audit(waiting), db)
+            let inserted = try sql.row(
+                "INSERT INTO review_send_back (article_id, sent_by, at, last_edit, chunks) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                .text(sendBack.article.rawValue), .text(sendBack.by.rawValue), Self.seconds(sendBack.at), .integer(sendBack.lastEdit),
+                .text(String(decoding: try encoder.encode(chunks), as: UTF8.self)))
+            let id = try Self.returnedID(inserted)
+            try sql.execute(
+                "UPDATE review_note SET send_back_id = ? WHERE article_id = ? AND send_back_id IS NULL", .integer(id), .text(sendBack.article.rawValue))
+            try Self.append(audit(waiting), sql)
             let stored = ReviewSendBack(
-                id: id, article: sendBack.article, by: sendBack.by, at: Self.reviewDate(Self.reviewSeconds(sendBack.at)), lastEdit: sendBack.lastEdit,
+                id: id, article: sendBack.article, by: sendBack.by, at: Self.wholeSeconds(sendBack.at), lastEdit: sendBack.lastEdit,
                 chunks: sendBack.chunks)
-            return (stored, try Self.notes(of: sendBack.article, db).filter { $0.sendBack == id })
+            return (stored, try Self.notes(of: sendBack.article, sql).filter { $0.sendBack == id })
         }
     }
 
     public func latestSendBack(of article: ArticleID) throws(NarrationError) -> ReviewSendBack? {
-        try read { db in
-            try Row.fetchOne(
-                db, sql: "SELECT id, article_id, sent_by, at, last_edit, chunks FROM review_send_back WHERE article_id = ? ORDER BY id DESC LIMIT 1",
-                arguments: [article.rawValue]
+        try reading { sql in
+            try sql.row(
+                "SELECT id, article_id, sent_by, at, last_edit, chunks FROM review_send_back WHERE article_id = ? ORDER BY id DESC LIMIT 1",
+                .text(article.rawValue)
             ).map(Self.sendBack)
         }
     }
@@ -126,16 +116,16 @@ extension Catalog: ReviewStore {
     public func markPickupDone(
         _ id: Int64, of article: ArticleID, edit: Int, by account: AccountName, at: Date, audit: AuditEntry
     ) throws(NarrationError) -> Bool {
-        try write { db in
-            try db.execute(
-                sql: """
-                    UPDATE review_note SET done_edit = ?, done_by = ?, done_at = ?
-                    WHERE id = ? AND article_id = ? AND done_at IS NULL
-                      AND send_back_id = (SELECT MAX(s.id) FROM review_send_back s WHERE s.article_id = ?)
-                    """,
-                arguments: [edit, account.rawValue, Self.reviewSeconds(at), id, article.rawValue, article.rawValue])
-            guard db.changesCount == 1 else { return false }
-            try Self.append(audit, db)
+        try writing { sql in
+            let marked = try sql.execute(
+                """
+                UPDATE review_note SET done_edit = ?, done_by = ?, done_at = ?
+                WHERE id = ? AND article_id = ? AND done_at IS NULL
+                  AND send_back_id = (SELECT MAX(s.id) FROM review_send_back s WHERE s.article_id = ?)
+                """,
+                .integer(edit), .text(account.rawValue), Self.seconds(at), .integer(id), .text(article.rawValue), .text(article.rawValue))
+            guard marked == 1 else { return false }
+            try Self.append(audit, sql)
             return true
         }
     }
@@ -145,18 +135,23 @@ extension Catalog: ReviewStore {
     /// The number of the article's last edit (0 when it has none), the numbers of its edits not
     /// undone, and the takes made by punch-and-roll in those, each with the number of its edit.
     func reviewHistory(of article: ArticleID) throws(NarrationError) -> (lastEdit: Int, standing: [Int], punches: [(edit: Int, chunk: ChunkID)]) {
-        try read { db in
-            let last = try Int.fetchOne(db, sql: "SELECT MAX(id) FROM edit WHERE articleId = ?", arguments: [article.rawValue]) ?? 0
-            let standing = try Int.fetchAll(db, sql: "SELECT id FROM edit WHERE articleId = ? AND undoneAt IS NULL ORDER BY id", arguments: [article.rawValue])
-            let rows = try EditRow.filter(Column("articleId") == article.rawValue).filter(Column("kind") == Edit.Kind.punch.rawValue)
-                .filter(Column("undoneAt") == nil).order(Column("id")).fetchAll(db)
+        try reading { sql in
+            let edits = try sql.rows(
+                "SELECT id, kind, chunksBefore, chunksAfter, undoneAt IS NULL AS standing FROM edit WHERE articleId = ? ORDER BY id", .text(article.rawValue))
             let decoder = JSONDecoder()
+            var last = 0
+            var standing: [Int] = []
             var punches: [(edit: Int, chunk: ChunkID)] = []
-            for row in rows {
-                let before = try decoder.decode(ChunkListSide.self, from: Data(row.chunksBefore.utf8))
-                let after = try decoder.decode(ChunkListSide.self, from: Data(row.chunksAfter.utf8))
+            for edit in edits {
+                let id = try edit.int("id")
+                last = max(last, id)
+                guard try edit.boolean("standing") else { continue }
+                standing.append(id)
+                guard try edit.text("kind") == Edit.Kind.punch.rawValue else { continue }
+                let before = try decoder.decode(ChunkListSide.self, from: Data(try edit.text("chunksBefore").utf8))
+                let after = try decoder.decode(ChunkListSide.self, from: Data(try edit.text("chunksAfter").utf8))
                 let old = Set(before.order)
-                for made in after.rows.map(\.id) where !old.contains(made) { punches.append((Int(row.id ?? 0), ChunkID(made))) }
+                for made in after.rows.map(\.id) where !old.contains(made) { punches.append((id, ChunkID(made))) }
             }
             return (last, standing, punches)
         }
@@ -177,65 +172,74 @@ extension Catalog: ReviewStore {
         FROM review_note
         """
 
-    private static func notes(of article: ArticleID, _ db: Database) throws -> [ReviewNote] {
-        try Row.fetchAll(db, sql: noteQuery + " WHERE article_id = ? ORDER BY id", arguments: [article.rawValue]).map(note)
+    private static func notes(of article: ArticleID, _ sql: any SQLTransaction) throws -> [ReviewNote] {
+        try sql.rows(noteQuery + " WHERE article_id = ? ORDER BY id", .text(article.rawValue)).map(note)
+    }
+
+    /// The id `INSERT … RETURNING id` gave.
+    private static func returnedID(_ row: SQLRow?) throws -> Int64 {
+        guard let id = try row?.integer("id") else {
+            throw NarrationError(.catalogCorrupt, "The catalog gave no id to a row it was given. \(damagedFix)")
+        }
+        return id
     }
 
     /// A stored note, each value checked again: storage another program can write is outside input.
-    private static func note(_ row: Row) throws -> ReviewNote {
-        func text(_ column: Int, _ name: String, _ limit: Int) -> ReviewNoteText? {
-            (field(row, column) as String?).flatMap { try? ReviewNoteText($0, field: name, limit: limit) }
+    private static func note(_ row: SQLRow) throws -> ReviewNote {
+        func text(_ column: String, _ name: String, _ limit: Int) -> ReviewNoteText? {
+            (try? row.optionalText(column))?.flatMap { try? ReviewNoteText($0, field: name, limit: limit) }
         }
         let content: ReviewNote.Content?
-        switch field(row, 4) as String? {
+        switch (try? row.optionalText("kind")) ?? nil {
         case "said-should-be":
-            content = text(5, "said", ReviewNoteText.phraseLimit).flatMap { said in
-                text(6, "should-be", ReviewNoteText.phraseLimit).map { .saidShouldBe(said: said, shouldBe: $0) }
+            content = text("said", "said", ReviewNoteText.phraseLimit).flatMap { said in
+                text("should_be", "should-be", ReviewNoteText.phraseLimit).map { .saidShouldBe(said: said, shouldBe: $0) }
             }
-        case "remark": content = text(7, "remark", ReviewNoteText.remarkLimit).map { .remark($0) }
+        case "remark": content = text("remark", "remark", ReviewNoteText.remarkLimit).map { .remark($0) }
         default: content = nil
         }
-        let doneEdit = field(row, 11) as Int?, doneBy = (field(row, 12) as String?).flatMap { try? AccountName($0) }, doneAt = field(row, 13) as Int64?
+        let doneEdit = row.checked { try $0.optionalInteger("done_edit") }, doneBy = row.checked { try $0.optionalText("done_by") }
+        let doneAt = row.checked { try $0.optionalInteger("done_at") }
         let pickup: ReviewNote.Pickup? =
             switch (doneEdit, doneBy, doneAt) {
-            case (nil, nil, nil): .open
-            case (let edit?, let by?, let at?): .done(edit: edit, by: by, at: reviewDate(at))
+            case (nil?, nil?, nil?): .open
+            case (let edit??, let by??, let at??): Int(exactly: edit).flatMap { edit in (try? AccountName(by)).map { .done(edit: edit, by: $0, at: date(at)) } }
             default: nil
             }
-        guard let id = field(row, 0) as Int64?, let article = field(row, 1) as String?, Identifier.isWellFormed(article),
-              let paragraph = field(row, 2) as Int?, paragraph >= 1, let milliseconds = field(row, 3) as Int64?, milliseconds >= 0,
-              let content, let author = (field(row, 8) as String?).flatMap({ try? AccountName($0) }), let created = field(row, 9) as Int64?,
-              let pickup
+        guard let id = try? row.integer("id"), let article = try? row.text("article_id"), Identifier.isWellFormed(article),
+              let paragraph = try? row.int("paragraph"), paragraph >= 1, let milliseconds = try? row.integer("milliseconds"), milliseconds >= 0,
+              let content, let author = (try? row.text("author")).flatMap({ try? AccountName($0) }), let created = try? row.integer("created_at"),
+              let sendBack = row.checked({ try $0.optionalInteger("send_back_id") }), let pickup
         else {
-            throw NarrationError(.catalogCorrupt, "The catalog holds a review note narrate never writes (\(quoted(row.description, limit: 80))). \(damagedFix)")
+            throw NarrationError(.catalogCorrupt, "The catalog holds a review note narrate never writes (\(quoted(Self.shown(row), limit: 80))). \(damagedFix)")
         }
         return ReviewNote(
             id: id, article: ArticleID(article), paragraph: paragraph, milliseconds: milliseconds, content: content, author: author,
-            createdAt: reviewDate(created), sendBack: field(row, 10) as Int64?, pickup: pickup)
+            createdAt: date(created), sendBack: sendBack, pickup: pickup)
     }
 
-    private static func sendBack(_ row: Row) throws -> ReviewSendBack {
-        guard let id = field(row, 0) as Int64?, let article = field(row, 1) as String?, let by = (field(row, 2) as String?).flatMap({ try? AccountName($0) }),
-              let at = field(row, 3) as Int64?, let lastEdit = field(row, 4) as Int?, let json = field(row, 5) as String?,
+    private static func sendBack(_ row: SQLRow) throws -> ReviewSendBack {
+        guard let id = try? row.integer("id"), let article = try? row.text("article_id"), let by = (try? row.text("sent_by")).flatMap({ try? AccountName($0) }),
+              let at = try? row.integer("at"), let lastEdit = try? row.int("last_edit"), let json = try? row.text("chunks"),
               let chunks = try? JSONDecoder().decode([StoredReviewChunk].self, from: Data(json.utf8)),
               chunks.allSatisfy({
                   Identifier.isWellFormed($0.id) && (0...ChunkRow.maximumFrames).contains($0.frames) && ($0.checksum.map(ReviewChunk.isChecksum) ?? true)
               })
         else {
-            throw NarrationError(.catalogCorrupt, "The catalog holds a send-back narrate never writes (\(quoted(row.description, limit: 80))). \(damagedFix)")
+            throw NarrationError(.catalogCorrupt, "The catalog holds a send-back narrate never writes (\(quoted(Self.shown(row), limit: 80))). \(damagedFix)")
         }
         return ReviewSendBack(
-            id: id, article: ArticleID(article), by: by, at: reviewDate(at), lastEdit: lastEdit,
+            id: id, article: ArticleID(article), by: by, at: date(at), lastEdit: lastEdit,
             chunks: chunks.map {
                 ReviewChunk(id: ChunkID($0.id), frames: $0.frames, paragraph: $0.paragraph.map(ParagraphID.init), checksum: $0.checksum)
             })
     }
 
-    /// The value of `column` if it is a `T`; nil when it is NULL or of another type.
-    private static func field<T: DatabaseValueConvertible>(_ row: Row, _ column: Int) -> T? {
-        T.fromDatabaseValue(row[column] as DatabaseValue)
+    /// A row's values for a sentence, as `[name:value …]`.
+    private static func shown(_ row: SQLRow) -> String {
+        "[" + zip(row.columns, row.values).map { "\($0):\($1)" }.joined(separator: " ") + "]"
     }
 
-    private static func reviewSeconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
-    private static func reviewDate(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+    /// `date` as the tables keep it, to the second below.
+    private static func wholeSeconds(_ date: Date) -> Date { Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)) }
 }

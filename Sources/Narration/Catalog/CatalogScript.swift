@@ -38,36 +38,6 @@ public struct TextChange: Sendable, Equatable {
 }
 
 extension Catalog {
-    static func registerScriptMigration(_ migrator: inout DatabaseMigrator) {
-        // The article's text: paragraphs in order, each chunk bound to the paragraph it reads.
-        migrator.registerMigration("v5-script") { db in
-            try db.create(table: "paragraph") { table in
-                table.primaryKey("id", .text)
-                table.column("articleId", .text).notNull().references("article", onDelete: .cascade)
-                table.column("position", .integer).notNull()
-                table.column("kind", .text).notNull()
-                table.column("text", .text).notNull()
-                table.column("words", .integer).notNull()
-            }
-            try db.create(index: "paragraph_by_article", on: "paragraph", columns: ["articleId", "position"])
-            try db.alter(table: "chunk") { table in
-                table.add(column: "paragraphId", .text).references("paragraph", onDelete: .setNull)
-            }
-            try db.alter(table: "pendingTake") { table in
-                table.add(column: "paragraphId", .text)
-            }
-            // What the take check found for a chunk (JSON), its speaking rate for the narrator's
-            // median, and whether the volunteer dismissed its hints.
-            try db.create(table: "takeCheck") { table in
-                table.primaryKey("chunkId", .text).references("chunk", onDelete: .cascade)
-                table.column("report", .text).notNull()
-                table.column("wordsPerMinute", .double)
-                table.column("checkedAt", .datetime).notNull()
-                table.column("dismissed", .boolean).notNull().defaults(to: false)
-            }
-        }
-    }
-
     /// The article's text, in order; empty when it has none.
     public func paragraphs(of article: ArticleID) throws(NarrationError) -> [Paragraph] {
         let rows = try read { db in

@@ -20,12 +20,6 @@ extension Catalog {
         "CREATE INDEX take_upload_by_article ON take_upload (article_id)",
     ]
 
-    static func registerTakeUploadMigration(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("take-uploads") { db in
-            for statement in takeUploadSchema { try db.execute(sql: statement) }
-        }
-    }
-
     /// Records that the take `chunk` comes from a page as `upload`, in the transaction that
     /// registers the take itself.
     static func insertUpload(_ upload: TakeUploadTag, chunk: ChunkID, article: ArticleID, at date: Date, _ db: Database) throws {
