@@ -23,12 +23,14 @@ struct ServiceDoor: Sendable {
     static let notAllowedArticle = "Your account may not change this article: ask the service's coordinator if it should."
 
     /// What may be asked without a session: the sign-in and invitation pages, their files, the
-    /// routes that begin a session, and the API's OpenAPI document (it describes routes and holds
-    /// nothing of the service's: the same bytes are in every copy of narrate).
+    /// routes that begin a session, the API's OpenAPI document (it describes routes and holds
+    /// nothing of the service's: the same bytes are in every copy of narrate), and the health
+    /// checks a proxy or monitor asks (`HealthRoutes`: they name no article, account or file).
     static func isPublic(method: String, path: String) -> Bool {
         switch (method, path) {
         case ("GET", "/signin"), ("GET", "/invitation"), ("GET", "/service.js"), ("GET", "/service.css"), ("GET", "/favicon.ico"),
-             ("GET", "/api/passphrase-rule"), ("POST", "/api/session"), ("POST", "/api/invitations/accept"), ("GET", "/api/openapi.json"):
+             ("GET", "/api/passphrase-rule"), ("POST", "/api/session"), ("POST", "/api/invitations/accept"), ("GET", "/api/openapi.json"),
+             ("GET", "/health"), ("GET", "/ready"):
             return true
         default:
             return false

@@ -276,6 +276,7 @@ public struct WebStudioServer: Sendable {
         router.middlewares.add(ServerTimingMiddleware())
         if let door {
             Self.addService(to: router, door: door, scheme: scheme)
+            HealthRoutes(library: library).add(to: router)
             // The home page and the desk page ask one desk, with the service's review setting.
             let desk = configuration.service?.desk ?? DeskService(store: library.deskStore)
             Self.addHome(to: router, desk: desk)

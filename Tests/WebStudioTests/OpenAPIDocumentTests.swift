@@ -88,7 +88,7 @@ struct OpenAPIDocumentTests {
             router.routes.map { "\($0.path)" }.indices.map { index in
                 let route = router.routes[index]
                 return Self.key(route.method.rawValue, "\(route.path)")
-            }.filter { $0.contains(" /api/") || $0.hasSuffix(" /audio") })
+            }.filter { $0.contains(" /api/") || $0.hasSuffix(" /audio") || $0.hasSuffix(" /health") || $0.hasSuffix(" /ready") })
         let written = Self.operations(document)
         let current = Set(written.filter { !$0.value }.keys)
         let pending = Set(written.filter { $0.value }.keys)
@@ -168,6 +168,8 @@ struct OpenAPIDocumentTests {
                 return try #require(cookie)
             }
             _ = try await exchange(.get, "/api/passphrase-rule", path: "/api/passphrase-rule", cookie: nil, status: 200)
+            _ = try await exchange(.get, "/health", path: "/health", cookie: nil, status: 200)
+            _ = try await exchange(.get, "/ready", path: "/ready", cookie: nil, status: 200)
             _ = try await exchange(.get, "/api/me", path: "/api/me", cookie: nil, status: 401)
             _ = try await exchange(
                 .post, "/api/session", path: "/api/session", cookie: nil, json: #"{"account":"ann","passphrase":"not it at all, no"}"#, status: 401)

@@ -22,18 +22,8 @@ public final class Catalog: Sendable {
     public init(path: String) throws(NarrationError) {
         self.path = path
         try Self.refuseLinks(at: path)
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.foreignKeysEnabled = true
-        let queue: DatabaseQueue
-        do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-            // A file that is not a database (or a damaged one) is found here, by SQLite's own code.
-            _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
-            database = queue
-        } catch {
-            throw Self.translate(error, path: path)
-        }
+        let queue = try Self.open(path, readOnly: false)
+        database = queue
         engine = SQLiteEngine(sharing: queue, path: path)
         do {
             try CatalogSchema.migrator.migrate(engine)
@@ -56,20 +46,10 @@ public final class Catalog: Sendable {
                 "The data folder \(folder) is read-only and holds no catalog yet, so there is nothing to read; make it writable to start recording.")
         }
         try Self.refuseLinks(at: path)
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.busyMode = .timeout(10)
-        configuration.foreignKeysEnabled = true
-        let current: Bool
-        let queue: DatabaseQueue
-        do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-            _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
-            database = queue
-        } catch {
-            throw Self.translate(error, path: path)
-        }
+        let queue = try Self.open(path, readOnly: true)
+        database = queue
         engine = SQLiteEngine(sharing: queue, path: path)
+        let current: Bool
         do {
             current = try CatalogSchema.migrator.pending(on: engine).isEmpty
         } catch {
@@ -80,6 +60,22 @@ public final class Catalog: Sendable {
                 .dataRootNotWritable,
                 "The catalog \(path) was written by an older narrate and must be brought up to date before this one can read it, which needs writing: make \(folder) writable.",
                 subject: .file(path), remedy: .openLibraryOnce)
+        }
+    }
+
+    /// The SQLite file at `path`, opened and read once: a file that is not a database (or a
+    /// damaged one) is found here, by SQLite's own code.
+    private static func open(_ path: String, readOnly: Bool) throws(NarrationError) -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        configuration.busyMode = .timeout(10)
+        configuration.foreignKeysEnabled = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            _ = try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") }
+            return queue
+        } catch {
+            throw translate(error, path: path)
         }
     }
 
