@@ -192,6 +192,7 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
         case "23505", "23503", "23502", "23514": return .constraint(sql ?? "", message: message)
         case "40001", "40P01", "55P03", "57014": return .busy(message)
         case "28P01", "28000", "3D000": return .refused(address.description, reason: message)
+        case "53100": return .storageFull(address.description)
         case "": return .unreachable(address.description, reason: "\(error.code)" + (error.underlying.map { ": \($0)" } ?? ""))
         default:
             if state.hasPrefix("08") || state.hasPrefix("57P") { return .unreachable(address.description, reason: message) }

@@ -20,6 +20,8 @@ public enum SQLEngineError: Error, Sendable, Equatable {
     case plantedLink(String)
     /// The caller gave the transaction up (its own check failed); nothing of it was written.
     case givenUp
+    /// The disk that holds the catalog is full; nothing of the transaction was written.
+    case storageFull(String)
 
     /// A sentence naming what failed and what to do.
     public var message: String {
@@ -33,6 +35,7 @@ public enum SQLEngineError: Error, Sendable, Equatable {
         case .configuration(let problem): problem
         case .plantedLink(let path): "\(path) is a symbolic link, and the catalog is never written through one: remove the link."
         case .givenUp: "The change was given up before it was written; nothing was changed."
+        case .storageFull(let what): "The disk holding the catalog \(what) is full; nothing was changed. Free some space and try again."
         }
     }
 }

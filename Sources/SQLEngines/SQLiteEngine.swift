@@ -42,16 +42,16 @@ public final class SQLiteEngine: SQLEngine {
 
     /// A transaction over a GRDB connection already in one: lets code still written against GRDB
     /// call parts of the catalog that speak `SQLEngine`, inside its own transaction.
-    package static func transaction(over db: Database) -> any SQLTransaction {
-        Transaction(db: db)
+    package static func transaction(over db: Database, path: String) -> any SQLTransaction {
+        Transaction(db: db, path: path)
     }
 
     public func write<T>(_ body: (any SQLTransaction) throws(SQLEngineError) -> T) throws(SQLEngineError) -> T {
-        try run { try database.write { db in try Self.body(body, db) } }
+        try run { try database.write { db in try Self.body(body, db, path: path) } }
     }
 
     public func read<T>(_ body: (any SQLTransaction) throws(SQLEngineError) -> T) throws(SQLEngineError) -> T {
-        try run { try database.read { db in try Self.body(body, db) } }
+        try run { try database.read { db in try Self.body(body, db, path: path) } }
     }
 
     public func close() {
@@ -59,9 +59,9 @@ public final class SQLiteEngine: SQLEngine {
     }
 
     /// Runs `body` with a transaction over `db`, carrying its typed error through GRDB's untyped closure.
-    private static func body<T>(_ body: (any SQLTransaction) throws(SQLEngineError) -> T, _ db: Database) throws -> T {
+    private static func body<T>(_ body: (any SQLTransaction) throws(SQLEngineError) -> T, _ db: Database, path: String) throws -> T {
         do {
-            return try body(Transaction(db: db))
+            return try body(Transaction(db: db, path: path))
         } catch {
             throw Carried(error: error)
         }
@@ -73,7 +73,7 @@ public final class SQLiteEngine: SQLEngine {
         } catch let carried as Carried {
             throw carried.error
         } catch let error as DatabaseError {
-            throw Self.translate(error, sql: error.sql ?? "")
+            throw translate(error, sql: error.sql ?? "")
         } catch {
             throw .unreachable(path, reason: "\(error)")
         }
@@ -83,23 +83,30 @@ public final class SQLiteEngine: SQLEngine {
         let error: SQLEngineError
     }
 
-    static func translate(_ error: DatabaseError, sql: String) -> SQLEngineError {
+    func translate(_ error: DatabaseError, sql: String) -> SQLEngineError {
+        Self.translate(error, sql: sql, path: path)
+    }
+
+    static func translate(_ error: DatabaseError, sql: String, path: String) -> SQLEngineError {
         switch error.resultCode {
         case .SQLITE_CONSTRAINT: .constraint(sql, message: error.message ?? "\(error)")
         case .SQLITE_BUSY, .SQLITE_LOCKED: .busy(error.message ?? "locked")
+        case .SQLITE_FULL: .storageFull(path)
+        case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_IOERR: .unreachable(path, reason: error.message ?? "\(error.resultCode)")
         default: .statement(sql, message: error.message ?? "\(error)")
         }
     }
 
     private struct Transaction: SQLTransaction {
         let db: Database
+        let path: String
 
         func execute(_ sql: String, _ arguments: [SQLValue]) throws(SQLEngineError) -> Int {
             do {
                 try db.execute(sql: sql, arguments: StatementArguments(arguments.map(Self.databaseValue)))
                 return db.changesCount
             } catch let error as DatabaseError {
-                throw SQLiteEngine.translate(error, sql: sql)
+                throw SQLiteEngine.translate(error, sql: sql, path: path)
             } catch {
                 throw .statement(sql, message: "\(error)")
             }
@@ -111,7 +118,7 @@ public final class SQLiteEngine: SQLEngine {
                     SQLRow(columns: Array(row.columnNames), values: row.databaseValues.map(Self.value))
                 }
             } catch let error as DatabaseError {
-                throw SQLiteEngine.translate(error, sql: sql)
+                throw SQLiteEngine.translate(error, sql: sql, path: path)
             } catch {
                 throw .statement(sql, message: "\(error)")
             }

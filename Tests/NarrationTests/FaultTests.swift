@@ -180,6 +180,29 @@ struct FaultTests {
         }
         #expect(try fixture.library.chunkEntries(of: article).map(\.chunk.frames) == [chunk.frames])
     }
+
+    @Test("a new article on a full disk is refused as a full disk, not a damaged catalog; the articles before it stay", .enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+    func catalogOnAFullDisk() throws {
+        let mount = try TemporaryMount(sizeKiB: 256)
+        let path = mount.url.appendingPathComponent("catalog.sqlite").path
+        let catalog = try Catalog(path: path)
+        let first = Article(id: .random(), title: "Before", publication: "Post", narrator: "Ann", format: .speech, createdAt: Date())
+        try catalog.add(first)
+        // Fill what is left of the disk.
+        let filler = mount.url.appendingPathComponent("filler")
+        FileManager.default.createFile(atPath: filler.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: filler)
+        while (try? handle.write(contentsOf: Data(count: 4096))) != nil {}
+        try? handle.close()
+        let long = String(repeating: "A long title that will not fit. ", count: 400)
+        #expect {
+            try catalog.add(Article(id: .random(), title: long, publication: "Post", narrator: "Ann", format: .speech, createdAt: Date()))
+        } throws: { error in
+            (error as? NarrationError)?.kind == .diskFull
+                && (error as? NarrationError)?.message == "The disk holding the catalog \(path) is full. Free some space and try again."
+        }
+        #expect(try catalog.articles().map(\.title) == ["Before"])
+    }
 }
 
 extension SoundFileWriter {

@@ -83,7 +83,8 @@ public final class Catalog: Sendable {
     /// brought up to date. `name` names it in sentences (the server's address, never a password).
     ///
     /// Only the parts written for both engines run on it so far: the reading service's accounts,
-    /// activity, desk and review; the others throw `catalogCorrupt` saying so.
+    /// activity, desk and review, and the articles' list; the others throw `catalogCorrupt`
+    /// saying so.
     public init(engine: any SQLEngine, name: String) throws(NarrationError) {
         self.path = name
         self.database = nil
@@ -473,7 +474,13 @@ public final class Catalog: Sendable {
             return NarrationError(.catalogCorrupt, "The catalog \(path) holds a value narrate never writes (\(column): \(quoted(found, limit: 60))). \(damagedFix)", subject: subject)
         case .plantedLink(let link):
             return .foreignFile(link, .symbolicLink)
-        case .unreachable, .refused, .configuration:
+        case .storageFull:
+            return NarrationError(.diskFull, "The disk holding the catalog \(path) is full. Free some space and try again.", subject: subject)
+        case .unreachable(_, let reason):
+            return NarrationError(
+                .dataRootNotWritable, "Cannot use the catalog \(path) (\(reason)). Check that its folder is writable, or set NARRATE_HOME.",
+                subject: subject)
+        case .refused, .configuration:
             return NarrationError(.dataRootNotWritable, "Cannot use the catalog \(path): \(error.message)", subject: subject)
         case .statement, .constraint, .givenUp:
             return NarrationError(.catalogCorrupt, "The catalog \(path) could not be used: \(error.message)", subject: subject)
