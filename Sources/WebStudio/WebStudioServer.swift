@@ -158,6 +158,10 @@ public struct WebStudioServer: Sendable {
             }
         }
         defer { idleCloser?.cancel() }
+        let studiosStop = StudiosStop { [rooms] in
+            await host.shutDown()  // a take under way is stopped and kept first
+            await rooms?.shutDown()
+        }
         do throws(NarrationError) {
             let router = routes(
                 door: door, host: host, rooms: rooms, scheme: scheme,
@@ -185,11 +189,16 @@ public struct WebStudioServer: Sendable {
                 },
                 logger: logger)
             let expiry = configuration.service.flatMap { service in service.desk.map { DeskExpiry(desk: $0, interval: service.expiryInterval) } }
+            // On SIGINT or SIGTERM the studios stop first (the last service is told first), then
+            // the server stops taking requests and waits for its connections.
+            let services = ServiceGroup(
+                configuration: .init(
+                    services: [.init(service: app), .init(service: studiosStop)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
             do {
                 // The desk's expiry runs beside the server, in its task group: cancelled when it stops.
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     if let expiry { group.addTask { await expiry.run() } }
-                    try await app.runService()
+                    try await services.run()
                     group.cancelAll()
                 }
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
@@ -201,12 +210,10 @@ public struct WebStudioServer: Sendable {
                 throw NarrationError(.usage, "Cannot listen on \(bindHost):\(configuration.port): \(error). Choose another port with --listen.")
             }
         } catch {
-            await host.shutDown()
-            await rooms?.shutDown()
+            await studiosStop.stopOnce()
             throw error
         }
-        await host.shutDown()  // awaited, never waited for: a take under way is stopped and kept first
-        await rooms?.shutDown()
+        await studiosStop.stopOnce()  // awaited, never waited for; done already after a signal
     }
 
     /// HTTP/1.1 with the WebSocket upgrade (over TLS when given), every connection watched by
