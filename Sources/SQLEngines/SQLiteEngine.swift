@@ -40,12 +40,6 @@ public final class SQLiteEngine: SQLEngine {
         self.database = database
     }
 
-    /// A transaction over a GRDB connection already in one: lets code still written against GRDB
-    /// call parts of the catalog that speak `SQLEngine`, inside its own transaction.
-    package static func transaction(over db: Database, path: String) -> any SQLTransaction {
-        Transaction(db: db, path: path)
-    }
-
     public func write<T>(_ body: (any SQLTransaction) throws(SQLEngineError) -> T) throws(SQLEngineError) -> T {
         try run { try database.write { db in try Self.body(body, db, path: path) } }
     }
