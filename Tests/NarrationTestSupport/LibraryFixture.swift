@@ -11,10 +11,21 @@ public struct LibraryFixture {
     public let source: [UInt8]
     public let library: NarrationLibrary
 
-    public init(format: AudioFormat = .speech, root: URL? = nil, sourceSeconds: Double = 6, source: [UInt8]? = nil) throws {
+    /// - Parameter catalog: the engine of the library's catalog: its SQLite file in the data root,
+    ///   or a schema of its own on the tests' PostgreSQL server.
+    public init(
+        catalog: CatalogEngines.Kind = .sqlite, format: AudioFormat = .speech, root: URL? = nil, sourceSeconds: Double = 6, source: [UInt8]? = nil
+    ) throws {
         self.source = try source ?? Signals.speech(format, seconds: sourceSeconds)
         devices = try VirtualDevices(folder: folder.url, source: self.source)
-        library = try NarrationLibrary(root: DataRoot(url: root ?? folder.url.appendingPathComponent("home")))
+        let dataRoot = DataRoot(url: root ?? folder.url.appendingPathComponent("home"))
+        switch catalog {
+        case .sqlite:
+            library = try NarrationLibrary(root: dataRoot)
+        case .postgreSQL:
+            let engine = try CatalogEngines.make(.postgreSQL, folder: folder)
+            library = try NarrationLibrary(root: dataRoot, catalog: Catalog(engine: engine, name: "on the test server"))
+        }
     }
 
     /// Records one take of exactly `seconds` from the virtual microphone.

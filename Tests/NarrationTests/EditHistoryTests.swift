@@ -24,11 +24,13 @@ struct EditHistoryTests {
         }
     }
 
-    @Test("300 random steps (record, re-record, insert, delete, move, trim, details, undo): each undo restores the list byte for byte")
-    func randomEditsAndUndos() throws {
+    @Test(
+        "300 random steps (record, re-record, insert, delete, move, trim, details, undo): each undo restores the list byte for byte",
+        arguments: CatalogEngines.Kind.allCases)
+    func randomEditsAndUndos(_ catalog: CatalogEngines.Kind) throws {
         var random = SeededGenerator(default: 0x5544_4F21)
-        print("figure: edit-history fuzz seed \(random.seed) (NARRATE_FUZZ_SEED=\(random.seed) replays it)")
-        let fixture = try LibraryFixture()
+        print("figure: edit-history fuzz seed \(random.seed) on \(catalog) (NARRATE_FUZZ_SEED=\(random.seed) replays it)")
+        let fixture = try LibraryFixture(catalog: catalog)
         let article = try fixture.library.newArticle(title: "Fuzz", publication: "", narrator: "", format: .speech)
         var before: [[Listed]] = []  // the list before each edit that stands, the latest last
         var counts: [String: Int] = [:]

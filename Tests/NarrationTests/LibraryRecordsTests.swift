@@ -7,9 +7,9 @@ import Testing
 /// The library's read-only views, which the command line's listings read instead of the catalog.
 @Suite("The library's records, read-only")
 struct LibraryRecordsTests {
-    @Test("an article's records: its chunks in the listing's order, its paragraphs with the chunks that read them, the next to read")
-    func articleRecords() throws {
-        let fixture = try LibraryFixture(sourceSeconds: 3)
+    @Test("an article's records: its chunks in the listing's order, its paragraphs with the chunks that read them, the next to read", arguments: CatalogEngines.Kind.allCases)
+    func articleRecords(_ catalog: CatalogEngines.Kind) throws {
+        let fixture = try LibraryFixture(catalog: catalog, sourceSeconds: 3)
         let article = try fixture.library.newArticle(title: "Harbour", publication: "", narrator: "", format: .speech)
         _ = try fixture.library.attachText(
             [ScriptParagraph(kind: .paragraph, text: "The harbour stayed closed."), ScriptParagraph(kind: .paragraph, text: "The storm passed.")],
@@ -32,9 +32,9 @@ struct LibraryRecordsTests {
         #expect(try records.takeChecks().isEmpty)
     }
 
-    @Test("the history around the current article: its own edits and other articles' deletions, newest first, never another article's edits")
-    func historyAroundCurrent() throws {
-        let fixture = try LibraryFixture(sourceSeconds: 2)
+    @Test("the history around the current article: its own edits and other articles' deletions, newest first, never another article's edits", arguments: CatalogEngines.Kind.allCases)
+    func historyAroundCurrent(_ catalog: CatalogEngines.Kind) throws {
+        let fixture = try LibraryFixture(catalog: catalog, sourceSeconds: 2)
         let other = try fixture.library.newArticle(title: "Other", publication: "", narrator: "", format: .speech)
         try fixture.record(other, seconds: 0.25)
         let deleted = try fixture.library.newArticle(title: "Deleted", publication: "", narrator: "", format: .speech)

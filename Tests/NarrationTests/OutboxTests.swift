@@ -19,9 +19,9 @@ struct OutboxTests {
         return (article, job, sidecar)
     }
 
-    @Test("queue exports into the outbox with a sidecar, marks the article queued and clears the current one")
-    func queue() throws {
-        let fixture = try LibraryFixture()
+    @Test("queue exports into the outbox with a sidecar, marks the article queued and clears the current one", arguments: CatalogEngines.Kind.allCases)
+    func queue(_ catalog: CatalogEngines.Kind) throws {
+        let fixture = try LibraryFixture(catalog: catalog)
         let (article, job, sidecar) = try queuedArticle(fixture)
         #expect(job.file.path == fixture.library.outboxURL.appendingPathComponent("\(job.id)/Budget vote-\(article.id).flac").path)
         #expect(try SoundFileReader(path: job.file.path).readAll() == fixture.sourceSamples(frames: 17_640) + fixture.sourceSamples(frames: 26_460))
@@ -35,9 +35,9 @@ struct OutboxTests {
         #expect(try fixture.library.chunkEntries(of: article).count == 2)  // chunks are kept
     }
 
-    @Test("submit copies both files under publication and date, verified, and records the delivery")
-    func deliver() async throws {
-        let fixture = try LibraryFixture()
+    @Test("submit copies both files under publication and date, verified, and records the delivery", arguments: CatalogEngines.Kind.allCases)
+    func deliver(_ catalog: CatalogEngines.Kind) async throws {
+        let fixture = try LibraryFixture(catalog: catalog)
         let (article, job, sidecar) = try queuedArticle(fixture)
         let share = fixture.folder.file("share")
         try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
@@ -57,9 +57,9 @@ struct OutboxTests {
         #expect(again.state == .delivered && again.attempts == 2)
     }
 
-    @Test("a file changed in the outbox is refused, and the job stays queued with its error")
-    func changedFile() async throws {
-        let fixture = try LibraryFixture()
+    @Test("a file changed in the outbox is refused, and the job stays queued with its error", arguments: CatalogEngines.Kind.allCases)
+    func changedFile(_ catalog: CatalogEngines.Kind) async throws {
+        let fixture = try LibraryFixture(catalog: catalog)
         let (_, job, _) = try queuedArticle(fixture)
         let handle = try FileHandle(forWritingTo: job.file)
         try handle.seekToEnd()
@@ -91,9 +91,9 @@ struct OutboxTests {
         #expect(delivered.state == .delivered && delivered.attempts == 2)
     }
 
-    @Test("awkward titles keep their text in the tags; file names are made safe")
-    func awkwardTitle() throws {
-        let fixture = try LibraryFixture()
+    @Test("awkward titles keep their text in the tags; file names are made safe", arguments: CatalogEngines.Kind.allCases)
+    func awkwardTitle(_ catalog: CatalogEngines.Kind) throws {
+        let fixture = try LibraryFixture(catalog: catalog)
         let (article, job, sidecar) = try queuedArticle(fixture, title: Self.awkwardTitle)
         let name = job.file.lastPathComponent
         #expect(!name.contains("/") && !name.contains("\"") && !name.contains("'") && !name.contains("\u{07}"))
@@ -140,14 +140,14 @@ struct OutboxMigrationTests {
 
 @Suite("A job found stale when it is about to be sent")
 struct StaleJobTests {
-    @Test("is withdrawn, sends nothing, and its files leave the outbox at once")
-    func staleJob() async throws {
-        let fixture = try LibraryFixture()
+    @Test("is withdrawn, sends nothing, and its files leave the outbox at once", arguments: CatalogEngines.Kind.allCases)
+    func staleJob(_ catalog: CatalogEngines.Kind) async throws {
+        let fixture = try LibraryFixture(catalog: catalog)
         let article = try fixture.library.newArticle(title: "Stale", publication: "Post", narrator: "Ann", format: .speech)
         try fixture.record(article, seconds: 0.3)
         let job = try fixture.library.queue(article, profile: .archive).job
         // The chunks change behind the outbox's back (no edit withdrew the job): only the fingerprint can tell.
-        try fixture.library.catalog.write { db in try db.execute(sql: "UPDATE chunk SET frames = frames - 1") }
+        try fixture.library.catalog.writing { sql in try sql.execute("UPDATE chunk SET frames = frames - 1") }
         let share = fixture.folder.file("share")
         try FileManager.default.createDirectory(at: share, withIntermediateDirectories: true)
         await #expect { try await fixture.library.deliver(job, toFolder: share) } throws: { ($0 as? NarrationError)?.kind == .exportWithdrawn }

@@ -29,9 +29,9 @@ struct StoreDeliveryTests {
         return [job.deliveryPath, NarrationLibrary.sidecarKey(for: job.deliveryPath)] + files.map { "\(folder)/\($0.name)" }
     }
 
-    @Test("the audio, its chapters and its sidecar go in verified and the feed gets the item; delivered again at the same place without them, the chapters go and the feed offers the article no more")
-    func samePlaceWithdrawsCarriedFiles() async throws {
-        let fixture = try LibraryFixture()
+    @Test("the audio, its chapters and its sidecar go in verified and the feed gets the item; delivered again at the same place without them, the chapters go and the feed offers the article no more", arguments: CatalogEngines.Kind.allCases)
+    func samePlaceWithdrawsCarriedFiles(_ catalog: CatalogEngines.Kind) async throws {
+        let fixture = try LibraryFixture(catalog: catalog)
         let store = MemoryDeliveryStore()
         let article = try fixture.library.newArticle(title: "Budget vote", publication: "Daily Post", narrator: "Ann", format: .speech)
         try fixture.record(article, seconds: 0.4)
@@ -58,9 +58,9 @@ struct StoreDeliveryTests {
         #expect(try fixture.library.catalog.deliveries(of: article.id).map(\.jobId) == [plain.id])
     }
 
-    @Test("a failure while the files go into place leaves the store as it was and the job queued with its attempt and error; the next delivery, in another format, replaces the earlier one and everything beside it")
-    func failureWhileCommitting() async throws {
-        let fixture = try LibraryFixture()
+    @Test("a failure while the files go into place leaves the store as it was and the job queued with its attempt and error; the next delivery, in another format, replaces the earlier one and everything beside it", arguments: CatalogEngines.Kind.allCases)
+    func failureWhileCommitting(_ catalog: CatalogEngines.Kind) async throws {
+        let fixture = try LibraryFixture(catalog: catalog)
         let store = MemoryDeliveryStore()
         let article = try fixture.library.newArticle(title: "Harbour", publication: "Daily Post", narrator: "Ann", format: .speech)
         try fixture.record(article, seconds: 0.4)
@@ -87,9 +87,9 @@ struct StoreDeliveryTests {
         #expect(try await FeedPublisher.read(in: store, feedPath: feedKey)?.items == [])
     }
 
-    @Test("an outbox file changed since it was queued is refused before anything is in the store; the job keeps its attempt and error")
-    func changedFile() async throws {
-        let fixture = try LibraryFixture()
+    @Test("an outbox file changed since it was queued is refused before anything is in the store; the job keeps its attempt and error", arguments: CatalogEngines.Kind.allCases)
+    func changedFile(_ catalog: CatalogEngines.Kind) async throws {
+        let fixture = try LibraryFixture(catalog: catalog)
         let store = MemoryDeliveryStore()
         let article = try fixture.library.newArticle(title: "Tides", publication: "Daily Post", narrator: "Ann", format: .speech)
         try fixture.record(article, seconds: 0.4)

@@ -9,9 +9,9 @@ import Testing
 /// first (dismissed its hints).
 @Suite("Take checks kept once")
 struct TakeCheckStoreTests {
-    @Test("a second check of the same take, arriving after its hints were dismissed, leaves them dismissed")
-    func lateSecondCheck() throws {
-        let fixture = try LibraryFixture(sourceSeconds: 3)
+    @Test("a second check of the same take, arriving after its hints were dismissed, leaves them dismissed", arguments: CatalogEngines.Kind.allCases)
+    func lateSecondCheck(_ catalog: CatalogEngines.Kind) throws {
+        let fixture = try LibraryFixture(catalog: catalog, sourceSeconds: 3)
         let article = try fixture.library.newArticle(title: "Twice", publication: "", narrator: "", format: .speech)
         _ = try fixture.library.attachText(
             [ScriptParagraph(kind: .paragraph, text: "The harbour stayed closed on Monday while the storm passed.")], to: article, file: "text.txt")

@@ -142,9 +142,9 @@ struct UploadedTakeTests {
         #expect(try fixture.library.keepWhatArrived(other) == nil)  // nothing left to keep
     }
 
-    @Test("a resume by another account, into another article or of a take on the server already is refused, and a key is never used twice")
-    func refusals() throws {
-        let fixture = try LibraryFixture()
+    @Test("a resume by another account, into another article or of a take on the server already is refused, and a key is never used twice", arguments: CatalogEngines.Kind.allCases)
+    func refusals(_ catalog: CatalogEngines.Kind) throws {
+        let fixture = try LibraryFixture(catalog: catalog)
         let tag = TakeUploadTag(key: Self.key, account: "vol")
         let (article, stream, take) = try uploadedTake(fixture.library, title: "Mine", tag: tag)
         _ = stream.receive(bytes(noise(4_000, seed: 8)), at: 0)

@@ -1,8 +1,8 @@
 import Foundation
-import GRDB
 @testable import Narration
 import NarrationCore
 import NarrationTestSupport
+import SQLEngines
 import Testing
 
 /// A catalog written row by row with a known timeline (takes' times cannot be set through
@@ -19,22 +19,22 @@ struct VolunteerHoursCatalogTests {
             overruns: 0, recovered: false, recordedAt: at(kept), paragraphID: nil), position: position)
     }
 
-    static func edit(_ kind: Edit.Kind, of article: String, at time: String, before: [ChunkRow], after: [ChunkRow], _ db: Database) throws {
+    static func edit(_ kind: Edit.Kind, of article: String, at time: String, before: [ChunkRow], after: [ChunkRow], _ sql: any SQLTransaction) throws {
         func json(_ rows: [ChunkRow], changed: [ChunkRow]) throws -> String {
             String(decoding: try JSONEncoder().encode(ChunkListSide(order: rows.map(\.id), rows: changed)), as: UTF8.self)
         }
-        var row = EditRow(
+        let row = EditRow(
             id: nil, articleId: article, kind: kind.rawValue, summary: "\(kind.label)", madeAt: at(time),
             chunksBefore: try json(before, changed: before.filter { !after.contains($0) }),
             chunksAfter: try json(after, changed: after.filter { !before.contains($0) }),
             detailsBefore: nil, detailsAfter: nil, undoneAt: nil)
-        try row.insert(db)
+        try row.insert(sql)
     }
 
-    @Test("a session across midnight, an idle gap, a trimmed take, a delivery and a chunk older than the history")
-    func timeline() throws {
+    @Test("a session across midnight, an idle gap, a trimmed take, a delivery and a chunk older than the history", arguments: CatalogEngines.Kind.allCases)
+    func timeline(_ kind: CatalogEngines.Kind) throws {
         let folder = TemporaryFolder("narrate-hours")
-        let catalog = try Catalog(path: folder.file("catalog.sqlite").path)
+        let catalog = try kind == .sqlite ? TestCatalogs.sqlite(folder) : TestCatalogs.postgreSQL(folder)
         let ann = "aaaa0001", none = "bbbb0001"
         for (id, narrator) in [(ann, "Ann"), (none, "")] {
             try catalog.add(Article(
@@ -46,24 +46,24 @@ struct VolunteerHoursCatalogTests {
         let c4 = Self.chunk("cccc0004", of: ann, 2, seconds: 60, kept: "2026-11-24 00:20")  // 00:19–00:20
         let c5 = Self.chunk("cccc0005", of: ann, 3, seconds: 300, kept: "2026-11-24 10:05")  // 10:00–10:05, after a gap
         let old = Self.chunk("dddd0001", of: none, 0, seconds: 60, kept: "2026-11-24 12:05")  // no history
-        try catalog.write { db in
-            try c1.insert(db)
-            try Self.edit(.record, of: ann, at: "2026-11-23 23:45", before: [], after: [c1], db)
-            try c2.insert(db)
-            try Self.edit(.record, of: ann, at: "2026-11-23 23:55", before: [c1], after: [c1, c2], db)
-            try c2.delete(db)
-            try c3.insert(db)
-            try Self.edit(.trim, of: ann, at: "2026-11-24 00:05", before: [c1, c2], after: [c1, c3], db)
-            try c4.insert(db)
-            try Self.edit(.record, of: ann, at: "2026-11-24 00:20", before: [c1, c3], after: [c1, c3, c4], db)
+        try catalog.writing { sql in
+            try c1.insert(sql)
+            try Self.edit(.record, of: ann, at: "2026-11-23 23:45", before: [], after: [c1], sql)
+            try c2.insert(sql)
+            try Self.edit(.record, of: ann, at: "2026-11-23 23:55", before: [c1], after: [c1, c2], sql)
+            try c2.delete(sql)
+            try c3.insert(sql)
+            try Self.edit(.trim, of: ann, at: "2026-11-24 00:05", before: [c1, c2], after: [c1, c3], sql)
+            try c4.insert(sql)
+            try Self.edit(.record, of: ann, at: "2026-11-24 00:20", before: [c1, c3], after: [c1, c3, c4], sql)
             // Queued 40 minutes after the last take: outside any session. It holds c1, c3, c4: 460 s.
             try OutboxRow(
                 id: "job00001", articleId: ann, file: "", sidecar: "", sha256: "ff", bytes: 10, profile: "archive",
                 queuedAt: Self.at("2026-11-24 01:00"), state: "delivered", attempts: 1, deliveredAt: Self.at("2026-11-24 10:10")
-            ).insert(db)
-            try c5.insert(db)
-            try Self.edit(.record, of: ann, at: "2026-11-24 10:05", before: [c1, c3, c4], after: [c1, c3, c4, c5], db)
-            try old.insert(db)
+            ).insert(sql)
+            try c5.insert(sql)
+            try Self.edit(.record, of: ann, at: "2026-11-24 10:05", before: [c1, c3, c4], after: [c1, c3, c4, c5], sql)
+            try old.insert(sql)
         }
 
         let rows = VolunteerHours.report(try catalog.activity(), timeZone: Self.utc)

@@ -82,9 +82,8 @@ public final class Catalog: Sendable {
     /// The catalog in `engine` (a PostgreSQL server several hosts share), its tables made or
     /// brought up to date. `name` names it in sentences (the server's address, never a password).
     ///
-    /// Only the parts written for both engines run on it so far: the reading service's accounts,
-    /// activity, desk and review, and the articles' list; the others throw `catalogCorrupt`
-    /// saying so.
+    /// Every part runs on it but those only SQLite has: the file's backup, its integrity check
+    /// (PostgreSQL checks its own pages, and every reference on every write) and its data version.
     public init(engine: any SQLEngine, name: String) throws(NarrationError) {
         self.path = name
         self.database = nil
@@ -92,7 +91,7 @@ public final class Catalog: Sendable {
         do {
             try CatalogSchema.migrator.migrate(engine)
         } catch {
-            throw Self.translate(error, path: name)
+            throw Self.translate(error, path: name, dialect: engine.dialect)
         }
     }
 
@@ -201,20 +200,17 @@ public final class Catalog: Sendable {
 
     /// An article's chunks in order.
     public func chunks(of article: Article) throws(NarrationError) -> [Chunk] {
-        let rows = try read { db in
-            try ChunkRow.filter(Column("articleId") == article.id.rawValue).order(Column("position")).fetchAll(db)
-        }
+        let rows = try reading { sql in try self.chunkRows(of: article.id, sql) }
         return try rows.map { (row) throws(NarrationError) in try row.chunk(format: article.format) }
     }
 
     /// One chunk by its id, if it is in an article.
     func chunk(_ id: ChunkID, format: AudioFormat) throws(NarrationError) -> Chunk? {
-        try read { db in try ChunkRow.fetchOne(db, key: id.rawValue) }.map { (row) throws(NarrationError) in try row.chunk(format: format) }
+        try reading { sql in try ChunkRow.one(sql, key: .text(id.rawValue)) }.map { (row) throws(NarrationError) in try row.chunk(format: format) }
     }
 
-    func order(of article: ArticleID, _ db: Database) throws -> ChunkOrder {
-        let ids = try String.fetchAll(
-            db, sql: "SELECT id FROM chunk WHERE articleId = ? ORDER BY position", arguments: [article.rawValue])
+    func order(of article: ArticleID, _ sql: any SQLTransaction) throws -> ChunkOrder {
+        let ids = try sql.rows("SELECT id FROM chunk WHERE articleId = ? ORDER BY position", .text(article.rawValue)).map { try $0.text("id") }
         // Ids name files: one that is not ours (a "../" above all) must never reach a path.
         if let strange = ids.first(where: { !Identifier.isWellFormed($0) }) {
             throw NarrationError(.catalogCorrupt, "The catalog holds a chunk whose id \"\(Self.quoted(strange))\" narrate never makes. \(Self.damagedFix)")
@@ -224,13 +220,13 @@ public final class Catalog: Sendable {
 
     /// The current order of an article's chunks.
     public func order(of article: ArticleID) throws(NarrationError) -> ChunkOrder {
-        try read { db in try self.order(of: article, db) }
+        try reading { sql in try self.order(of: article, sql) }
     }
 
     /// Writes each chunk's position after an edit of the order.
-    func store(_ order: ChunkOrder, _ db: Database) throws {
+    func store(_ order: ChunkOrder, _ sql: any SQLTransaction) throws {
         for (position, id) in order.ids.enumerated() {
-            try db.execute(sql: "UPDATE chunk SET position = ? WHERE id = ? AND position != ?", arguments: [position, id.rawValue, position])
+            try sql.execute("UPDATE chunk SET position = ? WHERE id = ? AND position != ?", .integer(position), .text(id.rawValue), .integer(position))
         }
     }
 
@@ -239,24 +235,24 @@ public final class Catalog: Sendable {
     func beginTake(
         _ chunk: ChunkID, of article: ArticleID, target: TakeTarget, paragraph: ParagraphID?, at date: Date, upload: TakeUploadTag? = nil
     ) throws(NarrationError) {
-        try write { db in
+        try writing { sql in
             if let upload {
-                guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM take_upload WHERE upload_key = ?", arguments: [upload.key.rawValue]) == 0 else {
+                guard try sql.row("SELECT 1 AS found FROM take_upload WHERE upload_key = ?", .text(upload.key.rawValue)) == nil else {
                     throw NarrationError.usage("The page named its new take with a key another take has: reload the page.")
                 }
             }
             try PendingTakeRow(
                 chunkId: chunk.rawValue, articleId: article.rawValue, placement: target.storedKind,
                 targetChunkId: target.storedTarget, startedAt: date, paragraphId: paragraph?.rawValue
-            ).insert(db)
-            if let upload { try Self.insertUpload(upload, chunk: chunk, article: article, at: date, db) }
+            ).insert(sql)
+            if let upload { try Self.insertUpload(upload, chunk: chunk, article: article, at: date, sql) }
         }
     }
 
     /// Takes that were started and never committed, with where they were meant to go and the
     /// paragraph they read.
     func pendingTakes() throws(NarrationError) -> [(chunk: ChunkID, article: ArticleID, target: TakeTarget, paragraph: ParagraphID?)] {
-        let rows = try read { db in try PendingTakeRow.fetchAll(db) }
+        let rows = try reading { sql in try PendingTakeRow.all(sql) }
         for row in rows where !Identifier.isWellFormed(row.chunkId) || !Identifier.isWellFormed(row.articleId)
             || !(row.paragraphId.map(Identifier.isWellFormed) ?? true) {
             throw NarrationError(.catalogCorrupt, "The catalog holds an unfinished take whose id \"\(Self.quoted(row.chunkId))\" narrate never makes. \(Catalog.damagedFix)")
@@ -268,7 +264,7 @@ public final class Catalog: Sendable {
 
     /// Forgets a take that left nothing to keep.
     func abandonTake(_ chunk: ChunkID) throws(NarrationError) {
-        try write { db in _ = try PendingTakeRow.deleteOne(db, key: chunk.rawValue) }
+        try writing { sql in try PendingTakeRow.delete(sql, key: .text(chunk.rawValue)) }
     }
 
     /// Puts a finished take into the article where `target` says, in one transaction whose last
@@ -280,36 +276,34 @@ public final class Catalog: Sendable {
     func commitTake(
         _ chunk: Chunk, target: TakeTarget, moveFiles: @escaping @Sendable ([ChunkID]) throws -> Void
     ) throws(NarrationError) -> (index: ChunkIndex, replaced: [ChunkID], withdrawn: WithdrawnExport?) {
-        try write { db in
-            let before = try self.chunkRows(of: chunk.articleID, db)
-            var order = try self.order(of: chunk.articleID, db)
+        try writing { sql in
+            let before = try self.chunkRows(of: chunk.articleID, sql)
+            var order = try self.order(of: chunk.articleID, sql)
             var replaced: [ChunkID] = []
             if case .replaceParagraph(let first) = target, let paragraph = chunk.paragraphID {
-                let others = try String.fetchAll(
-                    db, sql: "SELECT id FROM chunk WHERE articleId = ? AND paragraphId = ? AND id != ? ORDER BY position",
-                    arguments: [chunk.articleID.rawValue, paragraph.rawValue, first.rawValue])
-                for other in others.map(ChunkID.init) {
+                let others = before.filter { $0.paragraphId == paragraph.rawValue && $0.id != first.rawValue }.map { ChunkID($0.id) }
+                for other in others {
                     guard let index = order.index(of: other) else { continue }
                     _ = try order.remove(at: index)
-                    _ = try ChunkRow.deleteOne(db, key: other.rawValue)
+                    try ChunkRow.delete(sql, key: .text(other.rawValue))
                     replaced.append(other)
                 }
             }
             let placed = try order.place(chunk.id, target.placement(in: order))
             if let first = placed.replaced {
-                _ = try ChunkRow.deleteOne(db, key: first.rawValue)
+                try ChunkRow.delete(sql, key: .text(first.rawValue))
                 replaced.insert(first, at: 0)
             }
             var row = ChunkRow(chunk, position: placed.index.position)
-            if let paragraph = row.paragraphId, try !ParagraphRow.exists(db, key: paragraph) {
+            if let paragraph = row.paragraphId, try !ParagraphRow.exists(sql, key: .text(paragraph)) {
                 row.paragraphId = nil  // the text changed while the take was recorded: keep the take, bound to none
             }
-            try row.insert(db)
-            try self.store(order, db)
-            _ = try PendingTakeRow.deleteOne(db, key: chunk.id.rawValue)
+            try row.insert(sql)
+            try self.store(order, sql)
+            try PendingTakeRow.delete(sql, key: .text(chunk.id.rawValue))
             let edit = Self.takeEdit(chunk, target: target, index: placed.index, replaced: replaced.count)
-            try self.recordEdit(edit.kind, of: chunk.articleID, summary: edit.summary, before: before, db)
-            let withdrawn = try self.withdrawExport(of: chunk.articleID, db)
+            try self.recordEdit(edit.kind, of: chunk.articleID, summary: edit.summary, before: before, sql)
+            let withdrawn = try self.withdrawExport(of: chunk.articleID, sql)
             try moveFiles(replaced)
             return (placed.index, replaced, withdrawn)
         }
@@ -325,21 +319,21 @@ public final class Catalog: Sendable {
     func deleteChunk(
         at index: ChunkIndex, of article: Article, expected: ChunkID? = nil, moveFile: @escaping @Sendable (ChunkID) throws -> Void
     ) throws(NarrationError) -> (chunk: Chunk, withdrawn: WithdrawnExport?) {
-        let (row, withdrawn) = try write { db -> (ChunkRow, WithdrawnExport?) in
-            let before = try self.chunkRows(of: article.id, db)
-            var order = try self.order(of: article.id, db)
+        let (row, withdrawn) = try writing { sql -> (ChunkRow, WithdrawnExport?) in
+            let before = try self.chunkRows(of: article.id, sql)
+            var order = try self.order(of: article.id, sql)
             if let expected, order.index(of: expected) != index {
                 throw NarrationError(.usage, "Chunk \(index) changed since the list was shown (another narrate command changed the article), so nothing was deleted: look at the list again.")
             }
             let removed = try order.remove(at: index)
-            guard let row = try ChunkRow.fetchOne(db, key: removed.rawValue) else {
-                preconditionFailure("chunk \(removed) is in the order but has no row")
+            guard let row = before.first(where: { $0.id == removed.rawValue }) else {
+                throw NarrationError(.catalogCorrupt, "The catalog lists chunk \(removed) in the order but holds no entry for it. \(Self.damagedFix)")
             }
-            try row.delete(db)
-            try self.store(order, db)
+            try row.delete(sql)
+            try self.store(order, sql)
             let length = Timecode.precise(article.format.seconds(row.frames))
-            try self.recordEdit(.delete, of: article.id, summary: "Deleted chunk \(index.number) (\(length)).", before: before, db)
-            let withdrawn = try self.withdrawExport(of: article.id, db)
+            try self.recordEdit(.delete, of: article.id, summary: "Deleted chunk \(index.number) (\(length)).", before: before, sql)
+            let withdrawn = try self.withdrawExport(of: article.id, sql)
             try moveFile(removed)
             return (row, withdrawn)
         }
@@ -362,25 +356,25 @@ public final class Catalog: Sendable {
 
     /// A number that changes whenever another connection (another narrate command) has changed
     /// the catalog since this one last looked; this process's own changes leave it alone. Cheap:
-    /// SQLite's `PRAGMA data_version`, no table is read.
+    /// SQLite's `PRAGMA data_version`, no table is read. PostgreSQL has no such number: a
+    /// catalog there throws `catalogCorrupt` saying so, and a studio watching it does not refresh
+    /// by itself.
     public func dataVersion() throws(NarrationError) -> Int {
-        try read { try Int.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }
+        try readSQLite { try Int.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }
     }
 
     // MARK: Access
 
-    func read<T>(_ body: @escaping (Database) throws -> T) throws(NarrationError) -> T {
+    /// Runs `body` on the SQLite file itself, for what only SQLite has (its pages' own check,
+    /// its data version, its online backup).
+    func readSQLite<T>(_ body: @escaping (Database) throws -> T) throws(NarrationError) -> T {
         do { return try sqliteDatabase().read(body) } catch { throw Self.translate(error, path: path) }
-    }
-
-    func write<T>(_ body: @escaping (Database) throws -> T) throws(NarrationError) -> T {
-        do { return try sqliteDatabase().write(body) } catch { throw Self.translate(error, path: path) }
     }
 
     func sqliteDatabase() throws(NarrationError) -> DatabaseQueue {
         guard let database else {
             throw NarrationError(
-                .catalogCorrupt, "This part of narrate does not yet keep its records in the PostgreSQL catalog \(path); use a SQLite catalog for it.")
+                .catalogCorrupt, "This part of narrate works on a SQLite catalog only, and \(path) is kept by PostgreSQL.")
         }
         return database
     }
@@ -413,7 +407,7 @@ public final class Catalog: Sendable {
         do {
             return try writes ? engine.write(run) : engine.read(run)
         } catch {
-            throw Self.translate(ours ?? error, path: path)
+            throw Self.translate(ours ?? error, path: path, dialect: engine.dialect)
         }
     }
 
@@ -427,9 +421,9 @@ public final class Catalog: Sendable {
         return line.count > limit ? String(line.prefix(limit - 1)) + "…" : String(line)
     }
 
-    static func translate(_ error: any Error, path: String) -> NarrationError {
+    static func translate(_ error: any Error, path: String, dialect: SQLDialect = .sqlite) -> NarrationError {
         if let error = error as? NarrationError { return error }
-        if let error = error as? SQLEngineError { return translate(error, path: path) }
+        if let error = error as? SQLEngineError { return translate(error, path: path, dialect: dialect) }
         guard let databaseError = error as? DatabaseError else {
             // A stored value of the wrong type: GRDB describes it, then dumps the whole row.
             let description = String(describing: error)
@@ -464,8 +458,9 @@ public final class Catalog: Sendable {
         }
     }
 
-    /// An engine's error as a sentence about the catalog at `path`.
-    static func translate(_ error: SQLEngineError, path: String) -> NarrationError {
+    /// An engine's error as a sentence about the catalog at `path` (a file, or a PostgreSQL
+    /// server's address).
+    static func translate(_ error: SQLEngineError, path: String, dialect: SQLDialect = .sqlite) -> NarrationError {
         let subject = NarrationError.Subject.file(path)
         switch error {
         case .busy:
@@ -476,6 +471,14 @@ public final class Catalog: Sendable {
             return .foreignFile(link, .symbolicLink)
         case .storageFull:
             return NarrationError(.diskFull, "The disk holding the catalog \(path) is full. Free some space and try again.", subject: subject)
+        case .unreachable(_, let reason) where dialect == .postgreSQL:
+            return NarrationError(
+                .dataRootNotWritable, "Cannot reach the catalog \(path) (\(reason)). Check that the PostgreSQL server runs and that its address is right.",
+                subject: subject)
+        case .refused(_, let reason) where dialect == .postgreSQL:
+            return NarrationError(
+                .dataRootNotWritable, "The catalog \(path) refused the login (\(reason)). Check the user, the password and the database name.",
+                subject: subject)
         case .unreachable(_, let reason):
             return NarrationError(
                 .dataRootNotWritable, "Cannot use the catalog \(path) (\(reason)). Check that its folder is writable, or set NARRATE_HOME.",

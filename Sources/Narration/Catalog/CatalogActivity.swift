@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 public import NarrationCore
 
 extension Catalog {
@@ -20,12 +19,12 @@ extension Catalog {
     /// joined chunk's length is kept; the time a take waited before its first sound is not known.
     /// - Throws: `catalogCorrupt` when the history holds chunk lists narrate never writes.
     public func activity() throws(NarrationError) -> [VolunteerHours.Event] {
-        try read { db in
-            let articles = try ArticleRow.fetchAll(db)
+        try reading { sql in
+            let articles = try ArticleRow.all(sql)
             let narrators = Dictionary(uniqueKeysWithValues: articles.map { ($0.id, $0.narrator) })
             let rates = Dictionary(uniqueKeysWithValues: articles.map { ($0.id, max(1, $0.sampleRate)) })
-            let current = try ChunkRow.fetchAll(db)
-            let edits = try EditRow.order(Column("id")).fetchAll(db)
+            let current = try ChunkRow.all(sql)
+            let edits = try EditRow.all(sql, orderedBy: "id")
             let decoder = JSONDecoder()
             var events: [VolunteerHours.Event] = []
             var frames: [String: Int] = [:]
@@ -58,7 +57,7 @@ extension Catalog {
                 events.append(.init(narrator: narrators[row.articleId] ?? "", time: row.recordedAt, kind: .take(seconds: Self.seconds(row.frames, rates[row.articleId]))))
             }
             let currentOrders = Dictionary(grouping: current.sorted { $0.position < $1.position }, by: \.articleId).mapValues { $0.map(\.id) }
-            for job in try OutboxRow.fetchAll(db) {
+            for job in try OutboxRow.all(sql) {
                 let narrator = narrators[job.articleId] ?? ""
                 events.append(.init(narrator: narrator, time: job.queuedAt, kind: .queue))
                 guard let delivered = job.deliveredAt else { continue }

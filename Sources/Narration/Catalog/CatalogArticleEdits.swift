@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLEngines
 import NarrationCore
 
 /// What `narrate edit` may change about an article; nil leaves a detail as it is.
@@ -23,7 +23,7 @@ extension Catalog {
     /// The article with exactly this id, in use or (with `includingTrash`) in the trash.
     /// - Throws: `unknownArticle`.
     func article(id: ArticleID, includingTrash: Bool) throws(NarrationError) -> Article {
-        let row = try read { db in try ArticleRow.fetchOne(db, key: id.rawValue) }
+        let row = try reading { sql in try ArticleRow.one(sql, key: .text(id.rawValue)) }
         guard let row, includingTrash || row.deletedAt == nil else { throw NarrationError.unknownArticle(id.rawValue) }
         return try row.article()
     }
@@ -35,8 +35,8 @@ extension Catalog {
     func changeDetails(of article: ArticleID, _ change: DetailsChange) throws(NarrationError)
         -> (article: Article, changed: [String], withdrawn: WithdrawnExport?)
     {
-        try write { db in
-            guard let row = try ArticleRow.fetchOne(db, key: article.rawValue) else { throw NarrationError.unknownArticle(article.rawValue) }
+        try writing { sql in
+            guard let row = try ArticleRow.one(sql, key: .text(article.rawValue)) else { throw NarrationError.unknownArticle(article.rawValue) }
             var updated = row
             if let title = change.title { updated.title = title }
             if let publication = change.publication { updated.publication = publication }
@@ -50,10 +50,10 @@ extension Catalog {
             if old.narrator != new.narrator { changed.append("narrator") }
             if old.listenerDate != new.listenerDate { changed.append("date") }
             guard !changed.isEmpty else { return (try row.article(), [], nil) }
-            try db.execute(
-                sql: "UPDATE article SET title = ?, publication = ?, narrator = ?, listenerDate = ? WHERE id = ?",
-                arguments: [new.title, new.publication, new.narrator, new.listenerDate, article.rawValue])
-            let before = try self.chunkRows(of: article, db)
+            try sql.execute(
+                "UPDATE article SET title = ?, publication = ?, narrator = ?, listenerDate = ? WHERE id = ?",
+                .text(new.title), .text(new.publication), .text(new.narrator), new.listenerDate.map { .text($0) } ?? .null, .text(article.rawValue))
+            let before = try self.chunkRows(of: article, sql)
             let sentence = changed.map { name -> String in
                 switch name {
                 case "title": "the title to \"\(Self.quoted(new.title, limit: 60))\""
@@ -63,18 +63,18 @@ extension Catalog {
                 }
             }
             try self.recordEdit(
-                .details, of: article, summary: "Changed \(sentence.joined(separator: ", ")).", before: before, details: (old, new), db)
-            let withdrawn = try self.withdrawExport(of: article, db)
+                .details, of: article, summary: "Changed \(sentence.joined(separator: ", ")).", before: before, details: (old, new), sql)
+            let withdrawn = try self.withdrawExport(of: article, sql)
             return (try updated.article(), changed, withdrawn)
         }
     }
 
     /// The export of the article that waits in the outbox, not delivered yet, if any.
     func undeliveredExport(of article: ArticleID) throws(NarrationError) -> String? {
-        try read { db in
-            try String.fetchOne(
-                db, sql: "SELECT id FROM outbox WHERE articleId = ? AND state = ? LIMIT 1",
-                arguments: [article.rawValue, OutboxJob.State.queued.rawValue])
+        try reading { sql in
+            try sql.row(
+                "SELECT id FROM outbox WHERE articleId = ? AND state = ? LIMIT 1", .text(article.rawValue), .text(OutboxJob.State.queued.rawValue)
+            )?.text("id")
         }
     }
 
@@ -82,16 +82,15 @@ extension Catalog {
     /// chunks and files stay as they are, and `undo` brings it back. With `withdrawing`, its
     /// export leaves the outbox in the same transaction.
     func moveToTrash(_ article: Article, withdrawing: Bool) throws(NarrationError) -> WithdrawnExport? {
-        try write { db in
-            try db.execute(sql: "UPDATE article SET deletedAt = ? WHERE id = ?", arguments: [Date(), article.id.rawValue])
-            let withdrawn = withdrawing ? try self.withdrawExport(of: article.id, db) : nil
-            try db.execute(
-                sql: "DELETE FROM setting WHERE key = ? AND value = ?", arguments: [Self.currentArticleKey, article.id.rawValue])
-            let chunks = try self.chunkRows(of: article.id, db)
+        try writing { sql in
+            try sql.execute("UPDATE article SET deletedAt = ? WHERE id = ?", .text(CatalogTime.text(Date())), .text(article.id.rawValue))
+            let withdrawn = withdrawing ? try self.withdrawExport(of: article.id, sql) : nil
+            try sql.execute("DELETE FROM setting WHERE key = ? AND value = ?", .text(Self.currentArticleKey), .text(article.id.rawValue))
+            let chunks = try self.chunkRows(of: article.id, sql)
             try self.recordEdit(
                 .deleteArticle, of: article.id,
                 summary: "Deleted the article \"\(Self.quoted(article.title, limit: 60))\" (\(chunks.count) chunk\(chunks.count == 1 ? "" : "s")).",
-                before: chunks, db)
+                before: chunks, sql)
             return withdrawn
         }
     }

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 public import NarrationCore
 
 /// One article as the studios' article list shows it: enough to choose one to go back to.
@@ -31,12 +30,11 @@ extension Catalog {
     public func articleSummaries() throws(NarrationError) -> [ArticleSummary] {
         let articles = try articles()
         let totals = try chunkTotals()
-        let counts = try read { db in
-            // Read through DatabaseValue: GRDB's typed subscripts trap on a value of another type.
-            func table(_ sql: String) throws -> [String: Int] {
+        let counts = try reading { sql in
+            func table(_ query: String) throws -> [String: Int] {
                 var result: [String: Int] = [:]
-                for row in try Row.fetchAll(db, sql: sql) {
-                    if let id = String.fromDatabaseValue(row["articleId"]), let count = Int.fromDatabaseValue(row["count"]) { result[id] = count }
+                for row in try sql.rows(query) {
+                    if let id = row.checked({ try $0.text("articleId") }), let count = row.checked({ try $0.int("count") }) { result[id] = count }
                 }
                 return result
             }
@@ -44,8 +42,10 @@ extension Catalog {
             let read = try table(
                 "SELECT chunk.articleId AS articleId, COUNT(DISTINCT chunk.paragraphId) AS count FROM chunk JOIN paragraph ON paragraph.id = chunk.paragraphId GROUP BY chunk.articleId")
             var changes: [String: Date] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT articleId, MAX(madeAt) AS madeAt FROM edit GROUP BY articleId") {
-                if let id = String.fromDatabaseValue(row["articleId"]), let date = Date.fromDatabaseValue(row["madeAt"]) { changes[id] = date }
+            for row in try sql.rows("SELECT articleId, MAX(madeAt) AS madeAt FROM edit GROUP BY articleId") {
+                if let id = row.checked({ try $0.text("articleId") }), let date = row.checked({ try $0.text("madeAt") }).flatMap(CatalogTime.date) {
+                    changes[id] = date
+                }
             }
             return (paragraphs, read, changes)
         }

@@ -30,8 +30,8 @@ extension Catalog {
     /// undo), with the article it belongs to.
     /// - Throws: `catalogCorrupt` for a row narrate never writes.
     func everyChunk() throws(NarrationError) -> [(article: ArticleID, chunk: Chunk)] {
-        let (articles, chunks) = try read { db in
-            (try ArticleRow.fetchAll(db), try ChunkRow.order(Column("articleId"), Column("position")).fetchAll(db))
+        let (articles, chunks) = try reading { sql in
+            (try ArticleRow.all(sql), try ChunkRow.all(sql, orderedBy: "articleId, position"))
         }
         var formats: [String: AudioFormat] = [:]
         for row in articles { formats[row.id] = try row.article().format }
@@ -45,7 +45,7 @@ extension Catalog {
 
     /// Every article's id, deleted ones too: the folders a library needs.
     func everyArticleID() throws(NarrationError) -> [ArticleID] {
-        let ids = try read { db in try String.fetchAll(db, sql: "SELECT id FROM article ORDER BY id") }
+        let ids = try reading { sql in try sql.rows("SELECT id FROM article ORDER BY id").map { try $0.text("id") } }
         return try ids.map { (id) throws(NarrationError) in
             guard Identifier.isWellFormed(id) else {
                 throw NarrationError(.catalogCorrupt, "The catalog holds an article whose id \"\(Self.quoted(id))\" narrate never makes. \(Self.damagedFix)")
@@ -57,7 +57,7 @@ extension Catalog {
     /// The SHA-256 of each export the outbox table lists, by its path below the data root
     /// (`outbox/<job id>/<file name>`).
     func exportChecksums() throws(NarrationError) -> [String: String] {
-        let rows = try read { db in try OutboxRow.filter(Column("fileName") != nil).fetchAll(db) }
+        let rows = try reading { sql in try OutboxRow.all(sql, where: "fileName IS NOT NULL") }
         var checksums: [String: String] = [:]
         for row in rows {
             // Only compared with the paths found in the outbox folder: never made into a path.

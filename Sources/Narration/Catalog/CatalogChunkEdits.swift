@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLEngines
 import NarrationCore
 
 /// Edits of an article's chunk list that record no take: moving a chunk, and putting a chunk
@@ -10,16 +10,16 @@ extension Catalog {
     /// - Returns: the export withdrawn, if the article had one.
     /// - Throws: `chunkIndexOutOfRange` for either index.
     func moveChunk(at index: ChunkIndex, to destination: ChunkIndex, of article: ArticleID) throws(NarrationError) -> WithdrawnExport? {
-        try write { db in
-            let before = try self.chunkRows(of: article, db)
-            var order = try self.order(of: article, db)
+        try writing { sql in
+            let before = try self.chunkRows(of: article, sql)
+            var order = try self.order(of: article, sql)
             try order.validate(destination)
             let id = try order.remove(at: index)
             var ids = order.ids
             ids.insert(id, at: destination.position)
-            try self.store(ChunkOrder(ids), db)
-            try self.recordEdit(.move, of: article, summary: "Moved chunk \(index.number) to \(destination.number).", before: before, db)
-            return try self.withdrawExport(of: article, db)
+            try self.store(ChunkOrder(ids), sql)
+            try self.recordEdit(.move, of: article, summary: "Moved chunk \(index.number) to \(destination.number).", before: before, sql)
+            return try self.withdrawExport(of: article, sql)
         }
     }
 
@@ -34,19 +34,19 @@ extension Catalog {
         summary: @escaping @Sendable (ChunkIndex) -> String,
         moveFiles: @escaping @Sendable () throws -> Void
     ) throws(NarrationError) -> (index: ChunkIndex, withdrawn: WithdrawnExport?) {
-        try write { db in
-            let before = try self.chunkRows(of: replacement.articleID, db)
-            let order = try self.order(of: replacement.articleID, db)
-            guard let index = order.index(of: original), let old = try ChunkRow.fetchOne(db, key: original.rawValue) else {
+        try writing { sql in
+            let before = try self.chunkRows(of: replacement.articleID, sql)
+            let order = try self.order(of: replacement.articleID, sql)
+            guard let index = order.index(of: original), let old = before.first(where: { $0.id == original.rawValue }) else {
                 throw NarrationError(.chunkIndexOutOfRange, "The chunk being changed was deleted meanwhile; nothing was changed.")
             }
-            try old.delete(db)
+            try old.delete(sql)
             var row = ChunkRow(replacement, position: old.position)
             row.paragraphId = old.paragraphId
-            try row.insert(db)
-            if let take = finishingTake { _ = try PendingTakeRow.deleteOne(db, key: take.rawValue) }
-            try self.recordEdit(kind, of: replacement.articleID, summary: summary(index), before: before, db)
-            let withdrawn = try self.withdrawExport(of: replacement.articleID, db)
+            try row.insert(sql)
+            if let take = finishingTake { try PendingTakeRow.delete(sql, key: .text(take.rawValue)) }
+            try self.recordEdit(kind, of: replacement.articleID, summary: summary(index), before: before, sql)
+            let withdrawn = try self.withdrawExport(of: replacement.articleID, sql)
             try moveFiles()
             return (index, withdrawn)
         }

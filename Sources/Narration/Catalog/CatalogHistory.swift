@@ -1,11 +1,12 @@
 import Foundation
-import GRDB
+import SQLEngines
 public import NarrationCore
 
 /// An edit as the catalog stores it: the article's chunk list before and after (JSON, see
 /// `ChunkListSide`), and its details before and after when they changed.
-struct EditRow: Codable, FetchableRecord, MutablePersistableRecord {
-    static let databaseTableName = "edit"
+struct EditRow: CatalogRecord {
+    static let table = "edit"
+    static let key = ["id"]
     var id: Int64?
     var articleId: String
     var kind: String
@@ -21,19 +22,16 @@ struct EditRow: Codable, FetchableRecord, MutablePersistableRecord {
     var skipsBefore: String?
     var skipsAfter: String?
 
-    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
-
     func edit() throws(NarrationError) -> Edit {
         try EditEntryRow(id: id ?? 0, articleId: articleId, kind: kind, summary: summary, madeAt: madeAt, undoneAt: undoneAt).edit()
     }
 }
 
 /// An edit as `history` lists it: its sentence without its chunk lists, which only undo reads.
-struct EditEntryRow: Codable, FetchableRecord, TableRecord {
-    static let databaseTableName = "edit"
-    static var databaseSelection: [any SQLSelectable] {
-        [Column("id"), Column("articleId"), Column("kind"), Column("summary"), Column("madeAt"), Column("undoneAt")]
-    }
+struct EditEntryRow: CatalogRecord {
+    static let table = "edit"
+    static let key = ["id"]
+    static let query = "SELECT id, articleId, kind, summary, madeAt, undoneAt FROM edit"
     var id: Int64
     var articleId: String
     var kind: String
@@ -97,29 +95,29 @@ extension Catalog {
     // MARK: Recording edits
 
     /// The article's chunk rows in order: what history keeps before and after an edit.
-    func chunkRows(of article: ArticleID, _ db: Database) throws -> [ChunkRow] {
-        try ChunkRow.filter(Column("articleId") == article.rawValue).order(Column("position")).fetchAll(db)
+    func chunkRows(of article: ArticleID, _ sql: any SQLTransaction) throws -> [ChunkRow] {
+        try ChunkRow.all(sql, where: "articleId = ? ORDER BY position", .text(article.rawValue))
     }
 
     /// Adds an edit to the history inside the edit's own transaction: the chunk rows `before`
     /// it against the rows now (see `ChunkListSide`).
     func recordEdit(
         _ kind: Edit.Kind, of article: ArticleID, summary: String, before: [ChunkRow],
-        details: (before: ArticleDetails, after: ArticleDetails)? = nil, skips: (before: [String], after: [String])? = nil, _ db: Database
+        details: (before: ArticleDetails, after: ArticleDetails)? = nil, skips: (before: [String], after: [String])? = nil, _ sql: any SQLTransaction
     ) throws {
-        let after = try chunkRows(of: article, db)
+        let after = try chunkRows(of: article, sql)
         let beforeByID = Dictionary(uniqueKeysWithValues: before.map { ($0.id, $0) })
         let afterByID = Dictionary(uniqueKeysWithValues: after.map { ($0.id, $0) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         func json<T: Encodable>(_ value: T) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
-        var row = EditRow(
+        let row = EditRow(
             id: nil, articleId: article.rawValue, kind: kind.rawValue, summary: summary, madeAt: Date(),
             chunksBefore: try json(ChunkListSide(order: before.map(\.id), rows: before.filter { afterByID[$0.id] != $0 })),
             chunksAfter: try json(ChunkListSide(order: after.map(\.id), rows: after.filter { beforeByID[$0.id] != $0 })),
             detailsBefore: try details.map { try json($0.before) }, detailsAfter: try details.map { try json($0.after) }, undoneAt: nil,
             skipsBefore: try skips.map { try json($0.before) }, skipsAfter: try skips.map { try json($0.after) })
-        try row.insert(db)
+        try row.insert(sql)
     }
 
     // MARK: Reading history
@@ -127,20 +125,29 @@ extension Catalog {
     /// Edits, newest first: of one article (its deletion included), or of every article; with
     /// `kinds`, only those. Reads the edits' sentences, never their chunk lists.
     public func history(of article: ArticleID?, kinds: Set<Edit.Kind>? = nil, limit: Int? = nil) throws(NarrationError) -> [Edit] {
-        let rows = try read { db in
-            var request = EditEntryRow.order(Column("id").desc)
-            if let article { request = request.filter(Column("articleId") == article.rawValue) }
-            if let kinds { request = request.filter(kinds.map(\.rawValue).contains(Column("kind"))) }
-            if let limit { request = request.limit(limit) }
-            return try request.fetchAll(db)
+        var conditions: [String] = []
+        var arguments: [SQLValue] = []
+        if let article {
+            conditions.append("articleId = ?")
+            arguments.append(.text(article.rawValue))
         }
+        if let kinds {
+            conditions.append(kinds.isEmpty ? "0 = 1" : "kind IN (\(Array(repeating: "?", count: kinds.count).joined(separator: ", ")))")
+            arguments += kinds.map { .text($0.rawValue) }
+        }
+        var query = EditEntryRow.query + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")) + " ORDER BY id DESC"
+        if let limit {
+            query += " LIMIT ?"
+            arguments.append(.integer(max(0, limit)))
+        }
+        let rows = try reading { sql in try sql.rows(query, arguments).map { try EditEntryRow(decoding: $0) } }
         return try rows.map { (row) throws(NarrationError) in try row.edit() }
     }
 
     /// The titles of these articles, those in the trash included, by id.
     public func titles(of articles: Set<ArticleID>) throws(NarrationError) -> [ArticleID: String] {
         let ids = articles.map(\.rawValue)
-        let rows = try read { db in try ArticleRow.filter(keys: ids).fetchAll(db) }
+        let rows = try reading { sql in try ArticleRow.all(sql, whereColumn: "id", in: ids.map { .text($0) }) }
         return Dictionary(rows.map { (ArticleID($0.id), $0.title) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -154,9 +161,9 @@ extension Catalog {
     func undo(
         _ article: ArticleID, moveFiles: @escaping @Sendable (_ article: ArticleID, _ leaving: [ChunkID], _ returning: [ChunkID]) throws -> Void
     ) throws(NarrationError) -> UndoneEdit {
-        try write { db in
-            let request = EditRow.filter(Column("undoneAt") == nil).filter(Column("articleId") == article.rawValue).order(Column("id").desc)
-            guard var row = try request.fetchOne(db) else {
+        try writing { sql in
+            let last = try EditRow.all(sql, where: "undoneAt IS NULL AND articleId = ? ORDER BY id DESC LIMIT 1", .text(article.rawValue))
+            guard var row = last.first else {
                 throw NarrationError(.usage, "There is nothing to undo: no edit of the article is left to reverse.", remedy: .showHistory)
             }
             let edit = try row.edit()
@@ -168,7 +175,7 @@ extension Catalog {
             let decoder = JSONDecoder()
             let before = try decoder.decode(ChunkListSide.self, from: Data(row.chunksBefore.utf8))
             let after = try decoder.decode(ChunkListSide.self, from: Data(row.chunksAfter.utf8))
-            let current = try self.chunkRows(of: edit.article, db)
+            let current = try self.chunkRows(of: edit.article, sql)
             guard current.map(\.id) == after.order else {
                 throw NarrationError(
                     .catalogCorrupt,
@@ -178,33 +185,34 @@ extension Catalog {
             let present = Set(current.map(\.id))
             let leaving = current.filter { !wanted.contains($0.id) }.map { ChunkID($0.id) }
             let returning = before.order.filter { !present.contains($0) }.map(ChunkID.init)
-            for id in leaving { _ = try ChunkRow.deleteOne(db, key: id.rawValue) }
+            for id in leaving { try ChunkRow.delete(sql, key: .text(id.rawValue)) }
             // The rows the edit changed or removed, as they were; the others it left alone.
             for var chunk in before.rows {
-                if let paragraph = chunk.paragraphId, try !ParagraphRow.exists(db, key: paragraph) { chunk.paragraphId = nil }
-                if present.contains(chunk.id) { try chunk.update(db) } else { try chunk.insert(db) }
+                if let paragraph = chunk.paragraphId, try !ParagraphRow.exists(sql, key: .text(paragraph)) { chunk.paragraphId = nil }
+                if present.contains(chunk.id) { try chunk.update(sql) } else { try chunk.insert(sql) }
             }
             if let details = row.detailsBefore {
                 let restored = try decoder.decode(ArticleDetails.self, from: Data(details.utf8))
-                try db.execute(
-                    sql: "UPDATE article SET title = ?, publication = ?, narrator = ?, listenerDate = ? WHERE id = ?",
-                    arguments: [restored.title, restored.publication, restored.narrator, restored.listenerDate, edit.article.rawValue])
+                try sql.execute(
+                    "UPDATE article SET title = ?, publication = ?, narrator = ?, listenerDate = ? WHERE id = ?",
+                    .text(restored.title), .text(restored.publication), .text(restored.narrator), restored.listenerDate.map { .text($0) } ?? .null,
+                    .text(edit.article.rawValue))
             }
             if let skips = row.skipsBefore {
                 let restored = try decoder.decode([String].self, from: Data(skips.utf8))
-                try self.setSkipped(Set(restored), of: edit.article, db)
+                try self.setSkipped(Set(restored), of: edit.article, sql)
             }
             var withdrawn: WithdrawnExport?
             if edit.kind == .skip {
                 // What is skipped holds no chunk: the export's audio, chapters and text stay as they are.
             } else if edit.kind == .deleteArticle {
-                try db.execute(sql: "UPDATE article SET deletedAt = NULL WHERE id = ?", arguments: [edit.article.rawValue])
-                try SettingRow(key: Self.currentArticleKey, value: edit.article.rawValue).save(db)
+                try sql.execute("UPDATE article SET deletedAt = NULL WHERE id = ?", .text(edit.article.rawValue))
+                try SettingRow(key: Self.currentArticleKey, value: edit.article.rawValue).save(sql)
             } else {
-                withdrawn = try self.withdrawExport(of: edit.article, db)
+                withdrawn = try self.withdrawExport(of: edit.article, sql)
             }
             row.undoneAt = Date()
-            try row.update(db)
+            try row.update(sql)
             try moveFiles(edit.article, leaving, returning)
             return UndoneEdit(edit: try row.edit(), restored: returning, removed: leaving, withdrawn: withdrawn)
         }

@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLEngines
 import NarrationCore
 
 extension Catalog {
@@ -14,22 +14,22 @@ extension Catalog {
         _ chunks: [Chunk], into article: ArticleID, moveFiles: @escaping @Sendable () throws -> Void
     ) throws(NarrationError) -> (indexes: [ChunkIndex], withdrawn: WithdrawnExport?) {
         precondition(!chunks.isEmpty && chunks.allSatisfy { $0.articleID == article }, "an import brings chunks of the article they go into")
-        return try write { db in
-            let before = try self.chunkRows(of: article, db)
-            var order = try self.order(of: article, db)
+        return try writing { sql in
+            let before = try self.chunkRows(of: article, sql)
+            var order = try self.order(of: article, sql)
             var indexes: [ChunkIndex] = []
             for chunk in chunks {
                 let placed = try order.place(chunk.id, .append)
-                try ChunkRow(chunk, position: placed.index.position).insert(db)
+                try ChunkRow(chunk, position: placed.index.position).insert(sql)
                 indexes.append(placed.index)
             }
-            try self.store(order, db)
+            try self.store(order, sql)
             let frames = chunks.reduce(0) { $0 + $1.frames }
             let length = Timecode.precise(chunks.first.map { $0.format.seconds(frames) } ?? 0)
             let which = indexes.count == 1 ? "chunk \(indexes[0].number)" : "chunks \(indexes[0].number)–\(indexes[indexes.count - 1].number)"
             try self.recordEdit(
-                .import, of: article, summary: "Imported \(chunks.count) file\(chunks.count == 1 ? "" : "s") as \(which) (\(length)).", before: before, db)
-            let withdrawn = try self.withdrawExport(of: article, db)
+                .import, of: article, summary: "Imported \(chunks.count) file\(chunks.count == 1 ? "" : "s") as \(which) (\(length)).", before: before, sql)
+            let withdrawn = try self.withdrawExport(of: article, sql)
             try moveFiles()
             return (indexes, withdrawn)
         }

@@ -1,10 +1,11 @@
 import Foundation
-import GRDB
+import SQLEngines
 import NarrationCore
 
 /// Each chunk's `ChunkMeasure`, kept beside its row (removed with it).
-struct ChunkMeasureRow: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "chunkMeasure"
+struct ChunkMeasureRow: CatalogRecord {
+    static let table = "chunkMeasure"
+    static let key = ["chunkId"]
     var chunkId: String
     var data: Data
 }
@@ -14,7 +15,7 @@ extension Catalog {
     /// (same frame count); the others are left out, to be measured again.
     func measures(of chunks: [Chunk]) throws(NarrationError) -> [ChunkID: ChunkMeasure] {
         let ids = chunks.map(\.id.rawValue)
-        let rows = try read { db in try ChunkMeasureRow.filter(keys: ids).fetchAll(db) }
+        let rows = try reading { sql in try ChunkMeasureRow.all(sql, whereColumn: "chunkId", in: ids.map { .text($0) }) }
         let frames = Dictionary(uniqueKeysWithValues: chunks.map { ($0.id, $0.frames) })
         var measures: [ChunkID: ChunkMeasure] = [:]
         for row in rows {
@@ -29,9 +30,9 @@ extension Catalog {
     @discardableResult
     func storeMeasure(_ measure: ChunkMeasure, for chunk: ChunkID) throws(NarrationError) -> Bool {
         let data = Data(measure.bytes)
-        return try write { db in
-            guard try ChunkRow.exists(db, key: chunk.rawValue) else { return false }
-            try ChunkMeasureRow(chunkId: chunk.rawValue, data: data).save(db)
+        return try writing { sql in
+            guard try ChunkRow.exists(sql, key: .text(chunk.rawValue)) else { return false }
+            try ChunkMeasureRow(chunkId: chunk.rawValue, data: data).save(sql)
             return true
         }
     }

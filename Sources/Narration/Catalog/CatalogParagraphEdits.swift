@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+import SQLEngines
 public import NarrationCore
 
 /// What skipping or unskipping paragraphs did.
@@ -28,10 +28,10 @@ public struct RebindResult: Sendable, Equatable {
 /// transaction that records itself in the history, so that undo reverses it.
 extension Catalog {
     /// The article's paragraphs and chunks, read inside a transaction, as a plan.
-    private func readingPlan(of article: ArticleID, _ db: Database) throws -> (ReadingPlan, [ParagraphRow], [ChunkRow]) {
-        let rows = try ParagraphRow.filter(Column("articleId") == article.rawValue).order(Column("position")).fetchAll(db)
+    private func readingPlan(of article: ArticleID, _ sql: any SQLTransaction) throws -> (ReadingPlan, [ParagraphRow], [ChunkRow]) {
+        let rows = try ParagraphRow.all(sql, where: "articleId = ? ORDER BY position", .text(article.rawValue))
         let paragraphs = try rows.map { (row) throws(NarrationError) in try row.paragraph() }
-        let chunks = try chunkRows(of: article, db)
+        let chunks = try chunkRows(of: article, sql)
         let plan = ReadingPlan(
             paragraphs: paragraphs,
             chunks: chunks.map { ReadingPlan.ChunkBinding(id: ChunkID($0.id), paragraph: $0.paragraphId.map(ParagraphID.init), recordedAt: $0.recordedAt) })
@@ -39,9 +39,9 @@ extension Catalog {
     }
 
     /// Marks exactly the paragraphs in `ids` of the article skipped, the others not.
-    func setSkipped(_ ids: Set<String>, of article: ArticleID, _ db: Database) throws {
-        for row in try ParagraphRow.filter(Column("articleId") == article.rawValue).fetchAll(db) where row.skipped != ids.contains(row.id) {
-            try db.execute(sql: "UPDATE paragraph SET skipped = ? WHERE id = ?", arguments: [!row.skipped, row.id])
+    func setSkipped(_ ids: Set<String>, of article: ArticleID, _ sql: any SQLTransaction) throws {
+        for row in try ParagraphRow.all(sql, where: "articleId = ?", .text(article.rawValue)) where row.skipped != ids.contains(row.id) {
+            try sql.execute("UPDATE paragraph SET skipped = ? WHERE id = ?", .boolean(!row.skipped), .text(row.id))
         }
     }
 
@@ -50,8 +50,8 @@ extension Catalog {
     /// - Throws: `usage` for an article without a text, a paragraph that does not exist, and a
     ///   paragraph to skip that a chunk reads (naming the chunks); nothing is changed then.
     func skipParagraphs(_ numbers: [Int], skipping: Bool, of article: Article) throws(NarrationError) -> SkipChange {
-        try write { db in
-            let (plan, rows, chunks) = try self.readingPlan(of: article.id, db)
+        try writing { sql in
+            let (plan, rows, chunks) = try self.readingPlan(of: article.id, sql)
             guard !plan.paragraphs.isEmpty else {
                 throw NarrationError(.usage, "\"\(article.title)\" has no text, so there is no paragraph to skip.", remedy: .attachText)
             }
@@ -78,11 +78,11 @@ extension Catalog {
             for paragraph in paragraphs where paragraph.isSkipped != skipping {
                 if skipping { after.insert(paragraph.id.rawValue) } else { after.remove(paragraph.id.rawValue) }
             }
-            try self.setSkipped(after, of: article.id, db)
+            try self.setSkipped(after, of: article.id, sql)
             let spelled = UnreadParagraphs.spelled(UnreadParagraphs.ranges(of: changed))
             try self.recordEdit(
                 .skip, of: article.id, summary: "\(skipping ? "Skipped" : "Unskipped") paragraph\(changed.count == 1 ? "" : "s") \(spelled).",
-                before: chunks, skips: (before.sorted(), after.sorted()), db)
+                before: chunks, skips: (before.sorted(), after.sorted()), sql)
             return SkipChange(skipping: skipping, changed: changed, unchanged: unchanged)
         }
     }
@@ -93,8 +93,8 @@ extension Catalog {
     /// - Throws: `chunkIndexOutOfRange`; `usage` for an article without a text, a paragraph that
     ///   does not exist or is skipped, and a chunk that reads that paragraph already.
     func rebindChunk(at index: ChunkIndex, toParagraph number: Int, of article: Article) throws(NarrationError) -> RebindResult {
-        try write { db in
-            let (plan, _, chunks) = try self.readingPlan(of: article.id, db)
+        try writing { sql in
+            let (plan, _, chunks) = try self.readingPlan(of: article.id, sql)
             var order = ChunkOrder(chunks.map { ChunkID($0.id) })
             let id = try order.id(at: index)
             guard !plan.paragraphs.isEmpty else {
@@ -113,14 +113,14 @@ extension Catalog {
             case .before(let other): ids.insert(id, at: ids.firstIndex(of: other) ?? ids.count)
             case .after(let other): ids.insert(id, at: ids.firstIndex(of: other).map { $0 + 1 } ?? ids.count)
             }
-            try db.execute(sql: "UPDATE chunk SET paragraphId = ? WHERE id = ?", arguments: [take.paragraph.id.rawValue, id.rawValue])
-            try self.store(ChunkOrder(ids), db)
-            _ = try TakeCheckRow.deleteOne(db, key: id.rawValue)
+            try sql.execute("UPDATE chunk SET paragraphId = ? WHERE id = ?", .text(take.paragraph.id.rawValue), .text(id.rawValue))
+            try self.store(ChunkOrder(ids), sql)
+            try TakeCheckRow.delete(sql, key: .text(id.rawValue))
             let destination = ChunkIndex(position: ids.firstIndex(of: id) ?? 0)
             let moved = destination == index ? "" : " (now chunk \(destination.number))"
             try self.recordEdit(
-                .rebind, of: article.id, summary: "Put chunk \(index.number) on paragraph \(number)\(moved).", before: chunks, db)
-            let withdrawn = try self.withdrawExport(of: article.id, db)
+                .rebind, of: article.id, summary: "Put chunk \(index.number) on paragraph \(number)\(moved).", before: chunks, sql)
+            let withdrawn = try self.withdrawExport(of: article.id, sql)
             return RebindResult(from: index, to: destination, oldParagraph: old?.number, paragraph: number, withdrawn: withdrawn)
         }
     }

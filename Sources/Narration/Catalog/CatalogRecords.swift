@@ -1,11 +1,11 @@
 import Foundation
-import GRDB
 import NarrationCore
 import SQLEngines
 
-/// Rows of the catalog as GRDB stores them. Internal: the rest of the engine speaks `Article` and `Chunk`.
-struct ArticleRow: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "article"
+/// Rows of the catalog (see `CatalogRecord`). Internal: the rest of the engine speaks `Article` and `Chunk`.
+struct ArticleRow: CatalogRecord {
+    static let table = "article"
+    static let key = ["id"]
     var id: String
     var title: String
     var publication: String
@@ -64,17 +64,6 @@ struct ArticleRow: Codable, FetchableRecord, PersistableRecord {
         self.deletedAt = deletedAt ?? nil
     }
 
-    func insert(_ sql: any SQLTransaction) throws {
-        try sql.execute(
-            """
-            INSERT INTO article (id, title, publication, narrator, sampleRate, channels, bitsPerSample, createdAt, state, listenerDate, deletedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-            .text(id), .text(title), .text(publication), .text(narrator), .integer(sampleRate), .integer(channels), .integer(bitsPerSample),
-            .text(CatalogTime.text(createdAt)), .text(state), listenerDate.map { .text($0) } ?? .null,
-            deletedAt.map { .text(CatalogTime.text($0)) } ?? .null)
-    }
-
     /// The article; a stored value the tool would not have written makes the catalog corrupt.
     func article() throws(NarrationError) -> Article {
         let format = AudioFormat(sampleRate: sampleRate, channels: channels, bitsPerSample: bitsPerSample)
@@ -90,8 +79,9 @@ struct ArticleRow: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-struct ChunkRow: Codable, Equatable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "chunk"
+struct ChunkRow: CatalogRecord, Equatable {
+    static let table = "chunk"
+    static let key = ["id"]
     var id: String
     var articleId: String
     var position: Int
@@ -142,8 +132,9 @@ struct ChunkRow: Codable, Equatable, FetchableRecord, PersistableRecord {
 
 /// A take being recorded: written before its partial file is created, removed when the take is
 /// committed, so that recovery knows where an abandoned take was meant to go.
-struct PendingTakeRow: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "pendingTake"
+struct PendingTakeRow: CatalogRecord {
+    static let table = "pendingTake"
+    static let key = ["chunkId"]
     var chunkId: String
     var articleId: String
     var placement: String
@@ -153,8 +144,9 @@ struct PendingTakeRow: Codable, FetchableRecord, PersistableRecord {
     var paragraphId: String?
 }
 
-struct SettingRow: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "setting"
+struct SettingRow: CatalogRecord {
+    static let table = "setting"
+    static let key = ["key"]
     var key: String
     var value: String
 }

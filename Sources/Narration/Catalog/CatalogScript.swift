@@ -1,10 +1,11 @@
 import Foundation
-import GRDB
+import SQLEngines
 public import NarrationCore
 
 /// A paragraph of an article's text as the catalog stores it.
-struct ParagraphRow: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "paragraph"
+struct ParagraphRow: CatalogRecord {
+    static let table = "paragraph"
+    static let key = ["id"]
     var id: String
     var articleId: String
     var position: Int
@@ -40,9 +41,7 @@ public struct TextChange: Sendable, Equatable {
 extension Catalog {
     /// The article's text, in order; empty when it has none.
     public func paragraphs(of article: ArticleID) throws(NarrationError) -> [Paragraph] {
-        let rows = try read { db in
-            try ParagraphRow.filter(Column("articleId") == article.rawValue).order(Column("position")).fetchAll(db)
-        }
+        let rows = try reading { sql in try ParagraphRow.all(sql, where: "articleId = ? ORDER BY position", .text(article.rawValue)) }
         return try rows.map { (row) throws(NarrationError) in try row.paragraph() }
     }
 
@@ -61,8 +60,8 @@ extension Catalog {
     /// text stay in the article, bound to none: nothing recorded is thrown away. When the text
     /// changed, the article's export is withdrawn, since its chapters and transcript came from it.
     func replaceText(of article: ArticleID, with text: [ScriptParagraph]) throws(NarrationError) -> TextChange {
-        try write { db in
-            let old = try ParagraphRow.filter(Column("articleId") == article.rawValue).order(Column("position")).fetchAll(db)
+        try writing { sql in
+            let old = try ParagraphRow.all(sql, where: "articleId = ? ORDER BY position", .text(article.rawValue))
             var unused: [String: [String]] = [:]  // "kind text" → ids of old paragraphs, in order
             for row in old { unused["\(row.kind) \(row.text)", default: []].append(row.id) }
             let skipped = Set(old.filter(\.skipped).map(\.id))  // an unchanged paragraph stays skipped
@@ -81,18 +80,18 @@ extension Catalog {
             }
             let changed = old.map(\.id) != rows.map(\.id)
             guard changed else {
-                let bound = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM chunk WHERE articleId = ? AND paragraphId IS NOT NULL", arguments: [article.rawValue]) ?? 0
+                let bound = try sql.row("SELECT COUNT(*) AS n FROM chunk WHERE articleId = ? AND paragraphId IS NOT NULL", .text(article.rawValue))?.int("n") ?? 0
                 return TextChange(paragraphs: rows.count, unchanged: rows.count, keptTakes: bound, unboundChunks: [], withdrawn: nil)
             }
-            let before = try self.chunkRows(of: article, db)
+            let before = try self.chunkRows(of: article, sql)
             for row in old where !kept.contains(row.id) {
-                try db.execute(sql: "UPDATE chunk SET paragraphId = NULL WHERE paragraphId = ?", arguments: [row.id])
-                try row.delete(db)
+                try sql.execute("UPDATE chunk SET paragraphId = NULL WHERE paragraphId = ?", .text(row.id))
+                try row.delete(sql)
             }
             for row in rows {
-                if kept.contains(row.id) { try row.update(db) } else { try row.insert(db) }
+                if kept.contains(row.id) { try row.update(sql) } else { try row.insert(sql) }
             }
-            let chunks = try ChunkRow.filter(Column("articleId") == article.rawValue).order(Column("position")).fetchAll(db)
+            let chunks = try self.chunkRows(of: article, sql)
             let numbers = Dictionary(uniqueKeysWithValues: rows.map { ($0.id, $0.position) })
             // Each chunk sorts by its paragraph's new place; one bound to none stays after the chunk before it.
             var place = -1
@@ -102,14 +101,14 @@ extension Catalog {
             }
             let ordered = keyed.enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }.map(\.element.0)
             for (position, chunk) in ordered.enumerated() where chunk.position != position {
-                try db.execute(sql: "UPDATE chunk SET position = ? WHERE id = ?", arguments: [position, chunk.id])
+                try sql.execute("UPDATE chunk SET position = ? WHERE id = ?", .integer(position), .text(chunk.id))
             }
             let unbound = ordered.enumerated().filter { $0.element.paragraphId == nil }.map { ChunkIndex(position: $0.offset) }
             let keptTakes = ordered.count - unbound.count
             try self.recordEdit(
                 .text, of: article, summary: "Attached a new text (\(rows.count) paragraph\(rows.count == 1 ? "" : "s"), \(kept.count) unchanged).",
-                before: before, db)
-            let withdrawn = try self.withdrawExport(of: article, db)
+                before: before, sql)
+            let withdrawn = try self.withdrawExport(of: article, sql)
             return TextChange(paragraphs: rows.count, unchanged: kept.count, keptTakes: keptTakes, unboundChunks: unbound, withdrawn: withdrawn)
         }
     }

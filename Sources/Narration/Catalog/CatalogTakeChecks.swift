@@ -1,10 +1,11 @@
 import Foundation
-import GRDB
+import SQLEngines
 public import NarrationCore
 
 /// A take check as the catalog stores it.
-struct TakeCheckRow: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "takeCheck"
+struct TakeCheckRow: CatalogRecord {
+    static let table = "takeCheck"
+    static let key = ["chunkId"]
     var chunkId: String
     var report: String
     var wordsPerMinute: Double?
@@ -15,10 +16,10 @@ struct TakeCheckRow: Codable, FetchableRecord, PersistableRecord {
 extension Catalog {
     /// The checks of the article's takes, by chunk.
     public func takeChecks(of article: ArticleID) throws(NarrationError) -> [ChunkID: TakeCheck] {
-        let rows = try read { db in
-            try TakeCheckRow.fetchAll(
-                db, sql: "SELECT takeCheck.* FROM takeCheck JOIN chunk ON chunk.id = takeCheck.chunkId WHERE chunk.articleId = ?",
-                arguments: [article.rawValue])
+        let rows = try reading { sql in
+            try sql.rows(
+                "SELECT takeCheck.* FROM takeCheck JOIN chunk ON chunk.id = takeCheck.chunkId WHERE chunk.articleId = ?", .text(article.rawValue)
+            ).map { try TakeCheckRow(decoding: $0) }
         }
         var checks: [ChunkID: TakeCheck] = [:]
         for row in rows {
@@ -34,10 +35,10 @@ extension Catalog {
     /// both check it): the first check stays, with its hints dismissed if they were.
     func storeTakeCheck(_ report: TakeCheckReport, for chunk: ChunkID) throws(NarrationError) -> Bool {
         let json = String(decoding: (try? JSONEncoder().encode(report)) ?? Data(), as: UTF8.self)
-        return try write { db in
-            guard try ChunkRow.exists(db, key: chunk.rawValue), try !TakeCheckRow.exists(db, key: chunk.rawValue) else { return false }
+        return try writing { sql in
+            guard try ChunkRow.exists(sql, key: .text(chunk.rawValue)), try !TakeCheckRow.exists(sql, key: .text(chunk.rawValue)) else { return false }
             try TakeCheckRow(chunkId: chunk.rawValue, report: json, wordsPerMinute: report.rate.wordsPerMinute, checkedAt: Date(), dismissed: false)
-                .save(db)
+                .save(sql)
             return true
         }
     }
@@ -45,26 +46,25 @@ extension Catalog {
     /// The narrator's median speaking rate over their latest 200 checked takes other than `chunk`; nil with
     /// fewer than `SpeakingRate.takesForMedian`.
     func medianWordsPerMinute(narrator: String, excluding chunk: ChunkID) throws(NarrationError) -> Double? {
-        let rates = try read { db in
-            try Double.fetchAll(
-                db,
-                sql: """
+        let rates = try reading { sql in
+            try sql.rows(
+                """
                     SELECT takeCheck.wordsPerMinute FROM takeCheck JOIN chunk ON chunk.id = takeCheck.chunkId
                     JOIN article ON article.id = chunk.articleId
                     WHERE article.narrator = ? AND takeCheck.chunkId != ? AND takeCheck.wordsPerMinute IS NOT NULL
                     ORDER BY takeCheck.checkedAt DESC LIMIT 200
                     """,
-                arguments: [narrator, chunk.rawValue])
+                .text(narrator), .text(chunk.rawValue)
+            ).map { try $0.real("wordsPerMinute") }
         }
         return SpeakingRate.median(of: rates)
     }
 
     func dismissTakeChecks(_ chunks: [ChunkID]) throws(NarrationError) -> Int {
-        try write { db in
+        try writing { sql in
             var count = 0
             for chunk in chunks {
-                try db.execute(sql: "UPDATE takeCheck SET dismissed = 1 WHERE chunkId = ? AND dismissed = 0", arguments: [chunk.rawValue])
-                count += db.changesCount
+                count += try sql.execute("UPDATE takeCheck SET dismissed = 1 WHERE chunkId = ? AND dismissed = 0", .text(chunk.rawValue))
             }
             return count
         }

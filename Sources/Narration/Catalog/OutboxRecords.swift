@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import NarrationCore
 
 /// An export in the outbox, as the catalog keeps it: what was exported (the article's fingerprint
@@ -7,8 +6,9 @@ import NarrationCore
 ///
 /// The job's files live in `outbox/<id>/` and its remote path is `deliveryPath`: both come from
 /// this row, never from the contents of a file (a sidecar can be edited by anyone).
-struct OutboxRow: Codable, Equatable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "outbox"
+struct OutboxRow: CatalogRecord, Equatable {
+    static let table = "outbox"
+    static let key = ["id"]
     var id: String
     var articleId: String
     /// The audio file's absolute path when it was queued (kept for older narrate versions; the
@@ -50,8 +50,9 @@ struct OutboxRow: Codable, Equatable, FetchableRecord, PersistableRecord {
 /// destination. Recorded before the first byte and dropped when that delivery is recorded, so
 /// that a copy a killed attempt left is found again. Once the job is retired, the next delivery
 /// to that destination removes the copy.
-struct AttemptRow: Codable, Equatable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "attempt"
+struct AttemptRow: CatalogRecord, Equatable {
+    static let table = "attempt"
+    static let key = ["jobId", "destination"]
     var jobId: String
     /// The destination as written: a folder's path or `s3://BUCKET/PREFIX`.
     var destination: String
@@ -61,8 +62,9 @@ struct AttemptRow: Codable, Equatable, FetchableRecord, PersistableRecord {
 }
 
 /// One article's current file at one destination: what a newer delivery replaces.
-struct DeliveryRow: Codable, Equatable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "delivery"
+struct DeliveryRow: CatalogRecord, Equatable {
+    static let table = "delivery"
+    static let key = ["articleId", "destination"]
     var articleId: String
     /// The destination as written: a folder's path or `s3://BUCKET/PREFIX`.
     var destination: String

@@ -41,6 +41,18 @@ public final class NarrationLibrary: Sendable {
         }
     }
 
+    /// Opens the library whose recordings are at `root` and whose records are in `catalog` (one
+    /// that several hosts share, on PostgreSQL), and recovers this host's abandoned takes.
+    /// - Throws: `dataRootNotWritable`.
+    public init(root: DataRoot, catalog: Catalog) throws(NarrationError) {
+        _ = try root.prepare(allowingReadOnly: false)
+        self.root = root
+        self.catalog = catalog
+        self.notices = TakeRecovery.run(root: root, catalog: catalog)
+        self.isReadOnly = false
+        OutboxSweep.run(root: root, catalog: catalog)
+    }
+
     /// What a read-only library means for the volunteer, said once when it is opened.
     static func readOnlyNotice(_ root: DataRoot) -> String {
         "The data folder \(root.url.path) is read-only: narrate can list, play, check and export, but not record or change anything until it is writable."
