@@ -40,7 +40,18 @@ enum CommandRunner {
     }
 
     private static func openLibrary(readOnly: Bool) throws(NarrationError) -> NarrationLibrary {
-        let library = try NarrationLibrary(root: try DataRoot.fromEnvironment(), allowingReadOnly: readOnly)
+        let root = try DataRoot.fromEnvironment()
+        let library: NarrationLibrary
+        // A config.toml that cannot be read stops here too: a service's host must never fall back
+        // to a catalog of its own because of a typo.
+        let settings = try Settings.load()
+        if let address = settings.serviceCatalog {
+            // A reading service whose hosts share the catalog: the recordings stay in the data folder.
+            library = try NarrationLibrary(
+                root: root, catalog: SharedCatalog.open(address: address, passwordFile: settings.serviceCatalogPasswordFile))
+        } else {
+            library = try NarrationLibrary(root: root, allowingReadOnly: readOnly)
+        }
         for notice in library.notices { Console.error(notice) }
         return library
     }

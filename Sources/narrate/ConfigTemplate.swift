@@ -105,6 +105,12 @@ enum ConfigTemplate {
         ## Whether a proof-listener hears each finished article (Ready for review) before
         ## listeners do; false publishes it when the volunteer sends it. Default: true.
         # review = false
+        ## Several hosts sharing one service keep the catalog in PostgreSQL instead of the data
+        ## folder's catalog.sqlite. The password is never in the address: it comes from
+        ## NARRATE_CATALOG_PASSWORD, else from a file only you can read (chmod 600), else none
+        ## (a server reached through its Unix socket may not ask for one).
+        # catalog = "postgresql://narrate@db.example.org:5432/narrate"
+        # catalog_password_file = "/etc/narrate/catalog-password"
 
         """
 }

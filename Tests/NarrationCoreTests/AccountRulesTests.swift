@@ -62,7 +62,7 @@ struct AccountRulesTests {
             "config.toml, line 2: address in [service] must be the address people reach the service at, starting with https:// (or http://), without ? or #, e.g. \"https://narrate.example.org\".")) {
             try Settings(parsing: "[service]\naddress = \"narrate.example.org\"\n", file: "config.toml")
         }
-        #expect(throws: NarrationError.usage("config.toml, line 2: unknown setting \"adress\" in [service] (known: address, review).")) {
+        #expect(throws: NarrationError.usage("config.toml, line 2: unknown setting \"adress\" in [service] (known: address, catalog, catalog_password_file, review).")) {
             try Settings(parsing: "[service]\nadress = \"https://x\"\n", file: "config.toml")
         }
         #expect(throws: NarrationError.usage("config.toml, line 2: address in [service] must be a string in quotes.")) {
@@ -77,6 +77,21 @@ struct AccountRulesTests {
         #expect(try Settings(parsing: "[service]\nreview = true\n", file: "config.toml").serviceReview == true)
         #expect(throws: NarrationError.usage("config.toml, line 2: review in [service] must be true or false.")) {
             try Settings(parsing: "[service]\nreview = \"no\"\n", file: "config.toml")
+        }
+    }
+
+    @Test("[service] catalog and catalog_password_file are read as written; a value that is not a string is refused naming the line")
+    func serviceCatalog() throws {
+        let settings = try Settings(
+            parsing: "[service]\ncatalog = \"postgresql://narrate@db:5432/narrate\"\ncatalog_password_file = \"/etc/narrate/pw\"\n", file: "config.toml")
+        #expect(settings.serviceCatalog == "postgresql://narrate@db:5432/narrate")
+        #expect(settings.serviceCatalogPasswordFile == "/etc/narrate/pw")
+        #expect(try Settings(parsing: "[service]\nreview = false\n", file: "config.toml").serviceCatalog == nil)
+        #expect(throws: NarrationError.usage("config.toml, line 2: catalog in [service] must be a string in quotes.")) {
+            try Settings(parsing: "[service]\ncatalog = 5432\n", file: "config.toml")
+        }
+        #expect(throws: NarrationError.usage("config.toml, line 3: catalog_password_file in [service] must be a string in quotes.")) {
+            try Settings(parsing: "[service]\ncatalog = \"postgresql://a@b/c\"\ncatalog_password_file = \"\"\n", file: "config.toml")
         }
     }
 }

@@ -61,6 +61,17 @@ public enum CredentialSource {
     ///   `/tmp`: only a file's owner may rename or remove it there) and owned by the user or root.
     /// - Throws: `credentials`: no file, or a sentence naming the check that failed and the fix.
     static func readPrivateFile(_ path: String, for storage: S3Destination) throws(NarrationError) -> String {
+        try readPrivateFile(
+            path, named: "credentials file", holding: "the keys", setting: "credentials_file or AWS_SHARED_CREDENTIALS_FILE",
+            missing: "No credentials for \(storage): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or write them to \(path) (readable by you only: chmod 600).")
+    }
+
+    /// `readPrivateFile(_:for:)` for any secret kept in a file: `name` names it in sentences ("the
+    /// \(name) \(path) can be read by others"), `contents` what it holds ("the keys"), `setting`
+    /// what points at it, `missing` the sentence when there is no such file.
+    static func readPrivateFile(
+        _ path: String, named name: String, holding contents: String, setting: String, missing: String
+    ) throws(NarrationError) -> String {
         // Opened without blocking: opening a FIFO must not wait for a writer; it is refused below.
         let file: OpenFile
         do throws(SystemError) {
@@ -69,11 +80,11 @@ public enum CredentialSource {
             if error.isMissing {
                 throw NarrationError(
                     .credentials,
-                    "No credentials for \(storage): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or write them to \(path) (readable by you only: chmod 600).",
+                    missing,
                     subject: .file(path), cause: error.cause)
             }
             throw NarrationError(
-                .credentials, "The credentials file \(path) cannot be opened (\(error.reason)); check its permissions.", subject: .file(path),
+                .credentials, "The \(name) \(path) cannot be opened (\(error.reason)); check its permissions.", subject: .file(path),
                 cause: error.cause)
         }
         let status: FileStatus
@@ -81,31 +92,31 @@ public enum CredentialSource {
             status = try file.status()
         } catch {
             throw NarrationError(
-                .credentials, "The credentials file \(path) cannot be examined (\(error.reason)); check it.", subject: .file(path), cause: error.cause)
+                .credentials, "The \(name) \(path) cannot be examined (\(error.reason)); check it.", subject: .file(path), cause: error.cause)
         }
         guard status.kind == .file else {
             throw NarrationError(
                 .credentials,
-                "The credentials file \(path) is \(fileKind(status.kind)), not a file; point credentials_file or AWS_SHARED_CREDENTIALS_FILE at the file that holds the keys.",
+                "The \(name) \(path) is \(fileKind(status.kind)), not a file; point \(setting) at the file that holds \(contents).",
                 subject: .file(path))
         }
         guard status.owner == FileSystem.userID else {
             throw NarrationError(
                 .credentials,
-                "The credentials file \(path) is owned by another user (uid \(status.owner)); narrate uses only a file of your own: copy the keys into one and chmod 600 it.",
+                "The \(name) \(path) is owned by another user (uid \(status.owner)); narrate uses only a file of your own: copy \(contents) into one and chmod 600 it.",
                 subject: .file(path))
         }
         let mode = String(status.permissions & 0o777, radix: 8)
         guard status.permissions & 0o044 == 0 else {
             throw NarrationError(
                 .credentials,
-                "The credentials file \(path) can be read by others (mode \(mode)); narrate uses it only when just you can: chmod 600 \(path)",
+                "The \(name) \(path) can be read by others (mode \(mode)); narrate uses it only when just you can: chmod 600 \(path)",
                 subject: .file(path))
         }
         guard status.permissions & 0o033 == 0 else {
             throw NarrationError(
                 .credentials,
-                "The credentials file \(path) can be changed or run by others (mode \(mode)); narrate uses it only when just you can: chmod 600 \(path)",
+                "The \(name) \(path) can be changed or run by others (mode \(mode)); narrate uses it only when just you can: chmod 600 \(path)",
                 subject: .file(path))
         }
         let folder = openedFolder(file, path: path)
@@ -114,14 +125,14 @@ public enum CredentialSource {
             folderStatus = try FileSystem.status(of: folder)
         } catch {
             throw NarrationError(
-                .credentials, "The folder \(folder) of the credentials file \(path) cannot be examined (\(error.reason)).", subject: .file(path),
+                .credentials, "The folder \(folder) of the \(name) \(path) cannot be examined (\(error.reason)).", subject: .file(path),
                 cause: error.cause)
         }
         let sticky = folderStatus.isSticky && (folderStatus.owner == FileSystem.userID || folderStatus.owner == 0)
         guard folderStatus.permissions & 0o022 == 0 || sticky else {
             throw NarrationError(
                 .credentials,
-                "The folder \(folder) that holds the credentials file \(path) can be written by others (mode \(String(folderStatus.permissions, radix: 8))), who could replace the file; make it yours alone: chmod go-w \(folder)",
+                "The folder \(folder) that holds the \(name) \(path) can be written by others (mode \(String(folderStatus.permissions, radix: 8))), who could replace the file; make it yours alone: chmod go-w \(folder)",
                 subject: .file(path))
         }
         let read: [UInt8]?
@@ -129,15 +140,15 @@ public enum CredentialSource {
             read = try file.readAll(limit: 1 << 20)
         } catch {
             throw NarrationError(
-                .credentials, "The credentials file \(path) cannot be read (\(error.reason)); check it.", subject: .file(path), cause: error.cause)
+                .credentials, "The \(name) \(path) cannot be read (\(error.reason)); check it.", subject: .file(path), cause: error.cause)
         }
         guard let bytes = read else {
             throw NarrationError(
-                .credentials, "The credentials file \(path) is larger than 1 MiB, which no credentials file is; check that it is the right file.",
+                .credentials, "The \(name) \(path) is larger than 1 MiB, which no \(name) is; check that it is the right file.",
                 subject: .file(path))
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw NarrationError(.credentials, "The credentials file \(path) cannot be read as text; check its permissions and contents.")
+            throw NarrationError(.credentials, "The \(name) \(path) cannot be read as text; check its permissions and contents.")
         }
         return text
     }

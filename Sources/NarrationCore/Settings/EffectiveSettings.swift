@@ -91,6 +91,12 @@ public struct EffectiveSettings: Sendable, Equatable {
         if document.values["service"] != nil {
             entries.append(Entry(.general, "service.review", String(settings.serviceReview), source(["service", "review"])))
         }
+        if let catalog = settings.serviceCatalog {
+            entries.append(Entry(.general, "service.catalog", quoted(catalog), source(["service", "catalog"])))
+        }
+        if let file = settings.serviceCatalogPasswordFile {
+            entries.append(Entry(.general, "service.catalog_password_file", quoted(file), source(["service", "catalog_password_file"])))
+        }
 
         for name in settings.profiles.keys.sorted() {
             let table = document.values["profiles"]?.table?[name]?.table ?? [:]

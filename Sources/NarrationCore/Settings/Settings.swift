@@ -29,6 +29,8 @@
 /// [service]                             # a reading service with accounts
 /// address = "https://narrate.example.org"     # where people reach it: invitation links start so
 /// review = true                         # sent articles wait for a proof-listener; false delivers at once
+/// catalog = "postgresql://narrate@db.example.org:5432/narrate"   # records shared by several hosts
+/// catalog_password_file = "/etc/narrate/catalog-password"        # or NARRATE_CATALOG_PASSWORD
 /// ```
 public struct Settings: Sendable, Equatable {
     public var narrator = ""
@@ -52,6 +54,13 @@ public struct Settings: Sendable, Equatable {
     /// (Ready for review) before listeners hear it; off, sending publishes it as submit does.
     /// On unless set to false.
     public var serviceReview = true
+    /// `[service] catalog`: the PostgreSQL server that keeps the catalog, as
+    /// `postgresql://USER@HOST:PORT/DATABASE`, for several hosts sharing one service; nil keeps it
+    /// in the data folder's SQLite file. Checked when the library is opened.
+    public var serviceCatalog: String?
+    /// `[service] catalog_password_file`: a file only its owner can read holding the catalog's
+    /// password (`NARRATE_CATALOG_PASSWORD` comes first); nil when not set.
+    public var serviceCatalogPasswordFile: String?
 
     public init() {}
 
@@ -66,7 +75,7 @@ public struct Settings: Sendable, Equatable {
     static let topLevelKeys: Set<String> = [
         "narrator", "publication", "device", "profile", "destination", "language", "profiles", "destinations", "service",
     ]
-    static let serviceKeys: Set<String> = ["address", "review"]
+    static let serviceKeys: Set<String> = ["address", "review", "catalog", "catalog_password_file"]
     static let destinationKeys = Set(["url", "endpoint", "region", "path_style", "credentials_file", "credentials_profile"]).union(feedKeys)
     /// The settings of a destination's podcast feeds, for folders and object storage alike.
     static let feedKeys: Set<String> = ["public_url", "feed_title", "feed_image", "feed_language", "feed_author"]
@@ -116,6 +125,13 @@ public struct Settings: Sendable, Equatable {
             if let value = table["review"] {
                 guard case .boolean(let review) = value else { throw fail.within("service")("review in [service] must be true or false", at: "review") }
                 serviceReview = review
+            }
+            for key in ["catalog", "catalog_password_file"] {
+                guard let value = table[key] else { continue }
+                guard let text = value.string, !text.isEmpty else {
+                    throw fail.within("service")("\(key) in [service] must be a string in quotes", at: key)
+                }
+                if key == "catalog" { serviceCatalog = text } else { serviceCatalogPasswordFile = text }
             }
         }
         profile = try string("profile") ?? "archive"
