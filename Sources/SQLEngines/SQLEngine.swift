@@ -71,4 +71,10 @@ public enum SQLDialect: Sendable, Equatable {
     /// locks the rows and passes over those another transaction holds; SQLite has one writer at
     /// a time, so its rows are never held by another.
     public var takeRowsNoOtherHolds: String { self == .sqlite ? "" : " FOR UPDATE SKIP LOCKED" }
+
+    /// Ends a `SELECT` of a row whose dependants the transaction changes, so that another host's
+    /// transaction doing the same waits until this one ends: PostgreSQL holds the row (`FOR NO
+    /// KEY UPDATE`, which lets rows that merely refer to it be written meanwhile); SQLite has one
+    /// writer at a time already.
+    public var holdRowForWrite: String { self == .sqlite ? "" : " FOR NO KEY UPDATE" }
 }

@@ -276,7 +276,7 @@ public final class Catalog: Sendable {
     func commitTake(
         _ chunk: Chunk, target: TakeTarget, moveFiles: @escaping @Sendable ([ChunkID]) throws -> Void
     ) throws(NarrationError) -> (index: ChunkIndex, replaced: [ChunkID], withdrawn: WithdrawnExport?) {
-        try writing { sql in
+        try writing(holding: chunk.articleID) { sql in
             let before = try self.chunkRows(of: chunk.articleID, sql)
             var order = try self.order(of: chunk.articleID, sql)
             var replaced: [ChunkID] = []
@@ -319,7 +319,7 @@ public final class Catalog: Sendable {
     func deleteChunk(
         at index: ChunkIndex, of article: Article, expected: ChunkID? = nil, moveFile: @escaping @Sendable (ChunkID) throws -> Void
     ) throws(NarrationError) -> (chunk: Chunk, withdrawn: WithdrawnExport?) {
-        let (row, withdrawn) = try writing { sql -> (ChunkRow, WithdrawnExport?) in
+        let (row, withdrawn) = try writing(holding: article.id) { sql -> (ChunkRow, WithdrawnExport?) in
             let before = try self.chunkRows(of: article.id, sql)
             var order = try self.order(of: article.id, sql)
             if let expected, order.index(of: expected) != index {
@@ -388,6 +388,21 @@ public final class Catalog: Sendable {
     /// throws (our own errors too), none of it.
     func writing<T>(_ body: (any SQLTransaction) throws -> T) throws(NarrationError) -> T {
         try transaction(writes: true, body)
+    }
+
+    /// `writing`, holding the article's row first, so that two edits of one article (from two
+    /// hosts, or two threads of one) run one after the other: each reads the chunk order the
+    /// other left, never one that changes under it. SQLite runs one writer at a time anyway.
+    func writing<T>(holding article: ArticleID, _ body: (any SQLTransaction) throws -> T) throws(NarrationError) -> T {
+        try transaction(writes: true) { sql in
+            try hold(article, sql)
+            return try body(sql)
+        }
+    }
+
+    /// Holds the article's row until the transaction ends (see `writing(holding:_:)`).
+    func hold(_ article: ArticleID, _ sql: any SQLTransaction) throws {
+        _ = try sql.rows("SELECT id FROM article WHERE id = ?" + engine.dialect.holdRowForWrite, .text(article.rawValue))
     }
 
     private func transaction<T>(writes: Bool, _ body: (any SQLTransaction) throws -> T) throws(NarrationError) -> T {

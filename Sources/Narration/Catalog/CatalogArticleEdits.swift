@@ -35,7 +35,7 @@ extension Catalog {
     func changeDetails(of article: ArticleID, _ change: DetailsChange) throws(NarrationError)
         -> (article: Article, changed: [String], withdrawn: WithdrawnExport?)
     {
-        try writing { sql in
+        try writing(holding: article) { sql in
             guard let row = try ArticleRow.one(sql, key: .text(article.rawValue)) else { throw NarrationError.unknownArticle(article.rawValue) }
             var updated = row
             if let title = change.title { updated.title = title }
@@ -82,7 +82,7 @@ extension Catalog {
     /// chunks and files stay as they are, and `undo` brings it back. With `withdrawing`, its
     /// export leaves the outbox in the same transaction.
     func moveToTrash(_ article: Article, withdrawing: Bool) throws(NarrationError) -> WithdrawnExport? {
-        try writing { sql in
+        try writing(holding: article.id) { sql in
             try sql.execute("UPDATE article SET deletedAt = ? WHERE id = ?", .text(CatalogTime.text(Date())), .text(article.id.rawValue))
             let withdrawn = withdrawing ? try self.withdrawExport(of: article.id, sql) : nil
             try sql.execute("DELETE FROM setting WHERE key = ? AND value = ?", .text(Self.currentArticleKey), .text(article.id.rawValue))

@@ -10,7 +10,7 @@ extension Catalog {
     /// - Returns: the export withdrawn, if the article had one.
     /// - Throws: `chunkIndexOutOfRange` for either index.
     func moveChunk(at index: ChunkIndex, to destination: ChunkIndex, of article: ArticleID) throws(NarrationError) -> WithdrawnExport? {
-        try writing { sql in
+        try writing(holding: article) { sql in
             let before = try self.chunkRows(of: article, sql)
             var order = try self.order(of: article, sql)
             try order.validate(destination)
@@ -34,7 +34,7 @@ extension Catalog {
         summary: @escaping @Sendable (ChunkIndex) -> String,
         moveFiles: @escaping @Sendable () throws -> Void
     ) throws(NarrationError) -> (index: ChunkIndex, withdrawn: WithdrawnExport?) {
-        try writing { sql in
+        try writing(holding: replacement.articleID) { sql in
             let before = try self.chunkRows(of: replacement.articleID, sql)
             let order = try self.order(of: replacement.articleID, sql)
             guard let index = order.index(of: original), let old = before.first(where: { $0.id == original.rawValue }) else {

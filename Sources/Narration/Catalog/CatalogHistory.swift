@@ -161,7 +161,7 @@ extension Catalog {
     func undo(
         _ article: ArticleID, moveFiles: @escaping @Sendable (_ article: ArticleID, _ leaving: [ChunkID], _ returning: [ChunkID]) throws -> Void
     ) throws(NarrationError) -> UndoneEdit {
-        try writing { sql in
+        try writing(holding: article) { sql in
             let last = try EditRow.all(sql, where: "undoneAt IS NULL AND articleId = ? ORDER BY id DESC LIMIT 1", .text(article.rawValue))
             guard var row = last.first else {
                 throw NarrationError(.usage, "There is nothing to undo: no edit of the article is left to reverse.", remedy: .showHistory)

@@ -14,7 +14,7 @@ extension Catalog {
         _ chunks: [Chunk], into article: ArticleID, moveFiles: @escaping @Sendable () throws -> Void
     ) throws(NarrationError) -> (indexes: [ChunkIndex], withdrawn: WithdrawnExport?) {
         precondition(!chunks.isEmpty && chunks.allSatisfy { $0.articleID == article }, "an import brings chunks of the article they go into")
-        return try writing { sql in
+        return try writing(holding: article) { sql in
             let before = try self.chunkRows(of: article, sql)
             var order = try self.order(of: article, sql)
             var indexes: [ChunkIndex] = []

@@ -105,7 +105,7 @@ extension Catalog {
     /// article queued and (if asked) no longer the current article.
     /// - Returns: the jobs retired.
     func finishQueuing(_ row: OutboxRow, clearCurrent: Bool) throws(NarrationError) -> [OutboxRow] {
-        try writing { sql in
+        try writing(holding: ArticleID(row.articleId)) { sql in
             let retired = try self.retireCurrentJobs(of: ArticleID(row.articleId), reason: .requeued, except: row.id, sql)
             try row.update(sql)
             try sql.execute("UPDATE article SET state = ? WHERE id = ?", .text(ArticleState.queued.rawValue), .text(row.articleId))
@@ -121,6 +121,9 @@ extension Catalog {
     /// - Returns: the job as it was, or nil if there is none.
     func retireJob(_ id: String, reason: OutboxJob.RetirementReason) throws(NarrationError) -> OutboxRow? {
         try writing { sql in
+            // The job's article is held before the job is read, as every change of its jobs does.
+            guard let article = try sql.row("SELECT articleId FROM outbox WHERE id = ?", .text(id))?.text("articleId") else { return nil }
+            try self.hold(ArticleID(article), sql)
             guard var row = try OutboxRow.one(sql, key: .text(id)) else { return nil }
             let before = row
             guard row.state != OutboxJob.State.retired.rawValue else { return before }
@@ -144,7 +147,7 @@ extension Catalog {
     /// Stores what an attempt changed (attempts, error, destination, upload under way), unless
     /// the job changed state meanwhile (retired by an edit, say): an attempt never undoes that.
     func updateOutbox(_ row: OutboxRow) throws(NarrationError) {
-        try writing { sql in
+        try writing(holding: ArticleID(row.articleId)) { sql in
             guard let stored = try OutboxRow.one(sql, key: .text(row.id)), stored.state == row.state else { return }
             var row = row
             row.retiredReason = stored.retiredReason
@@ -155,7 +158,7 @@ extension Catalog {
     /// Stores what an attempt is about to do, before its first byte: the attempt counted and
     /// where it writes the job's file at `destination`.
     func beginAttempt(_ row: OutboxRow, destination: String, audioLocation: String) throws(NarrationError) {
-        try writing { sql in
+        try writing(holding: ArticleID(row.articleId)) { sql in
             guard let stored = try OutboxRow.one(sql, key: .text(row.id)), stored.state == row.state else { return }
             var row = row
             row.retiredReason = stored.retiredReason
@@ -170,7 +173,7 @@ extension Catalog {
     /// not changed since it was queued: the job delivered, the article delivered, and `delivery`
     /// the article's file at its destination.
     func recordDelivery(_ row: OutboxRow, _ delivery: DeliveryRow) throws(NarrationError) -> DeliveryRecord {
-        try writing { sql in
+        try writing(holding: ArticleID(row.articleId)) { sql in
             guard let stored = try OutboxRow.one(sql, key: .text(row.id)) else { return .stale(row) }
             let isCurrent = [OutboxJob.State.queued.rawValue, OutboxJob.State.delivered.rawValue].contains(stored.state)
             guard isCurrent, stored.fingerprint == (try self.fingerprint(of: ArticleID(row.articleId), sql)) else { return .stale(stored) }
@@ -224,7 +227,7 @@ extension Catalog {
     /// still `fingerprint` (nothing changed while its delivery was being checked).
     /// - Returns: false, changing nothing, when the article changed.
     func forgetChunks(of article: ArticleID, ifStill fingerprint: String) throws(NarrationError) -> Bool {
-        try writing { sql in
+        try writing(holding: article) { sql in
             guard try self.fingerprint(of: article, sql) == fingerprint else { return false }
             try sql.execute("DELETE FROM chunk WHERE articleId = ?", .text(article.rawValue))
             try sql.execute("UPDATE article SET state = ? WHERE id = ?", .text(ArticleState.pruned.rawValue), .text(article.rawValue))

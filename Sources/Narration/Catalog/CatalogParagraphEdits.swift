@@ -50,7 +50,7 @@ extension Catalog {
     /// - Throws: `usage` for an article without a text, a paragraph that does not exist, and a
     ///   paragraph to skip that a chunk reads (naming the chunks); nothing is changed then.
     func skipParagraphs(_ numbers: [Int], skipping: Bool, of article: Article) throws(NarrationError) -> SkipChange {
-        try writing { sql in
+        try writing(holding: article.id) { sql in
             let (plan, rows, chunks) = try self.readingPlan(of: article.id, sql)
             guard !plan.paragraphs.isEmpty else {
                 throw NarrationError(.usage, "\"\(article.title)\" has no text, so there is no paragraph to skip.", remedy: .attachText)
@@ -93,7 +93,7 @@ extension Catalog {
     /// - Throws: `chunkIndexOutOfRange`; `usage` for an article without a text, a paragraph that
     ///   does not exist or is skipped, and a chunk that reads that paragraph already.
     func rebindChunk(at index: ChunkIndex, toParagraph number: Int, of article: Article) throws(NarrationError) -> RebindResult {
-        try writing { sql in
+        try writing(holding: article.id) { sql in
             let (plan, _, chunks) = try self.readingPlan(of: article.id, sql)
             var order = ChunkOrder(chunks.map { ChunkID($0.id) })
             let id = try order.id(at: index)

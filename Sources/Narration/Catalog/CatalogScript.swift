@@ -60,7 +60,7 @@ extension Catalog {
     /// text stay in the article, bound to none: nothing recorded is thrown away. When the text
     /// changed, the article's export is withdrawn, since its chapters and transcript came from it.
     func replaceText(of article: ArticleID, with text: [ScriptParagraph]) throws(NarrationError) -> TextChange {
-        try writing { sql in
+        try writing(holding: article) { sql in
             let old = try ParagraphRow.all(sql, where: "articleId = ? ORDER BY position", .text(article.rawValue))
             var unused: [String: [String]] = [:]  // "kind text" → ids of old paragraphs, in order
             for row in old { unused["\(row.kind) \(row.text)", default: []].append(row.id) }
