@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),  // the web server's shutdown
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),  // EPUB and zipped DAISY books
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),  // a catalog shared by several hosts
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),  // a reading service's /metrics
     ],
     targets: [
         // C libraries from Debian's -dev packages: a module map and a shim header, nothing else.
@@ -160,6 +161,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             exclude: ["Protocol.md", "Service.md"],
             resources: [

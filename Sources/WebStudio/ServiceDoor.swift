@@ -25,12 +25,13 @@ struct ServiceDoor: Sendable {
     /// What may be asked without a session: the sign-in and invitation pages, their files, the
     /// routes that begin a session, the API's OpenAPI document (it describes routes and holds
     /// nothing of the service's: the same bytes are in every copy of narrate), and the health
-    /// checks a proxy or monitor asks (`HealthRoutes`: they name no article, account or file).
+    /// checks a proxy or monitor asks (`HealthRoutes`: they name no article, account or file), and
+    /// the metrics, which answer only a scraper on this machine (`ServiceMetrics.mayAsk`).
     static func isPublic(method: String, path: String) -> Bool {
         switch (method, path) {
         case ("GET", "/signin"), ("GET", "/invitation"), ("GET", "/service.js"), ("GET", "/service.css"), ("GET", "/favicon.ico"),
              ("GET", "/api/passphrase-rule"), ("POST", "/api/session"), ("POST", "/api/invitations/accept"), ("GET", "/api/openapi.json"),
-             ("GET", "/health"), ("GET", "/ready"):
+             ("GET", "/health"), ("GET", "/ready"), ("GET", "/metrics"):
             return true
         default:
             return false

@@ -282,8 +282,11 @@ public struct WebStudioServer: Sendable {
         let router = Router(context: StudioRequestContext.self)
         router.middlewares.add(ServerTimingMiddleware())
         if let door {
+            let metrics = ServiceMetrics(library: library)
+            router.middlewares.add(MetricsMiddleware(metrics: metrics))
             Self.addService(to: router, door: door, scheme: scheme)
             HealthRoutes(library: library).add(to: router)
+            metrics.add(to: router, library: library, rooms: rooms)
             // The home page and the desk page ask one desk, with the service's review setting.
             let desk = configuration.service?.desk ?? DeskService(store: library.deskStore)
             Self.addHome(to: router, desk: desk)

@@ -88,7 +88,7 @@ struct OpenAPIDocumentTests {
             router.routes.map { "\($0.path)" }.indices.map { index in
                 let route = router.routes[index]
                 return Self.key(route.method.rawValue, "\(route.path)")
-            }.filter { $0.contains(" /api/") || $0.hasSuffix(" /audio") || $0.hasSuffix(" /health") || $0.hasSuffix(" /ready") })
+            }.filter { $0.contains(" /api/") || $0.hasSuffix(" /audio") || $0.hasSuffix(" /health") || $0.hasSuffix(" /ready") || $0.hasSuffix(" /metrics") })
         let written = Self.operations(document)
         let current = Set(written.filter { !$0.value }.keys)
         let pending = Set(written.filter { $0.value }.keys)

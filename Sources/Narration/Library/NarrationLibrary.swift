@@ -20,6 +20,8 @@ public final class NarrationLibrary: Sendable {
     /// Whether the data root could not be written when the library was opened, so that only
     /// reading (list, chunks, play, export, check) works.
     public let isReadOnly: Bool
+    /// The takes this library keeps from now on, for a reading service's metrics.
+    public let takesKept = TakesKept()
 
     /// Opens the library at `root`, creating it if new, and recovers abandoned takes.
     /// - Parameter allowingReadOnly: for commands that only read: a root that exists but cannot
@@ -278,7 +280,7 @@ public final class NarrationLibrary: Sendable {
             return Recording(
                 article: article, chunkID: chunkID, paragraph: paragraph, upNext: paragraph.flatMap(plan.paragraph(after:)), device: device,
                 durationFrames: durationFrames, root: root,
-                catalog: catalog, target: target, writer: writer, lock: lock, reserve: reserve, preRoll: preRoll)
+                catalog: catalog, target: target, writer: writer, lock: lock, reserve: reserve, preRoll: preRoll, takesKept: takesKept)
         } catch {
             try? device.close()
             try? catalog.abandonTake(chunkID)

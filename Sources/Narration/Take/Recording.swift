@@ -80,6 +80,8 @@ public final class Recording: Sendable {
 
     private let root: DataRoot
     private let catalog: Catalog
+    /// Told when the take is committed (`finish`).
+    private let takesKept: TakesKept?
     private let target: TakeTarget
     private let writer: SoundFileWriter
     /// The article's lock and the disk space set aside, held from preparation until `finish()`
@@ -110,8 +112,9 @@ public final class Recording: Sendable {
     init(
         article: Article, chunkID: ChunkID, paragraph: Paragraph?, upNext: Paragraph?, device: any CaptureSource, durationFrames: FrameCount?, root: DataRoot,
         catalog: Catalog, target: TakeTarget, writer: SoundFileWriter, lock: ArticleLock, reserve: SpaceReserve, preRoll: PreRoll? = nil,
-        resumedFrom: FrameCount = 0
+        resumedFrom: FrameCount = 0, takesKept: TakesKept? = nil
     ) {
+        self.takesKept = takesKept
         self.preRoll = preRoll
         self.resumedFrom = resumedFrom
         self.article = article
@@ -178,6 +181,7 @@ public final class Recording: Sendable {
     /// be done now, leaves it for the next command to adopt and says why in the outcome).
     public func finish() -> Outcome {
         if life.withLock({ $0.started }) { threads.wait() }
+        let captureEnded = ContinuousClock.now
         try? device.close()
         let state = shared.withLock { $0 }
         let reason = state.stopReason ?? .requested
@@ -213,6 +217,7 @@ public final class Recording: Sendable {
             overruns: state.overruns, recovered: false, recordedAt: Date(), paragraphID: paragraph?.id)
         do {
             let placed = try TakeCommit.commit(chunk, target: target, from: partialURL, root: root, catalog: catalog)
+            takesKept?.kept(captureEndToDurable: ContinuousClock.now - captureEnded)
             if placed.withdrawn != nil { OutboxSweep.run(root: root, catalog: catalog) }
             var outcome = Outcome(
                 chunk: placed.chunk, index: placed.index, file: root.chunkURL(placed.chunk.id, of: article.id), replaced: placed.replaced,

@@ -56,7 +56,7 @@ extension NarrationLibrary {
         return Recording(
             article: article, chunkID: record.chunk, paragraph: paragraph, upNext: paragraph.flatMap(plan.paragraph(after:)), device: input,
             durationFrames: nil, root: root, catalog: catalog, target: pending.target, writer: writer, lock: lock, reserve: reserve,
-            resumedFrom: frames)
+            resumedFrom: frames, takesKept: takesKept)
     }
 
     /// Keeps what arrived of an uploaded take whose page will not send the rest: it is

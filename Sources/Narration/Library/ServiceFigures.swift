@@ -1,0 +1,27 @@
+public import NarrationCore
+
+/// What a reading service's catalog holds that its operator watches (`GET /metrics`): takes
+/// whose pages are still sending their audio, and exports waiting to be delivered or being made.
+/// Counted in the catalog, so every host of a service reports the same.
+public struct ServiceFigures: Sendable, Equatable {
+    public let takesUploading: Int
+    public let exportsQueued: Int
+    public let exportsBeingMade: Int
+}
+
+extension NarrationLibrary {
+    /// The figures now, read in one transaction of the catalog.
+    public func serviceFigures() throws(NarrationError) -> ServiceFigures {
+        try catalog.reading { sql in
+            let uploading = try sql.row("SELECT COUNT(*) AS n FROM take_upload u JOIN pendingTake p ON p.chunkId = u.chunk_id")?.int("n") ?? 0
+            var states: [String: Int] = [:]
+            for row in try sql.rows("SELECT state, COUNT(*) AS n FROM outbox WHERE state IN (?, ?) GROUP BY state",
+                                    .text(OutboxJob.State.queued.rawValue), .text(OutboxJob.State.exporting.rawValue)) {
+                states[try row.text("state")] = try row.int("n")
+            }
+            return ServiceFigures(
+                takesUploading: uploading, exportsQueued: states[OutboxJob.State.queued.rawValue] ?? 0,
+                exportsBeingMade: states[OutboxJob.State.exporting.rawValue] ?? 0)
+        }
+    }
+}
