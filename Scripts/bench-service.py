@@ -19,13 +19,16 @@ Two runs of `narrate serve` as a reading service (a library with accounts), each
    copied from ones narrate made), then `GET /api/desk` pages and filters and
    `GET /api/desk/volunteers` as a coordinator: the server's own time from the `Server-Timing`
    header each answer carries (ServerTimingMiddleware: the request reaching the router to its
-   answer made, the door's session check included), beside the client's wall time.
+   answer made, the door's session check included), beside the client's wall time. Then the
+   same on PostgreSQL: the same rows moved by `narrate migrate` into a server of the bench's
+   own (initdb into the work folder), which `narrate serve` uses through `[service] catalog`.
+   BENCH_SERVICE=desk-postgresql runs that alone.
 
 Prints one JSON list of rows: [section, what, figure, target].
 Environment: NARRATE (the binary), WORK (a scratch folder). BENCH_SECONDS: how long the
 recording pages record (60 by default).
 """
-import asyncio, http.client, json, os, random, signal, sqlite3, statistics, struct, subprocess, sys, time, wave, zlib
+import asyncio, http.client, json, os, random, signal, socket as socketlib, sqlite3, statistics, struct, subprocess, sys, time, wave, zlib
 
 from websockets.asyncio.client import connect
 
@@ -383,7 +386,7 @@ def seed_desk(service, accounts, articles):
     catalog.executemany("INSERT INTO account (name, role, enabled, passphrase_hash, created_at) VALUES (?, 'volunteer', 1, NULL, ?)",
                         [(name, now) for name in names])
     article_rows, desk_rows = [], []
-    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    alphabet = "0123456789abcdefghjkmnpqrstvwxyz"  # Identifier's (Crockford base 32): ids narrate makes
     for number in range(articles):
         article_id = "".join(chooser.choice(alphabet) for _ in range(8))
         row = dict(zip(columns, template))
@@ -406,8 +409,56 @@ def seed_desk(service, accounts, articles):
     return names
 
 
-def run_desk():
-    service = Service("desk")
+class PostgreSQL:
+    """A PostgreSQL server of the bench's own (Debian's postgresql): initdb into a folder, reached
+    through its Unix socket, which lets the system user in without a password. As root its
+    programs run as the postgres user, as initdb requires."""
+
+    def __init__(self, folder):
+        bins = sorted(d for d in (os.path.join("/usr/lib/postgresql", v, "bin") for v in os.listdir("/usr/lib/postgresql"))
+                      if os.path.exists(os.path.join(d, "initdb")))
+        if not bins:
+            sys.exit("PostgreSQL's programs are not in /usr/lib/postgresql/*/bin: install postgresql.")
+        self.bin, self.folder = bins[-1], folder
+        self.socket = os.path.join(folder, "socket")
+        os.makedirs(self.socket)
+        with socketlib.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        if os.getuid() == 0:
+            import pwd
+            owner = pwd.getpwnam("postgres")
+            for path in (folder, self.socket):
+                os.chown(path, owner.pw_uid, owner.pw_gid)
+        self.run("initdb", "-D", os.path.join(folder, "data"), "-U", "narrate", "-E", "UTF8", "--auth-local=trust", "--no-sync", "--no-instructions")
+        self.process = subprocess.Popen(self.as_postgres(os.path.join(self.bin, "postgres"), "-D", os.path.join(folder, "data"), "-p", str(self.port),
+                                                         "-k", self.socket, "-c", "listen_addresses="),
+                                        stdout=subprocess.DEVNULL, stderr=open(os.path.join(folder, "postgres.log"), "w"))
+        for _ in range(600):
+            if subprocess.run(self.as_postgres(os.path.join(self.bin, "pg_isready"), "-q", "-h", self.socket, "-p", str(self.port), "-U", "narrate",
+                                               "-d", "postgres")).returncode == 0:
+                break
+            time.sleep(0.1)
+        self.run("createdb", "-h", self.socket, "-p", str(self.port), "-U", "narrate", "narrate")
+        self.address = "postgresql://narrate@/narrate?host=%s&port=%d" % (self.socket, self.port)
+
+    def as_postgres(self, program, *args):
+        return (["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", program] if os.getuid() == 0 else [program]) + list(args)
+
+    def run(self, name, *args):
+        result = subprocess.run(self.as_postgres(os.path.join(self.bin, name), *args), capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit("%s exited %d: %s" % (name, result.returncode, result.stderr.strip()))
+
+    def stop(self):
+        self.process.send_signal(signal.SIGINT)
+        self.process.wait(60)
+
+
+def run_desk(engine="SQLite"):
+    """The desk's listing on one host; with PostgreSQL, the same rows seeded into SQLite, then
+    moved by `narrate migrate` into a server of the bench's own, which narrate serve then uses."""
+    service = Service("desk" if engine == "SQLite" else "desk-postgresql")
     token = service.add_account("cora", "coordinator")
     text = os.path.join(service.folder, "text.txt")
     with open(text, "w") as f:
@@ -417,6 +468,16 @@ def run_desk():
     started = time.monotonic()
     names = seed_desk(service, 500, 19999)
     seeded = time.monotonic() - started
+    postgresql = None
+    migrated = ""
+    if engine == "PostgreSQL":
+        postgresql = PostgreSQL(os.path.join(service.folder, "postgresql"))
+        note("Moving them into PostgreSQL with narrate migrate…")
+        started = time.monotonic()
+        report = json.loads(service.narrate("migrate", "--to", postgresql.address, "--json", "--progress", "none"))
+        migrated = ", migrated in %.1f s (%d rows, every row verified)" % (time.monotonic() - started, report["rows"])
+        with open(os.path.join(service.folder, "config", "narrate", "config.toml"), "a") as f:
+            f.write('\n[service]\ncatalog = "%s"\n' % postgresql.address)
     service.start()
     try:
         cookie = service.signed_in("cora", token)
@@ -431,7 +492,7 @@ def run_desk():
         connection = http.client.HTTPConnection(service.host, service.port, timeout=60)
         for path in queries[:10]:  # warm: the first reads bring the catalog into the page cache
             service.call("GET", path, cookie=cookie, connection=connection)
-        server, wall, listed = [], [], None
+        timings, wall, listed = [], [], None
         for _ in range(3):
             for path in queries:
                 status, headers, body, seconds = service.call("GET", path, cookie=cookie, connection=connection)
@@ -440,17 +501,20 @@ def run_desk():
                 timing = headers.get("server-timing", "")
                 if not timing.startswith("app;dur="):
                     sys.exit("GET %s carried no Server-Timing header: %s" % (path, headers))
-                server.append(float(timing.split("=", 1)[1]) / 1000)
+                timings.append(float(timing.split("=", 1)[1]) / 1000)
                 wall.append(seconds)
                 if path == "/api/desk":
                     listed = body
         connection.close()
     finally:
         service.stop()
+        if postgresql:
+            postgresql.stop()
+    server = timings
     p50, p95 = percentile(server, 0.5), percentile(server, 0.95)
     return [
-        ["service: the desk", "%d accounts, %d articles put in the catalog" % (len(names) + 1, listed["total"]),
-         "%.1f s, one transaction" % seeded, "%d pages of %d" % (listed["pages"], listed["pageSize"])],
+        ["service: the desk (%s, one host)" % engine, "%d accounts, %d articles put in the catalog" % (len(names) + 1, listed["total"]),
+         "%.1f s, one transaction%s" % (seeded, migrated), "%d pages of %d" % (listed["pages"], listed["pageSize"])],
         ["", "GET /api/desk pages and filters, server time (Server-Timing)",
          "p50 %.1f ms, p95 %.1f ms, worst %.1f ms (%d requests)" % (p50 * 1000, p95 * 1000, max(server) * 1000, len(server)),
          "p95 ≤ 50 ms: %s" % ("met" if p95 <= 0.050 else "NOT MET")],
@@ -465,4 +529,6 @@ if which in ("all", "studios"):
     rows += run_studios()
 if which in ("all", "desk"):
     rows += run_desk()
+if which in ("all", "desk", "desk-postgresql"):
+    rows += run_desk("PostgreSQL")
 print(json.dumps(rows))

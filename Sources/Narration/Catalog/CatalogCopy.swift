@@ -91,6 +91,7 @@ extension Catalog {
             copies.append(CatalogTableCopy(table: table.name, rows: rows, written: written))
         }
         try target.advanceIdentities()
+        try target.refreshStatistics()
         return copies
     }
 
@@ -108,6 +109,13 @@ extension Catalog {
                     .text(table), .text(name))
             }
         }
+    }
+
+    /// Has PostgreSQL read the tables afresh (`ANALYZE`), so that its plans fit the rows just
+    /// copied rather than the empty tables it last saw. PostgreSQL only.
+    func refreshStatistics() throws(NarrationError) {
+        guard engine.dialect == .postgreSQL else { return }
+        try writing { sql in try sql.execute("ANALYZE") }
     }
 
     /// Every row of every table compared with `target`'s, as values: the tables whose rows
