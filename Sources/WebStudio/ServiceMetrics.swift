@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 import Narration
 import NarrationCore
 import Prometheus
@@ -53,9 +54,9 @@ final class ServiceMetrics: Sendable {
         }
         self.answers = answers
         let (takes, takeDurable) = (takes, takeDurable)
-        library.takesKept.listen { duration in
+        library.takesKept.listen { take in
             takes.increment()
-            takeDurable.record(duration)
+            takeDurable.record(take.captureEndToDurable)
         }
     }
 
@@ -93,23 +94,34 @@ final class ServiceMetrics: Sendable {
     }
 }
 
-/// Counts every answer and its time in `ServiceMetrics`.
+/// Counts every answer and its time in `ServiceMetrics`, and logs each the server failed (5xx).
 struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServiceMetrics
+    var log: Logger?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let clock = ContinuousClock()
         let started = clock.now
         do {
             let response = try await next(request, context)
-            metrics.answered(status: Int(response.status.code), after: started.duration(to: clock.now))
+            answered(request, Int(response.status.code), started.duration(to: clock.now))
             return response
         } catch let error as any HTTPResponseError {
-            metrics.answered(status: Int(error.status.code), after: started.duration(to: clock.now))
+            answered(request, Int(error.status.code), started.duration(to: clock.now))
             throw error
         } catch {
-            metrics.answered(status: 500, after: started.duration(to: clock.now))
+            answered(request, 500, started.duration(to: clock.now))
             throw error
         }
+    }
+
+    private func answered(_ request: Request, _ status: Int, _ duration: Duration) {
+        metrics.answered(status: status, after: duration)
+        guard status >= 500, let log else { return }
+        // The path without its query: a query may carry what a page typed.
+        log.warning("request failed", metadata: [
+            "method": "\(request.method.rawValue)", "path": "\(request.uri.path)", "status": "\(status)",
+            "ms": "\(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)",
+        ])
     }
 }

@@ -64,12 +64,18 @@ public struct WebStudioServer: Sendable {
         public var studioIdleClose: Duration
         /// How often the desk's overdue articles are expired (`DeskExpiry`), from the start.
         public var expiryInterval: Duration
+        /// Where the service's log goes, one JSON object per line (`JSONLineLogHandler`): the
+        /// server serving and stopping, each take kept, each answer the server failed (5xx).
+        /// Nil logs nothing.
+        public var logLines: (@Sendable (String) -> Void)?
 
         public init(
             accounts: AccountService, articleAccess: any ArticleAccess, trustedProxy: String?, sessionPolicy: SessionPolicy = SessionPolicy(),
             sessionCheckInterval: Duration = .seconds(2), desk: DeskService? = nil, activity: AccountActivity? = nil,
-            studioIdleClose: Duration = .seconds(120), expiryInterval: Duration = DeskExpiry.serviceInterval
+            studioIdleClose: Duration = .seconds(120), expiryInterval: Duration = DeskExpiry.serviceInterval,
+            logLines: (@Sendable (String) -> Void)? = nil
         ) {
+            self.logLines = logLines
             self.accounts = accounts
             self.articleAccess = articleAccess
             self.trustedProxy = trustedProxy
@@ -158,13 +164,15 @@ public struct WebStudioServer: Sendable {
             }
         }
         defer { idleCloser?.cancel() }
+        let log = configuration.service?.logLines.map(Self.serviceLog)
         let studiosStop = StudiosStop { [rooms] in
+            log?.info("stopping", metadata: ["studios": "\(rooms?.openArticles.count ?? 0)"])
             await host.shutDown()  // a take under way is stopped and kept first
             await rooms?.shutDown()
         }
         do throws(NarrationError) {
             let router = routes(
-                door: door, host: host, rooms: rooms, scheme: scheme,
+                door: door, host: host, rooms: rooms, scheme: scheme, log: log,
                 personal: AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
             let server: HTTPServerBuilder
             do {
@@ -185,7 +193,10 @@ public struct WebStudioServer: Sendable {
                 configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: "narrate"),
                 onServerRunning: { channel in
                     port.withLock { $0 = channel.localAddress?.port ?? 0 }
-                    if let url = link(access.token) { ready(url) }
+                    if let url = link(access.token) {
+                        log?.info("serving", metadata: ["address": "\(url.absoluteString)", "catalog": "\(library.catalogKind)"])
+                        ready(url)
+                    }
                 },
                 logger: logger)
             let expiry = configuration.service.flatMap { service in service.desk.map { DeskExpiry(desk: $0, interval: service.expiryInterval) } }
@@ -277,13 +288,21 @@ public struct WebStudioServer: Sendable {
     /// `personal`; then the studio's page, its API and the live connection. The OpenAPI document
     /// (`openapi.json`) is checked against this router's routes.
     func routes(
-        door: ServiceDoor?, host: StudioHost, rooms: StudioRooms?, scheme: String, personal: AccessMiddleware<StudioRequestContext>
+        door: ServiceDoor?, host: StudioHost, rooms: StudioRooms?, scheme: String, log: Logger? = nil, personal: AccessMiddleware<StudioRequestContext>
     ) -> Router<StudioRequestContext> {
         let router = Router(context: StudioRequestContext.self)
         router.middlewares.add(ServerTimingMiddleware())
         if let door {
             let metrics = ServiceMetrics(library: library)
-            router.middlewares.add(MetricsMiddleware(metrics: metrics))
+            router.middlewares.add(MetricsMiddleware(metrics: metrics, log: log))
+            if let log {
+                library.takesKept.listen { take in
+                    log.info("take kept", metadata: [
+                        "article": "\(take.article.rawValue)", "chunk": "\(take.chunk.rawValue)", "frames": "\(take.frames)",
+                        "durable_ms": "\(take.captureEndToDurable.components.seconds * 1000 + take.captureEndToDurable.components.attoseconds / 1_000_000_000_000_000)",
+                    ])
+                }
+            }
             Self.addService(to: router, door: door, scheme: scheme)
             HealthRoutes(library: library).add(to: router)
             metrics.add(to: router, library: library, rooms: rooms)

@@ -78,6 +78,16 @@ extension Narrate {
                 valueName: "ADDRESS"))
         var behindProxy: String?
 
+        /// How a reading service logs on stderr.
+        enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+            case none, json
+        }
+
+        @Option(help: ArgumentHelp(
+            "A reading service's log on stderr: json (one object per line: serving, stopping, each take kept, each request that failed), or none.",
+            valueName: "FORMAT"))
+        var log: LogFormat = .none
+
         @OptionGroup var profile: ProfileOption
         @OptionGroup var destination: DestinationOptions
 
@@ -136,6 +146,11 @@ extension Narrate {
             let refusal = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> String? in
                 let isService = try !library.accountStore.accounts().isEmpty
                 if let refusal = plainHTTPRefusal(host: host, isService: isService) { return refusal }
+                if !isService, log != .none {
+                    throw NarrationError(
+                        .usage,
+                        "--log is for a reading service, and this library has no accounts yet: add the first with narrate accounts add NAME --role admin, or leave out --log.")
+                }
                 if !isService, behindProxy != nil {
                     throw NarrationError(
                         .usage,
@@ -161,7 +176,8 @@ extension Narrate {
                             ? .init(
                                 accounts: AccountService(store: library.accountStore), articleAccess: DeskArticleAccess(library: library, desk: library.deskStore),
                                 trustedProxy: behindProxy, desk: DeskService(store: library.deskStore, reviewIsOn: settings.serviceReview),
-                                activity: AccountActivity(store: library.activityStore, accounts: library.accountStore))
+                                activity: AccountActivity(store: library.activityStore, accounts: library.accountStore),
+                                logLines: log == .json ? WebStudioServer.logToStandardError : nil)
                             : nil))
                 let root = library.root
                 defer { RunningStudio.forgetOwnRecord(in: root) }

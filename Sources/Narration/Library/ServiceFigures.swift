@@ -10,6 +10,10 @@ public struct ServiceFigures: Sendable, Equatable {
 }
 
 extension NarrationLibrary {
+    /// Where the catalog is kept: "sqlite" (the data folder's file) or "postgresql" (a server
+    /// several hosts share), as a service's log names it.
+    public var catalogKind: String { catalog.engine.dialect == .postgreSQL ? "postgresql" : "sqlite" }
+
     /// The figures now, read in one transaction of the catalog.
     public func serviceFigures() throws(NarrationError) -> ServiceFigures {
         try catalog.reading { sql in

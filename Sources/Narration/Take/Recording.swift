@@ -217,7 +217,7 @@ public final class Recording: Sendable {
             overruns: state.overruns, recovered: false, recordedAt: Date(), paragraphID: paragraph?.id)
         do {
             let placed = try TakeCommit.commit(chunk, target: target, from: partialURL, root: root, catalog: catalog)
-            takesKept?.kept(captureEndToDurable: ContinuousClock.now - captureEnded)
+            takesKept?.kept(.init(article: article.id, chunk: chunk.id, frames: chunk.frames, captureEndToDurable: ContinuousClock.now - captureEnded))
             if placed.withdrawn != nil { OutboxSweep.run(root: root, catalog: catalog) }
             var outcome = Outcome(
                 chunk: placed.chunk, index: placed.index, file: root.chunkURL(placed.chunk.id, of: article.id), replaced: placed.replaced,

@@ -1,10 +1,20 @@
+public import NarrationCore
 import Synchronization
 
 /// The takes this process keeps, told as each is committed, with the time from the end of its
 /// capture to the take durable in its article (the file closed and forced to disk, the catalog's
 /// transaction, the rename). A reading service's metrics listen; nothing else does.
 public final class TakesKept: Sendable {
-    public typealias Listener = @Sendable (_ captureEndToDurable: Duration) -> Void
+    /// One take kept.
+    public struct Take: Sendable {
+        public let article: ArticleID
+        public let chunk: ChunkID
+        public let frames: FrameCount
+        /// From the end of its capture to the take durable in its article.
+        public let captureEndToDurable: Duration
+    }
+
+    public typealias Listener = @Sendable (Take) -> Void
     private let listeners = Mutex<[Listener]>([])
 
     init() {}
@@ -14,7 +24,7 @@ public final class TakesKept: Sendable {
         listeners.withLock { $0.append(listener) }
     }
 
-    func kept(captureEndToDurable duration: Duration) {
-        for listener in listeners.withLock({ $0 }) { listener(duration) }
+    func kept(_ take: Take) {
+        for listener in listeners.withLock({ $0 }) { listener(take) }
     }
 }

@@ -1,0 +1,41 @@
+import Foundation
+import NarrationTestSupport
+import Testing
+
+/// `narrate serve --log json` through the binary: a reading service writes its log on stderr as
+/// JSON lines (serving, then stopping at SIGINT); a personal studio refuses the option.
+@Suite("narrate serve --log json")
+struct ServeLogCommandTests {
+    static func object(_ line: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+    }
+
+    @Test("serving and stopping, each one JSON line on stderr with its address and catalog")
+    func servingAndStopping() throws {
+        let fixture = try EndToEndFixture()
+        let added = try fixture.narrate.run(["accounts", "add", "ann", "--role", "admin"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let running = try fixture.narrate.start(["serve", "--listen", "127.0.0.1:0", "--log", "json"])
+        let serving = try Self.object(try #require(running.waitForStderrLine { $0.contains(#""message":"serving""#) }))
+        #expect(serving["level"] as? String == "info")
+        #expect((serving["address"] as? String)?.hasPrefix("http://127.0.0.1:") == true)
+        #expect(serving["catalog"] as? String == "sqlite")
+        #expect((serving["time"] as? String)?.hasSuffix("Z") == true)
+        running.signal(SIGINT)
+        let result = running.wait()
+        #expect(result.status == 0, "\(result.stderr)")
+        let stopping = try #require(result.stderr.split(separator: "\n").first { $0.contains(#""message":"stopping""#) })
+        #expect(try Self.object(String(stopping))["studios"] as? String == "0")
+        for line in result.stderr.split(separator: "\n") where line.hasPrefix("{") {
+            _ = try Self.object(String(line))
+        }
+    }
+
+    @Test("a personal studio (no accounts) refuses --log with one sentence")
+    func personalStudio() throws {
+        let fixture = try EndToEndFixture()
+        let result = try fixture.narrate.run(["serve", "--listen", "127.0.0.1:0", "--log", "json"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--log is for a reading service, and this library has no accounts yet"), "\(result.stderr)")
+    }
+}
