@@ -42,13 +42,12 @@ enum CommandRunner {
     private static func openLibrary(readOnly: Bool) throws(NarrationError) -> NarrationLibrary {
         let root = try DataRoot.fromEnvironment()
         let library: NarrationLibrary
-        // A config.toml that cannot be read stops here too: a service's host must never fall back
-        // to a catalog of its own because of a typo.
-        let settings = try Settings.load()
-        if let address = settings.serviceCatalog {
+        // A config.toml that names a catalog opens it even when another of its settings is wrong;
+        // one that cannot be read as TOML stops here: a service's host must never fall back to a
+        // catalog of its own because of a typo.
+        if let shared = try Settings.sharedCatalog() {
             // A reading service whose hosts share the catalog: the recordings stay in the data folder.
-            library = try NarrationLibrary(
-                root: root, catalog: SharedCatalog.open(address: address, passwordFile: settings.serviceCatalogPasswordFile))
+            library = try NarrationLibrary(root: root, catalog: SharedCatalog.open(address: shared.address, passwordFile: shared.passwordFile))
         } else {
             library = try NarrationLibrary(root: root, allowingReadOnly: readOnly)
         }

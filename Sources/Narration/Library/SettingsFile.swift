@@ -25,6 +25,24 @@ extension Settings {
         return try Settings(parsing: text, file: url.path)
     }
 
+    /// Where the catalog is, from config.toml's `[service]` table: its address and password file,
+    /// or nil for the data folder's own catalog. Read even when another setting is wrong (the
+    /// command may not need it), but never guessed: a file that is not TOML at all, or a
+    /// `catalog` that is not text, throws.
+    public static func sharedCatalog(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(NarrationError) -> (address: String, passwordFile: String?)? {
+        if let settings = try? load(environment) {
+            return settings.serviceCatalog.map { ($0, settings.serviceCatalogPasswordFile) }
+        }
+        let url = fileURL(environment)
+        guard let text = try configText(at: url) else { return nil }
+        let service = try ConfigParser.parse(text, file: url.path)["service"]?.table
+        guard let value = service?["catalog"] else { return nil }
+        guard let address = value.string, !address.isEmpty else { _ = try load(environment); return nil }
+        return (address, service?["catalog_password_file"]?.string)
+    }
+
     /// The configuration file's text; nil if there is none.
     static func configText(at url: URL) throws(NarrationError) -> String? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
