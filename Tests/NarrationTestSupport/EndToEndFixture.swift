@@ -44,6 +44,26 @@ public struct EndToEndFixture {
         return Narrate(home: narrate.home, environment: environment)
     }
 
+    /// Waits (at most 60 s) until no background command that `narrate record` started on this
+    /// data root (`script --check --after-take`) still runs: one still running would write into
+    /// a data root the test is about to replace.
+    public func waitForBackgroundCommands() {
+        let marker = Data("NARRATE_HOME=\(narrate.home.path)\0".utf8)
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let running = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).filter { name in
+                guard Int32(name) != nil,
+                      let command = FileManager.default.contents(atPath: "/proc/\(name)/cmdline"),
+                      command.range(of: Data("--after-take".utf8)) != nil,
+                      let environment = FileManager.default.contents(atPath: "/proc/\(name)/environ")
+                else { return false }
+                return environment.range(of: marker) != nil
+            }
+            if running.isEmpty { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
     /// `narrate new TITLE --json`, returning the article id.
     public func newArticle(_ title: String = "An article", _ extra: String...) throws -> String {
         let result = try narrate.run(["new", title, "--json"] + extra)

@@ -51,6 +51,9 @@ struct CatalogFuzzTests {
         let current = try fixture.newArticle("Current one")
         for _ in 0..<2 { #expect(try fixture.record(0.3).status == 0) }
 
+        // The takes' background checks end first: one still running would write into the data
+        // root each round replaces (a catalog made anew where the pristine one is to go).
+        fixture.waitForBackgroundCommands()
         let pristine = fixture.folder.file("pristine")
         try FileManager.default.copyItem(at: fixture.narrate.home, to: pristine)
         // Where a chunk id of "../../../../outside" would point.
