@@ -74,7 +74,7 @@ struct CatalogRecordTests {
         }
         let error = #expect(throws: NarrationError.self) { try catalog.chunks(of: Self.article) }
         #expect(error?.kind == .catalogCorrupt)
-        #expect(error?.message.contains("holds a value narrate never writes (recovered: 2)") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("holds a value narrate never writes (recovered: 2, not 0 or 1)") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("\n") == false)
     }
 }

@@ -16,6 +16,9 @@ protocol CatalogRecord: Codable {
     static var table: String { get }
     /// The columns that name one row (its primary key).
     static var key: [String] { get }
+    /// The row of `row`. By default read through `Codable`; a row type read by the thousand
+    /// (a chunk's) reads its columns itself.
+    init(decoding row: SQLRow) throws
 }
 
 extension CatalogRecord {
@@ -60,7 +63,7 @@ extension CatalogRecord {
         try sql.execute("DELETE FROM \(table) WHERE \(keyCondition)", values) > 0
     }
 
-    /// The row of `row`, read column by column.
+    /// The row of `row`, read column by column through its `Codable` conformance.
     init(decoding row: SQLRow) throws {
         try self.init(from: RowDecoder(row: row))
     }

@@ -110,6 +110,24 @@ struct ChunkRow: CatalogRecord, Equatable {
         paragraphId = chunk.paragraphID?.rawValue
     }
 
+    /// The row of `row`, read column by column without `Codable`: an edit reads every chunk of
+    /// its article twice, and a listing every chunk. A value of another type throws
+    /// `SQLEngineError.unexpectedValue` naming the column, as `CatalogRecord`'s reading does.
+    init(decoding row: SQLRow) throws {
+        id = try row.text("id")
+        articleId = try row.text("articleId")
+        position = try row.int("position")
+        frames = try row.int("frames")
+        peakDBFS = try row.real("peakDBFS")
+        rmsDBFS = try row.real("rmsDBFS")
+        overruns = try row.int("overruns")
+        recovered = try row.boolean("recovered")
+        let recorded = try row.text("recordedAt")
+        guard let date = CatalogTime.date(recorded) else { throw SQLEngineError.unexpectedValue(column: "recordedAt", found: "\"\(recorded)\"") }
+        recordedAt = date
+        paragraphId = try row.optionalText("paragraphId")
+    }
+
     func chunk(format: AudioFormat) throws(NarrationError) -> Chunk {
         // The id names the chunk's file: anything else (a "../" above all) must never reach a path.
         guard Identifier.isWellFormed(id), Identifier.isWellFormed(articleId), paragraphId.map(Identifier.isWellFormed) ?? true else {
