@@ -32,9 +32,9 @@ public final class SQLiteEngine: SQLEngine {
         }
     }
 
-    /// An engine over a queue its caller opened and keeps using: for the catalog, whose older
-    /// queries still speak GRDB, while its parts move onto `SQLEngine` one by one. Both run on the
-    /// one connection, one transaction at a time.
+    /// An engine over a queue its caller opened and keeps using: for the catalog, which still
+    /// speaks GRDB for what only SQLite has (the online backup, the integrity check, the data
+    /// version). Both run on the one connection, one transaction at a time.
     package init(sharing database: DatabaseQueue, path: String) {
         self.path = path
         self.database = database
