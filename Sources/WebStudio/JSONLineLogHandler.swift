@@ -69,6 +69,11 @@ extension WebStudioServer {
     /// The reading service's log lines on stderr, for `Service.logLines`.
     public static let logToStandardError: @Sendable (String) -> Void = JSONLineLogHandler.standardError
 
+    /// Whole milliseconds of `duration`, as the log's lines give times.
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+
     /// A logger writing `lines` through `JSONLineLogHandler`, from `info` up.
     static func serviceLog(_ lines: @escaping @Sendable (String) -> Void) -> Logger {
         var logger = Logger(label: "narrate") { _ in JSONLineLogHandler(write: lines) }

@@ -121,7 +121,7 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         // The path without its query: a query may carry what a page typed.
         log.warning("request failed", metadata: [
             "method": "\(request.method.rawValue)", "path": "\(request.uri.path)", "status": "\(status)",
-            "ms": "\(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)",
+            "ms": "\(WebStudioServer.milliseconds(duration))",
         ])
     }
 }

@@ -299,7 +299,7 @@ public struct WebStudioServer: Sendable {
                 library.takesKept.listen { take in
                     log.info("take kept", metadata: [
                         "article": "\(take.article.rawValue)", "chunk": "\(take.chunk.rawValue)", "frames": "\(take.frames)",
-                        "durable_ms": "\(take.captureEndToDurable.components.seconds * 1000 + take.captureEndToDurable.components.attoseconds / 1_000_000_000_000_000)",
+                        "durable_ms": "\(Self.milliseconds(take.captureEndToDurable))",
                     ])
                 }
             }

@@ -402,6 +402,7 @@ public final class Catalog: Sendable {
 
     /// Holds the article's row until the transaction ends (see `writing(holding:_:)`).
     func hold(_ article: ArticleID, _ sql: any SQLTransaction) throws {
+        guard engine.dialect == .postgreSQL else { return }  // SQLite: one writer at a time already
         _ = try sql.rows("SELECT id FROM article WHERE id = ?" + engine.dialect.holdRowForWrite, .text(article.rawValue))
     }
 

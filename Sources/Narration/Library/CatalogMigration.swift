@@ -37,7 +37,7 @@ extension NarrationLibrary {
             let list = differences.map { "\($0.table) (\($0.missing) rows not copied, \($0.extra) not this library's)" }.joined(separator: ", ")
             throw NarrationError(
                 .catalogCorrupt,
-                "The catalog \(target.path) differs from this library's after the copy: \(list). It holds another library's records, or this library changed since an earlier migrate: migrate into an empty database.")
+                "The catalog \(target.path) differs from this library's after the copy: \(list). It holds another library's records, or this library changed since an earlier copy: copy into an empty database.")
         }
         var verified = 0
         var problems: [String] = []
