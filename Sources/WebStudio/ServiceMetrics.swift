@@ -12,6 +12,9 @@ import Prometheus
 /// - `narrate_takes_uploading`: takes whose pages are still sending their audio, in the catalog;
 /// - `narrate_outbox_jobs{state}`: exports waiting to be delivered (`queued`) or being made;
 /// - `narrate_studios_open`: articles open in a studio on this host;
+/// - `narrate_chunks_awaiting_store`: chunks with no checked copy in the recordings store yet,
+///   on any host; `narrate_chunk_stored_seconds`: from a take kept on this host to its copy
+///   recorded; `narrate_chunk_copy_failures_total`: rounds of copies that failed (tried again);
 /// - `narrate_http_requests_total{status}` and `narrate_http_request_duration_seconds`: the
 ///   answers by class (`2xx` … `5xx`, the errors) and the server's time over each.
 ///
@@ -26,6 +29,9 @@ final class ServiceMetrics: Sendable {
     private let outboxQueued: Gauge
     private let outboxExporting: Gauge
     private let studiosOpen: Gauge
+    private let chunksAwaiting: Gauge
+    private let chunkStored: DurationHistogram
+    private let copyFailures: Counter
     private let requestDuration: DurationHistogram
     private let answers: [Int: Counter]
 
@@ -42,6 +48,15 @@ final class ServiceMetrics: Sendable {
         outboxExporting = registry.makeGauge(
             name: "narrate_outbox_jobs", labels: [("state", "exporting")], help: "Exports waiting to be delivered, or being made.")
         studiosOpen = registry.makeGauge(name: "narrate_studios_open", help: "Articles open in a studio on this host.")
+        chunksAwaiting = registry.makeGauge(
+            name: "narrate_chunks_awaiting_store", help: "Chunks with no checked copy in the recordings store yet, on any host.")
+        chunkStored = registry.makeDurationHistogram(
+            name: "narrate_chunk_stored_seconds",
+            buckets: [.milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10),
+                      .seconds(30), .seconds(60), .seconds(300)],
+            help: "From a take kept on this host to its copy in the recordings store recorded.")
+        copyFailures = registry.makeCounter(
+            name: "narrate_chunk_copy_failures_total", help: "Rounds of copies to the recordings store that failed and are tried again.")
         requestDuration = registry.makeDurationHistogram(
             name: "narrate_http_request_duration_seconds",
             buckets: [.milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
@@ -66,12 +81,20 @@ final class ServiceMetrics: Sendable {
         requestDuration.record(duration)
     }
 
+    /// Counts a chunk copied to the recordings store, and its time since its take was kept here.
+    func chunkStored(sinceKept: Duration?) {
+        if let sinceKept { chunkStored.record(sinceKept) }
+    }
+
+    func chunkCopyFailed() { copyFailures.increment() }
+
     /// The metrics now: the catalog's figures read afresh, then every metric as Prometheus' text.
     func exposition(library: NarrationLibrary, rooms: StudioRooms?) -> String {
         if let figures = try? library.serviceFigures() {
             uploading.set(Int64(figures.takesUploading))
             outboxQueued.set(Int64(figures.exportsQueued))
             outboxExporting.set(Int64(figures.exportsBeingMade))
+            chunksAwaiting.set(Int64(figures.chunksAwaitingCopy))
         }
         studiosOpen.set(Int64(rooms?.openArticles.count ?? 0))
         return registry.emitToString()

@@ -68,14 +68,18 @@ public struct WebStudioServer: Sendable {
         /// server serving and stopping, each take kept, each answer the server failed (5xx).
         /// Nil logs nothing.
         public var logLines: (@Sendable (String) -> Void)?
+        /// Where every chunk is copied off this host (`ChunkCopier`), and brought home from before
+        /// an article's studio or audio is opened here; nil keeps chunks on this host's disk only.
+        public var recordings: RecordingStore?
 
         public init(
             accounts: AccountService, articleAccess: any ArticleAccess, trustedProxy: String?, sessionPolicy: SessionPolicy = SessionPolicy(),
             sessionCheckInterval: Duration = .seconds(2), desk: DeskService? = nil, activity: AccountActivity? = nil,
             studioIdleClose: Duration = .seconds(120), expiryInterval: Duration = DeskExpiry.serviceInterval,
-            logLines: (@Sendable (String) -> Void)? = nil
+            logLines: (@Sendable (String) -> Void)? = nil, recordings: RecordingStore? = nil
         ) {
             self.logLines = logLines
+            self.recordings = recordings
             self.accounts = accounts
             self.articleAccess = articleAccess
             self.trustedProxy = trustedProxy
@@ -165,6 +169,8 @@ public struct WebStudioServer: Sendable {
         }
         defer { idleCloser?.cancel() }
         let log = configuration.service?.logLines.map(Self.serviceLog)
+        let metrics = door.map { _ in ServiceMetrics(library: library) }
+        let copier = configuration.service?.recordings.map { ChunkCopier(library: library, recordings: $0) }
         let studiosStop = StudiosStop { [rooms] in
             log?.info("stopping", metadata: ["studios": "\(rooms?.openArticles.count ?? 0)"])
             await host.shutDown()  // a take under way is stopped and kept first
@@ -172,7 +178,7 @@ public struct WebStudioServer: Sendable {
         }
         do throws(NarrationError) {
             let router = routes(
-                door: door, host: host, rooms: rooms, scheme: scheme, log: log,
+                door: door, host: host, rooms: rooms, scheme: scheme, log: log, metrics: metrics,
                 personal: AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
             let server: HTTPServerBuilder
             do {
@@ -209,8 +215,13 @@ public struct WebStudioServer: Sendable {
                 // The desk's expiry runs beside the server, in its task group: cancelled when it stops.
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     if let expiry { group.addTask { await expiry.run() } }
+                    if let copier { group.addTask { await copier.run { Self.copied($0, metrics: metrics, log: log) } } }
                     try await services.run()
                     group.cancelAll()
+                }
+                // The studios stopped and kept their takes: one more round copies them off this host.
+                if let copier, let result = await copier.finalRound(within: Self.finalCopyLimit) {
+                    Self.copied(result, metrics: metrics, log: log)
                 }
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
                 throw NarrationError(
@@ -225,6 +236,27 @@ public struct WebStudioServer: Sendable {
             throw error
         }
         await studiosStop.stopOnce()  // awaited, never waited for; done already after a signal
+    }
+
+    /// How long a stopping service waits for its last round of copies to the recordings store;
+    /// what it did not copy stays on this host's disk and is copied when the service starts again.
+    static let finalCopyLimit = Duration.seconds(10)
+
+    /// Tells the metrics and the log of a round of copies to the recordings store.
+    static func copied(_ result: Result<[ChunkCopier.Copied], NarrationError>, metrics: ServiceMetrics?, log: Logger?) {
+        switch result {
+        case .success(let copies):
+            for copied in copies {
+                metrics?.chunkStored(sinceKept: copied.sinceKept)
+                log?.info("chunk stored", metadata: [
+                    "article": "\(copied.copy.article.rawValue)", "chunk": "\(copied.copy.chunk.rawValue)", "bytes": "\(copied.copy.bytes)",
+                    "since_kept_ms": "\(copied.sinceKept.map { "\(milliseconds($0))" } ?? "")",
+                ])
+            }
+        case .failure(let error):
+            metrics?.chunkCopyFailed()
+            log?.warning("chunk copy failed", metadata: ["error": "\(error.message)"])
+        }
     }
 
     /// HTTP/1.1 with the WebSocket upgrade (over TLS when given), every connection watched by
@@ -288,12 +320,13 @@ public struct WebStudioServer: Sendable {
     /// `personal`; then the studio's page, its API and the live connection. The OpenAPI document
     /// (`openapi.json`) is checked against this router's routes.
     func routes(
-        door: ServiceDoor?, host: StudioHost, rooms: StudioRooms?, scheme: String, log: Logger? = nil, personal: AccessMiddleware<StudioRequestContext>
+        door: ServiceDoor?, host: StudioHost, rooms: StudioRooms?, scheme: String, log: Logger? = nil, metrics: ServiceMetrics? = nil,
+        personal: AccessMiddleware<StudioRequestContext>
     ) -> Router<StudioRequestContext> {
         let router = Router(context: StudioRequestContext.self)
         router.middlewares.add(ServerTimingMiddleware())
         if let door {
-            let metrics = ServiceMetrics(library: library)
+            let metrics = metrics ?? ServiceMetrics(library: library)
             router.middlewares.add(MetricsMiddleware(metrics: metrics, log: log))
             if let log {
                 library.takesKept.listen { take in
@@ -325,6 +358,7 @@ public struct WebStudioServer: Sendable {
                 guard let article = await Self.article(wanted, for: signedIn, door: door, library: library) else {
                     return try await outbound.close(.policyViolation, reason: StudioRooms.notYours)
                 }
+                await bringHome(article)
                 guard let articleHost = rooms.enter(article) else { return try await outbound.close(.policyViolation, reason: StudioRooms.full) }
                 defer { rooms.leave(article.id) }
                 // The page keeps the studio while its account may still do what it came to do.
@@ -340,6 +374,14 @@ public struct WebStudioServer: Sendable {
             try await Self.serve(page: inbound, outbound: outbound, live: page)
         }
         return router
+    }
+
+    /// Brings home from the recordings store the chunks of `article` this host lacks (another
+    /// host recorded them), before its studio or its audio is opened here. A chunk that cannot be
+    /// brought home shows as missing in the studio, which says so; nothing else is touched.
+    func bringHome(_ article: Article) async {
+        guard let recordings = configuration.service?.recordings else { return }
+        _ = try? await library.bringChunksHome(of: article.id, from: recordings)
     }
 
     private func addPage(to router: Router<StudioRequestContext>) {
@@ -413,6 +455,7 @@ public struct WebStudioServer: Sendable {
                 guard let named = await Self.article(wanted, for: context.signedIn, door: door, library: library) else {
                     return Self.refusal(403, ServiceDoor.notAllowedArticle)
                 }
+                await bringHome(named)
                 article = named
             } else {
                 guard let open = host.article else { return Self.refusal(404, "No article is open.") }

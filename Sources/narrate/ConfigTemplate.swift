@@ -111,6 +111,10 @@ enum ConfigTemplate {
         ## (a server reached through its Unix socket may not ask for one).
         # catalog = "postgresql://narrate@db.example.org:5432/narrate"
         # catalog_password_file = "/etc/narrate/catalog-password"
+        ## Where the hosts keep a copy of every take, so that none exists only on a host that
+        ## can die: one of [destinations] below, an s3://BUCKET/PREFIX address, or a folder
+        ## every host mounts. Each take is copied and checked within seconds of being kept.
+        # recordings = "recordings"
 
         """
 }

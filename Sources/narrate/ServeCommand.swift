@@ -156,9 +156,18 @@ extension Narrate {
                         .usage,
                         "--behind-proxy is for a reading service, and this library has no accounts yet: add the first with narrate accounts add NAME --role admin, or leave out --behind-proxy.")
                 }
+                if !isService, settings.serviceRecordings != nil {
+                    throw NarrationError(
+                        .usage,
+                        "recordings in config.toml's [service] is for a reading service, and this library has no accounts yet: add the first with narrate accounts add NAME --role admin, or remove the setting.")
+                }
                 let options = try StudioSessionSetup.options(
                     settings, captureDevice: device, playbackDevice: nil, profile: profile, destination: destination, confirmsEverySend: false)
                 let article = try StudioSessionSetup.startingArticle(target, in: library)
+                // Copies of every take off this host, checked; its connection closed when the service stops.
+                let recordings = try settings.serviceRecordings.map { destination throws(NarrationError) in
+                    RecordingStore(try NarrationLibrary.store(for: destination))
+                }
                 let shown: [(name: String, value: String)] = [
                     ("Booth microphone", options.captureDevice),
                     ("Profile", options.profile.name),
@@ -166,7 +175,7 @@ extension Narrate {
                     ("Publication", settings.publication.isEmpty ? "not set" : settings.publication),
                     ("Narrator", settings.narrator.isEmpty ? "not set" : settings.narrator),
                     ("Language of the texts", settings.language),
-                    ("Recordings are kept in", library.root.url.path),
+                    ("Recordings are kept in", library.root.url.path + (recordings.map { ", copied to \($0.name)" } ?? "")),
                 ]
                 let server = WebStudioServer(
                     library: library, options: options, article: article,
@@ -177,28 +186,36 @@ extension Narrate {
                                 accounts: AccountService(store: library.accountStore), articleAccess: DeskArticleAccess(library: library, desk: library.deskStore),
                                 trustedProxy: behindProxy, desk: DeskService(store: library.deskStore, reviewIsOn: settings.serviceReview),
                                 activity: AccountActivity(store: library.activityStore, accounts: library.accountStore),
-                                logLines: log == .json ? WebStudioServer.logToStandardError : nil)
+                                logLines: log == .json ? WebStudioServer.logToStandardError : nil, recordings: recordings)
                             : nil))
                 let root = library.root
                 defer { RunningStudio.forgetOwnRecord(in: root) }
                 let plainHTTPOffThisComputer = tlsCertificate == nil && behindProxy == nil && !WebStudioServer.isLoopback(listening: host)
-                try await server.run { url in
-                    RunningStudio(url: url).record(in: root)
-                    if plainHTTPOffThisComputer {
-                        // Said once the port is bound: with port 0 the system picks it.
-                        let bound = host.contains(":") ? "[\(host)]:\(url.port ?? port)" : "\(host):\(url.port ?? port)"
-                        Console.error("Serving plain http on \(bound): anyone on the network can read the link's token and the recordings.")
+                let served: Result<Void, NarrationError>
+                do throws(NarrationError) {
+                    try await server.run { url in
+                        RunningStudio(url: url).record(in: root)
+                        if plainHTTPOffThisComputer {
+                            // Said once the port is bound: with port 0 the system picks it.
+                            let bound = host.contains(":") ? "[\(host)]:\(url.port ?? port)" : "\(host):\(url.port ?? port)"
+                            Console.error("Serving plain http on \(bound): anyone on the network can read the link's token and the recordings.")
+                        }
+                        if isService {
+                            Console.print("Serving the reading service: people sign in at \(url.absoluteString) with their accounts. Ctrl-C stops.")
+                        } else {
+                            Console.print("Open \(url.absoluteString) in a browser (the token in the link lets only you in). Ctrl-C stops.")
+                        }
+                        if open { Self.openInBrowser(url) }
+                    } linkChanged: { url in
+                        RunningStudio(url: url).record(in: root)
+                        Console.print("The link let a browser in and works no more; for another browser, open \(url.absoluteString)")
                     }
-                    if isService {
-                        Console.print("Serving the reading service: people sign in at \(url.absoluteString) with their accounts. Ctrl-C stops.")
-                    } else {
-                        Console.print("Open \(url.absoluteString) in a browser (the token in the link lets only you in). Ctrl-C stops.")
-                    }
-                    if open { Self.openInBrowser(url) }
-                } linkChanged: { url in
-                    RunningStudio(url: url).record(in: root)
-                    Console.print("The link let a browser in and works no more; for another browser, open \(url.absoluteString)")
+                    served = .success(())
+                } catch {
+                    served = .failure(error)
                 }
+                await recordings?.close()
+                try served.get()
                 return nil
             }
             if let refusal { throw ValidationError(refusal) }

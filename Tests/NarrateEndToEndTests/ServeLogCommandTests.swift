@@ -31,6 +31,33 @@ struct ServeLogCommandTests {
         }
     }
 
+    @Test("a take recorded before the service started is copied to [service] recordings by its first round, logged as stored, byte for byte")
+    func recordingsCopiedAtStart() throws {
+        let fixture = try EndToEndFixture()
+        let store = fixture.folder.url.appendingPathComponent("recordings-store")
+        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        let narrate = try fixture.narrate(config: "[service]\nrecordings = \"\(store.path)\"\n")
+        #expect(try narrate.run(["accounts", "add", "ann", "--role", "admin"]).status == 0)
+        #expect(try narrate.run(["new", "Harbour news"]).status == 0)
+        let take = try narrate.run(["record", "--device", "vmic", "--duration", "0.5"])
+        #expect(take.status == 0, "\(take.stderr)")
+        fixture.waitForBackgroundCommands()
+        let held = try fixture.recordings()
+        let (name, bytes) = try #require(held.first { $0.key.contains("/chunks/") })
+        let running = try narrate.start(["serve", "--listen", "127.0.0.1:0", "--log", "json"])
+        let stored = try Self.object(try #require(running.waitForStderrLine { $0.contains(#""message":"chunk stored""#) }))
+        let chunk = try #require(stored["chunk"] as? String)
+        let article = try #require(stored["article"] as? String)
+        #expect(name.hasSuffix("\(chunk).wav"))
+        #expect(stored["bytes"] as? String == "\(bytes.count)")
+        #expect(stored["since_kept_ms"] as? String == "", "kept before this service started")
+        #expect(try Data(contentsOf: store.appendingPathComponent("articles/\(article)/\(chunk).wav")) == bytes)
+        running.signal(SIGINT)
+        let result = running.wait()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("chunk copy failed"), "\(result.stderr)")
+    }
+
     @Test("a personal studio (no accounts) refuses --log with one sentence")
     func personalStudio() throws {
         let fixture = try EndToEndFixture()

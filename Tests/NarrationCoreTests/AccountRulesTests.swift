@@ -62,7 +62,7 @@ struct AccountRulesTests {
             "config.toml, line 2: address in [service] must be the address people reach the service at, starting with https:// (or http://), without ? or #, e.g. \"https://narrate.example.org\".")) {
             try Settings(parsing: "[service]\naddress = \"narrate.example.org\"\n", file: "config.toml")
         }
-        #expect(throws: NarrationError.usage("config.toml, line 2: unknown setting \"adress\" in [service] (known: address, catalog, catalog_password_file, review).")) {
+        #expect(throws: NarrationError.usage("config.toml, line 2: unknown setting \"adress\" in [service] (known: address, catalog, catalog_password_file, recordings, review).")) {
             try Settings(parsing: "[service]\nadress = \"https://x\"\n", file: "config.toml")
         }
         #expect(throws: NarrationError.usage("config.toml, line 2: address in [service] must be a string in quotes.")) {
@@ -92,6 +92,33 @@ struct AccountRulesTests {
         }
         #expect(throws: NarrationError.usage("config.toml, line 3: catalog_password_file in [service] must be a string in quotes.")) {
             try Settings(parsing: "[service]\ncatalog = \"postgresql://a@b/c\"\ncatalog_password_file = \"\"\n", file: "config.toml")
+        }
+    }
+
+    @Test("[service] recordings names a destination, an s3:// address or a folder; anything else is refused naming the line")
+    func serviceRecordings() throws {
+        let named = try Settings(
+            parsing: """
+                [service]
+                recordings = "keep"
+                [destinations.keep]
+                url = "s3://narrate-takes/chunks"
+                endpoint = "http://127.0.0.1:8333"
+                path_style = true
+                """,
+            file: "config.toml")
+        guard case .s3(let store) = named.serviceRecordings else {
+            Issue.record("recordings should name the S3 destination, not \(String(describing: named.serviceRecordings))")
+            return
+        }
+        #expect(store.bucket == "narrate-takes" && store.prefix == "chunks" && store.endpoint == "http://127.0.0.1:8333" && store.pathStyle)
+        #expect(try Settings(parsing: "[service]\nrecordings = \"/srv/takes\"\n", file: "config.toml").serviceRecordings == .folder("/srv/takes"))
+        #expect(try Settings(parsing: "[service]\nreview = true\n", file: "config.toml").serviceRecordings == nil)
+        #expect(throws: NarrationError.usage("config.toml, line 2: recordings in [service] must be a string in quotes: a name from [destinations], s3://BUCKET/PREFIX or a folder.")) {
+            try Settings(parsing: "[service]\nrecordings = true\n", file: "config.toml")
+        }
+        #expect(throws: NarrationError.usage("config.toml, line 2: recordings in [service]: \"https://takes.example.org\" is neither a folder nor an s3:// address; object storage is written s3://BUCKET/PREFIX.")) {
+            try Settings(parsing: "[service]\nrecordings = \"https://takes.example.org\"\n", file: "config.toml")
         }
     }
 }

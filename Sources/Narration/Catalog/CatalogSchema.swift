@@ -92,6 +92,7 @@ enum CatalogSchema {
         // After every other step, so that catalogs that had the desk already get the index too.
         ("service-desk-urgency", [Catalog.deskUrgencyIndex]),
         ("take-uploads", Catalog.takeUploadSchema),
+        ("chunk-copies", Catalog.chunkCopySchema),
     ]
 
     /// `statement`, written for SQLite, as PostgreSQL takes it: names unquoted; SQLite's types as

@@ -1,12 +1,15 @@
 public import NarrationCore
 
 /// What a reading service's catalog holds that its operator watches (`GET /metrics`): takes
-/// whose pages are still sending their audio, and exports waiting to be delivered or being made.
+/// whose pages are still sending their audio, exports waiting to be delivered or being made, and
+/// chunks not yet copied to the recordings store.
 /// Counted in the catalog, so every host of a service reports the same.
 public struct ServiceFigures: Sendable, Equatable {
     public let takesUploading: Int
     public let exportsQueued: Int
     public let exportsBeingMade: Int
+    /// Chunks in articles' lists with no checked copy in the recordings store yet.
+    public let chunksAwaitingCopy: Int
 }
 
 extension NarrationLibrary {
@@ -23,9 +26,11 @@ extension NarrationLibrary {
                                     .text(OutboxJob.State.queued.rawValue), .text(OutboxJob.State.exporting.rawValue)) {
                 states[try row.text("state")] = try row.int("n")
             }
+            let awaiting = try sql.row(
+                "SELECT COUNT(*) AS n FROM chunk c WHERE NOT EXISTS (SELECT 1 FROM chunk_copy k WHERE k.chunk_id = c.id)")?.int("n") ?? 0
             return ServiceFigures(
                 takesUploading: uploading, exportsQueued: states[OutboxJob.State.queued.rawValue] ?? 0,
-                exportsBeingMade: states[OutboxJob.State.exporting.rawValue] ?? 0)
+                exportsBeingMade: states[OutboxJob.State.exporting.rawValue] ?? 0, chunksAwaitingCopy: awaiting)
         }
     }
 }

@@ -97,6 +97,9 @@ public struct EffectiveSettings: Sendable, Equatable {
         if let file = settings.serviceCatalogPasswordFile {
             entries.append(Entry(.general, "service.catalog_password_file", quoted(file), source(["service", "catalog_password_file"])))
         }
+        if let recordings = settings.serviceRecordings {
+            entries.append(Entry(.general, "service.recordings", quoted(recordings.description), source(["service", "recordings"])))
+        }
 
         for name in settings.profiles.keys.sorted() {
             let table = document.values["profiles"]?.table?[name]?.table ?? [:]

@@ -61,6 +61,10 @@ public struct Settings: Sendable, Equatable {
     /// `[service] catalog_password_file`: a file only its owner can read holding the catalog's
     /// password (`NARRATE_CATALOG_PASSWORD` comes first); nil when not set.
     public var serviceCatalogPasswordFile: String?
+    /// `[service] recordings`: where a reading service keeps a copy of every chunk off its hosts
+    /// (one of `[destinations]`, an `s3://BUCKET/PREFIX` address, or a folder every host mounts);
+    /// nil keeps the chunks on the host's disk only.
+    public var serviceRecordings: Destination?
 
     public init() {}
 
@@ -75,7 +79,7 @@ public struct Settings: Sendable, Equatable {
     static let topLevelKeys: Set<String> = [
         "narrator", "publication", "device", "profile", "destination", "language", "profiles", "destinations", "service",
     ]
-    static let serviceKeys: Set<String> = ["address", "review", "catalog", "catalog_password_file"]
+    static let serviceKeys: Set<String> = ["address", "review", "catalog", "catalog_password_file", "recordings"]
     static let destinationKeys = Set(["url", "endpoint", "region", "path_style", "credentials_file", "credentials_profile"]).union(feedKeys)
     /// The settings of a destination's podcast feeds, for folders and object storage alike.
     static let feedKeys: Set<String> = ["public_url", "feed_title", "feed_image", "feed_language", "feed_author"]
@@ -132,6 +136,17 @@ public struct Settings: Sendable, Equatable {
                     throw fail.within("service")("\(key) in [service] must be a string in quotes", at: key)
                 }
                 if key == "catalog" { serviceCatalog = text } else { serviceCatalogPasswordFile = text }
+            }
+            if let value = table["recordings"] {
+                guard let text = value.string, !text.isEmpty else {
+                    throw fail.within("service")("recordings in [service] must be a string in quotes: a name from [destinations], s3://BUCKET/PREFIX or a folder", at: "recordings")
+                }
+                do {
+                    serviceRecordings = try destination(named: text)
+                } catch {
+                    let reason = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
+                    throw fail.within("service")("recordings in [service]: \(reason)", at: "recordings")
+                }
             }
         }
         profile = try string("profile") ?? "archive"

@@ -166,3 +166,14 @@ CREATE TABLE take_upload (
 );
 -- index take_upload_by_article
 CREATE INDEX take_upload_by_article ON take_upload (article_id);
+-- table chunk_copy
+CREATE TABLE chunk_copy (
+    chunk_id TEXT NOT NULL PRIMARY KEY,
+    article_id TEXT NOT NULL REFERENCES article (id) ON DELETE CASCADE,
+    object_key TEXT NOT NULL,
+    bytes BIGINT NOT NULL,
+    sha256 TEXT NOT NULL,
+    stored_at BIGINT NOT NULL
+);
+-- index chunk_copy_by_article
+CREATE INDEX chunk_copy_by_article ON chunk_copy (article_id);

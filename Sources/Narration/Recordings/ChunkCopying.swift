@@ -1,0 +1,103 @@
+public import Foundation
+public import NarrationCore
+import ObjectStorage
+
+/// What one round of copying chunks to the recordings store did.
+public struct ChunkCopyRound: Sendable, Equatable {
+    /// The copies made and checked in this round, in the order they were made.
+    public var copied: [ChunkCopy] = []
+    /// Chunks still without a copy whose file this host does not hold: another host's takes,
+    /// which that host copies.
+    public var heldElsewhere = 0
+
+    public init() {}
+}
+
+extension NarrationLibrary {
+    /// The largest chunk file copied in one piece (a take of three hours at 48 kHz, 16-bit mono).
+    static let largestChunkCopy = 1 << 30
+
+    /// How many chunks in articles' lists have no checked copy in the recordings store yet, on
+    /// any host: what the service's metrics call the store's backlog.
+    public func chunksAwaitingCopy() throws(NarrationError) -> Int {
+        try catalog.chunksAwaitingCopy().count
+    }
+
+    /// Copies to `recordings` every chunk whose file this host holds and the store has no checked
+    /// copy of, oldest first, and records each copy in the catalog once the store's copy is
+    /// checked against the file's size and SHA-256. A chunk trimmed or deleted since it was listed
+    /// is copied from the trash, where its file went; one whose file this host never held is left
+    /// to the host that recorded it.
+    /// - Parameter now: the time each copy is recorded at.
+    /// - Throws: at the first chunk that could not be copied (the store unreachable or refusing,
+    ///   a file that does not match its copy), leaving it and the rest for the next round; the
+    ///   chunks copied before it stay recorded.
+    public func copyChunks(to recordings: RecordingStore, now: @Sendable () -> Date = { Date() }) async throws(NarrationError) -> ChunkCopyRound {
+        var round = ChunkCopyRound()
+        let catalog = self.catalog
+        let root = self.root
+        // The catalog and the files on this host's disk are blocking work, off the concurrency pool.
+        for (article, chunk) in try await BlockingWork.run(named: "narrate-copies", catalog.chunksAwaitingCopy) {
+            let places = [root.chunkURL(chunk, of: article), root.trashedChunkURL(chunk, of: article)]
+            guard let data = try await BlockingWork.run(named: "narrate-copies", { () throws(NarrationError) in try Self.chunkBytes(at: places) }) else {
+                round.heldElsewhere += 1
+                continue
+            }
+            let key = RecordingStore.key(of: chunk, in: article)
+            let sha256 = Digest.sha256Hex(data)
+            let stored = try await recordings.store.write(
+                data, to: key, contentType: "audio/wav", metadata: ["article": article.rawValue, "chunk": chunk.rawValue])
+            guard stored.bytes == data.count, stored.sha256 == sha256 else {
+                throw NarrationError(
+                    .fileCorrupt, "The recordings store's copy of chunk \(chunk.rawValue) does not match its file (\(stored.bytes) bytes, not \(data.count)); it will be copied again.")
+            }
+            let copy = ChunkCopy(article: article, chunk: chunk, key: key, bytes: data.count, sha256: sha256, storedAt: now())
+            try await BlockingWork.run(named: "narrate-copies") { () throws(NarrationError) in try catalog.recordChunkCopy(copy) }
+            round.copied.append(copy)
+        }
+        return round
+    }
+
+    /// Brings home from `recordings` the file of every chunk in `article`'s list that this host
+    /// lacks, each checked against the SHA-256 the catalog recorded for its copy before it is put
+    /// in place (a temporary file, forced to disk, renamed). Chunks whose files are here are not
+    /// touched, so this is cheap to call before every use of an article.
+    /// - Returns: how many files were brought home.
+    /// - Throws: `chunkFileMissing` for a chunk neither here nor in the store; `fileCorrupt` when
+    ///   the store's bytes are not the ones recorded; the store's errors.
+    @discardableResult
+    public func bringChunksHome(of article: ArticleID, from recordings: RecordingStore) async throws(NarrationError) -> Int {
+        let catalog = self.catalog
+        let root = self.root
+        let missing = try await BlockingWork.run(named: "narrate-copies") { () throws(NarrationError) in
+            try catalog.chunkIDs(of: article).filter { !FileSystem.exists(root.chunkURL($0, of: article)) }
+        }
+        var brought = 0
+        for chunk in missing {
+            let copy = try await BlockingWork.run(named: "narrate-copies") { () throws(NarrationError) in try catalog.chunkCopy(of: chunk) }
+            guard let copy, let data = try await recordings.store.read(copy.key) else {
+                throw NarrationError(
+                    .chunkFileMissing,
+                    "Chunk \(chunk.rawValue) of this article is neither in \(root.chunksURL(article).path) nor in the recordings store \(recordings.name): the host that recorded it has not copied it yet.")
+            }
+            guard data.count == copy.bytes, Digest.sha256Hex(data) == copy.sha256 else {
+                throw NarrationError(
+                    .fileCorrupt, "The recordings store's copy of chunk \(chunk.rawValue) is not the one recorded (\(data.count) bytes, SHA-256 differs); it was not used.")
+            }
+            try await BlockingWork.run(named: "narrate-copies") { () throws(NarrationError) in
+                try root.prepareArticle(article)
+                try FileSystem.writeAtomically(data, to: root.chunkURL(chunk, of: article))
+            }
+            brought += 1
+        }
+        return brought
+    }
+
+    /// The bytes of the first of `places` that holds a file, or nil when none does.
+    private static func chunkBytes(at places: [URL]) throws(NarrationError) -> Data? {
+        for place in places {
+            if let bytes = try FileSystem.ownContents(of: place, limit: largestChunkCopy) { return Data(bytes) }
+        }
+        return nil
+    }
+}
