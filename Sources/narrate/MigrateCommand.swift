@@ -6,15 +6,18 @@ import NarrationCore
 extension Narrate {
     /// `narrate migrate`: this computer's catalog into the PostgreSQL catalog a reading service's
     /// hosts share.
-    struct Migrate: ParsableCommand {
+    struct Migrate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Copy this library's catalog into the PostgreSQL catalog a reading service's hosts share.",
             discussion: """
                 Copies every table of the library's catalog.sqlite (in NARRATE_HOME) into the \
                 PostgreSQL catalog that --to names, else config.toml's [service] catalog, then \
                 reads both back and compares every row, and checks each chunk's file against its \
-                row. The recordings stay in the library's folder. Stopped partway (killed, the \
-                server gone), run it again: it goes on where it stopped, and verifies everything. \
+                row. With a recordings store in config.toml's [service] recordings, it then \
+                copies every chunk there (those in the trash too), each checked, and records the \
+                copies in the shared catalog; the recordings also stay in the library's folder. \
+                Stopped partway (killed, the server gone), run it again: it goes on where it \
+                stopped, and verifies everything. \
                 A catalog that holds another library's records is refused, naming the tables.
 
                 Run it while nothing records into the library; afterwards the hosts open the \
@@ -42,7 +45,7 @@ extension Narrate {
             if let address, address.contains("\0") { throw ValidationError("The catalog address holds a NUL character.") }
         }
 
-        func run() throws {
+        func run() async throws {
             let settings = try CommandRunner.settings()
             do throws(NarrationError) {
                 guard let address = address ?? settings.serviceCatalog else {
@@ -62,12 +65,14 @@ extension Narrate {
                     Self.show(step, mode: mode)
                 }
                 if mode == .bar || (mode == .auto && isatty(2) == 1) { Console.status("\r\u{1B}[K") }
+                let copies = try await Self.copyChunks(root: root, into: target, settings: settings)
                 let rows = report.tables.reduce(0) { $0 + $1.rows }
                 let written = report.tables.reduce(0) { $0 + $1.written }
                 if output.json {
                     Console.printJSON(MigrateJSON(
                         catalog: target.path, tables: report.tables, rows: rows, written: written, chunksVerified: report.chunksVerified,
-                        chunkProblems: report.chunkProblems))
+                        chunkProblems: report.chunkProblems, recordings: copies?.store, chunksCopied: copies?.copied.count,
+                        chunksCopiedBefore: copies?.already))
                     return
                 }
                 Console.print(
@@ -75,11 +80,35 @@ extension Narrate {
                 for problem in report.chunkProblems {
                     Console.print("Chunk \(problem) in this library's folder (copied all the same; narrate chunks shows it too).")
                 }
-                Console.print("The recordings stay in \(root.url.path). Hosts open the shared catalog through catalog in the [service] table of config.toml.")
+                if let copies {
+                    Console.print(
+                        "Copied \(Counted.phrase(copies.copied.count, "chunk")) to \(copies.store), each checked; \(Counted.phrase(copies.already, "chunk")) had been copied before. The recordings also stay in \(root.url.path).")
+                } else {
+                    Console.print("The recordings stay in \(root.url.path). Hosts open the shared catalog through catalog in the [service] table of config.toml.")
+                }
             } catch {
                 Console.error(error.sentence)
                 throw ExitCode(error.exitStatus)
             }
+        }
+
+        /// Every chunk of the library at `root` (in the trash too) copied to `[service] recordings`,
+        /// each checked, its copy recorded in `target`; nil when no recordings store is set.
+        static func copyChunks(
+            root: DataRoot, into target: Catalog, settings: Settings
+        ) async throws(NarrationError) -> (store: String, copied: [ChunkCopy], already: Int)? {
+            guard let destination = settings.serviceRecordings else { return nil }
+            let shared = try NarrationLibrary(root: root, catalog: target)
+            let store = RecordingStore(try NarrationLibrary.store(for: destination))
+            let round: Result<ChunkCopyRound, NarrationError>
+            do throws(NarrationError) {
+                round = .success(try await shared.copyChunks(to: store, includingTrash: true))
+            } catch {
+                round = .failure(error)
+            }
+            await store.close()
+            let copied = try round.get().copied
+            return (store.name, copied, try shared.chunkCopyCount() - copied.count)
         }
 
         /// A batch copied, as the progress mode shows it.
@@ -116,5 +145,9 @@ extension Narrate {
         let written: Int
         let chunksVerified: Int
         let chunkProblems: [String]
+        /// The recordings store chunks were copied to, with how many now and before; nil without one.
+        let recordings: String?
+        let chunksCopied: Int?
+        let chunksCopiedBefore: Int?
     }
 }

@@ -91,6 +91,42 @@ struct MigrateCommandTests {
         #expect((try listed.json() as? [[String: Any]])?.count == 200)
     }
 
+    @Test("with [service] recordings, migrate copies every chunk to the store (the trash too), each checked and recorded; run again, none twice")
+    func copiesRecordings() throws {
+        let (_, address) = try SharedCatalogCommandTests.database()
+        let fixture = try EndToEndFixture()
+        try Self.library(fixture, articles: 10)
+        let library = try NarrationLibrary(root: DataRoot(url: fixture.narrate.home))
+        let article = try #require(try library.catalog.articles().first { $0.title == "Article 3" })
+        let deleted = try library.deleteChunk(at: ChunkIndex(position: 0), of: article).chunk
+        let store = fixture.folder.url.appendingPathComponent("recordings-store")
+        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        let configured = try fixture.narrate(config: "[service]\ncatalog = \"\(address)\"\nrecordings = \"\(store.path)\"\n")
+        let narrate = Narrate(home: configured.home, environment: configured.environment.merging(["NARRATE_CATALOG_PASSWORD": PostgreSQLServer.password]) { $1 })
+
+        let first = try narrate.run(["migrate", "--json", "--progress", "none"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let report = try #require(try first.json() as? [String: Any])
+        #expect(report["recordings"] as? String == store.path)
+        #expect(report["chunksCopied"] as? Int == 20, "19 in the articles' lists and 1 in the trash")
+        #expect(report["chunksCopiedBefore"] as? Int == 0)
+        let trashed = store.appendingPathComponent("articles/\(article.id.rawValue)/\(deleted.id.rawValue).wav")
+        #expect(try Data(contentsOf: trashed) == (try Data(contentsOf: library.root.trashedChunkURL(deleted.id, of: article.id))))
+        for other in try library.catalog.articles() {
+            for entry in try library.chunkEntries(of: other) {
+                let copy = store.appendingPathComponent("articles/\(other.id.rawValue)/\(entry.chunk.id.rawValue).wav")
+                #expect(try Data(contentsOf: copy) == (try Data(contentsOf: entry.file)))
+            }
+        }
+        let engine = try PostgreSQLEngine(address: PostgreSQLAddress(parsing: address), password: PostgreSQLServer.password)
+        defer { engine.close() }
+        #expect(try Self.count(engine, "chunk_copy") == 20)
+
+        let again = try narrate.run(["migrate", "--progress", "none"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("Copied 0 chunks to \(store.path), each checked; 20 chunks had been copied before."), "\(again.stdout)")
+    }
+
     @Test("no catalog named, or a library with no catalog yet: one sentence each, nothing made")
     func refusals() throws {
         let fixture = try EndToEndFixture()

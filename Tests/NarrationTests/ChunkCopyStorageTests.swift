@@ -47,8 +47,9 @@ struct ChunkCopyStorageTests {
         let article = try library.newArticle(title: "Lifeboat", publication: "", narrator: "", format: .speech)
         try fixture.record(article, seconds: 0.4)
         try fixture.record(article, seconds: 0.3)
-        #expect(try await eventually(60) { try library.chunksAwaitingCopy() == 0 }, "the first two takes were not copied")
-        #expect(copied.withLock { $0.count } == 2)
+        // The copies are told after their round ends: wait for the telling, then check the catalog.
+        #expect(try await eventually(60) { copied.withLock { $0.count } == 2 }, "the first two takes were not copied")
+        #expect(try library.chunksAwaitingCopy() == 0)
         #expect(copied.withLock { $0.allSatisfy { $0.sinceKept != nil } }, "each take's time from kept to stored is known")
 
         server.kill()
@@ -58,7 +59,8 @@ struct ChunkCopyStorageTests {
         #expect(try library.chunksAwaitingCopy() == 1)
 
         try server.start()
-        #expect(try await eventually(90) { try library.chunksAwaitingCopy() == 0 }, "the third take was not copied once the server was back")
+        #expect(try await eventually(90) { copied.withLock { $0.count } == 3 }, "the third take was not copied once the server was back")
+        #expect(try library.chunksAwaitingCopy() == 0)
         running.cancel()
         await running.value
 

@@ -91,6 +91,54 @@ struct ChunkCopyTests {
         #expect(try first.chunkEntries(of: article).map(\.problem) == [nil, nil])
     }
 
+    @Test("a take deleted on the first host is undone on the second: its copy comes home into the trash, undo returns the same bytes",
+          arguments: CatalogEngines.Kind.allCases)
+    func undoOnAnotherHost(_ kind: CatalogEngines.Kind) async throws {
+        let fixture = try LibraryFixture(catalog: kind)
+        let first = fixture.library
+        let article = try first.newArticle(title: "Ferry", publication: "", narrator: "", format: .speech)
+        try fixture.record(article, seconds: 0.3)
+        try fixture.record(article, seconds: 0.4)
+        let entries = try first.chunkEntries(of: article)
+        let store = RecordingStore(MemoryDeliveryStore())
+        #expect(try await first.copyChunks(to: store).copied.count == 2)
+        try first.deleteChunk(at: ChunkIndex(position: 1), of: article)
+
+        let secondRoot = DataRoot(url: fixture.folder.url.appendingPathComponent("second-host"))
+        let second = try NarrationLibrary(
+            root: secondRoot, catalog: Catalog(engine: try CatalogEngines.another(first.catalog.engine), name: "the second host"))
+        // One chunk in the list, one deleted: each comes home to its place.
+        #expect(try await second.bringChunksHome(of: article.id, from: store) == 2)
+        #expect(FileManager.default.fileExists(atPath: secondRoot.chunkURL(entries[0].chunk.id, of: article.id).path))
+        #expect(try bytes(secondRoot.trashedChunkURL(entries[1].chunk.id, of: article.id)) == (try bytes(first.root.trashedChunkURL(entries[1].chunk.id, of: article.id))))
+        let undone = try second.undo(.article(article.id))
+        #expect(undone.edit.kind == .delete)
+        let after = try second.chunkEntries(of: article)
+        #expect(after.map(\.chunk.id) == entries.map(\.chunk.id))
+        #expect(after[1].file.path.hasPrefix(secondRoot.url.path))
+        #expect(try bytes(after[1].file) == (try bytes(first.root.trashedChunkURL(entries[1].chunk.id, of: article.id))))
+        #expect(undone.restored == [entries[1].chunk.id])
+    }
+
+    @Test("a host's first round copies the deleted takes in its trash that the store lacks; later rounds leave the trash alone")
+    func trashAtFirstRound() async throws {
+        let fixture = try LibraryFixture()
+        let library = fixture.library
+        let article = try library.newArticle(title: "Pier", publication: "", narrator: "", format: .speech)
+        try fixture.record(article, seconds: 0.2)
+        try fixture.record(article, seconds: 0.3)
+        let deleted = try library.deleteChunk(at: ChunkIndex(position: 0), of: article).chunk
+        let memory = MemoryDeliveryStore()
+        let store = RecordingStore(memory)
+        let later = try await library.copyChunks(to: store)
+        #expect(later.copied.count == 1 && later.copied[0].chunk != deleted.id)
+        let first = try await library.copyChunks(to: store, includingTrash: true)
+        #expect(first.copied.map(\.chunk) == [deleted.id])
+        #expect(try await memory.read(first.copied[0].key) == (try bytes(library.root.trashedChunkURL(deleted.id, of: article.id))))
+        #expect(try library.chunkCopyCount() == 2)
+        #expect(try await library.copyChunks(to: store, includingTrash: true).copied == [])
+    }
+
     @Test("a store's copy that is not the bytes recorded is refused and nothing is written; a store that fails leaves the take waiting, then copies it")
     func refusesWrongBytesAndRetries() async throws {
         let fixture = try LibraryFixture()

@@ -183,7 +183,8 @@ struct FaultTests {
 
     @Test("a new article on a full disk is refused as a full disk, not a damaged catalog; the articles before it stay", .enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
     func catalogOnAFullDisk() throws {
-        let mount = try TemporaryMount(sizeKiB: 256)
+        // Room for a new catalog's tables and their first write-ahead log, then filled.
+        let mount = try TemporaryMount(sizeKiB: 512)
         let path = mount.url.appendingPathComponent("catalog.sqlite").path
         let catalog = try Catalog(path: path)
         let first = Article(id: .random(), title: "Before", publication: "Post", narrator: "Ann", format: .speech, createdAt: Date())

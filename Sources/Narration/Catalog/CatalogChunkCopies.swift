@@ -56,6 +56,25 @@ extension Catalog {
         }
     }
 
+    /// Every copy recorded of `article`'s chunks, those deleted since included.
+    func chunkCopies(of article: ArticleID) throws(NarrationError) -> [ChunkCopy] {
+        try reading { sql in
+            try sql.rows(
+                "SELECT chunk_id, object_key, bytes, sha256, stored_at FROM chunk_copy WHERE article_id = ? ORDER BY stored_at, chunk_id",
+                .text(article.rawValue)
+            ).map { row in
+                let chunk = try row.text("chunk_id")
+                let bytes = try row.int("bytes")
+                guard Identifier.isWellFormed(chunk), bytes >= 0 else {
+                    throw NarrationError(.catalogCorrupt, "The catalog's copies of article \(article.rawValue) name values narrate never writes. \(Catalog.damagedFix)")
+                }
+                return ChunkCopy(
+                    article: article, chunk: ChunkID(chunk), key: try row.text("object_key"), bytes: bytes, sha256: try row.text("sha256"),
+                    storedAt: Date(timeIntervalSince1970: Double(try row.int("stored_at"))))
+            }
+        }
+    }
+
     /// The store's copy of `chunk`, or nil when it has none recorded.
     func chunkCopy(of chunk: ChunkID) throws(NarrationError) -> ChunkCopy? {
         try reading { sql in

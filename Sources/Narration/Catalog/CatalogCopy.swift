@@ -118,8 +118,13 @@ extension Catalog {
         try writing { sql in try sql.execute("ANALYZE") }
     }
 
+    /// Tables the shared catalog adds rows to of its own: the copies of chunks in the service's
+    /// recordings store, which `narrate migrate` records there after the catalog's copy.
+    static let tablesGrowingInTarget: Set<String> = ["chunk_copy"]
+
     /// Every row of every table compared with `target`'s, as values: the tables whose rows
-    /// differ, with how many of each side's rows the other lacks.
+    /// differ, with how many of each side's rows the other lacks (rows only the target has are
+    /// fine in `tablesGrowingInTarget`).
     func differences(from target: Catalog) throws(NarrationError) -> [(table: String, missing: Int, extra: Int)] {
         var found: [(table: String, missing: Int, extra: Int)] = []
         for table in try tablesInCopyOrder() {
@@ -127,8 +132,8 @@ extension Catalog {
             let mine = try reading { sql in try Self.fingerprints(sql.rows("SELECT \(list) FROM \"\(table.name)\""), table.columns) }
             let theirs = try target.reading { sql in try Self.fingerprints(sql.rows("SELECT \(list) FROM \(table.name)"), table.columns) }
             let missing = mine.subtracting(theirs).count
-            let extra = theirs.subtracting(mine).count
-            if missing > 0 || extra > 0 || mine.count != theirs.count { found.append((table.name, missing, extra)) }
+            let extra = Self.tablesGrowingInTarget.contains(table.name) ? 0 : theirs.subtracting(mine).count
+            if missing > 0 || extra > 0 { found.append((table.name, missing, extra)) }
         }
         return found
     }

@@ -50,10 +50,13 @@ public final class ChunkCopier: Sendable {
             while (try? await Task.sleep(for: interval)) != nil { wake.yield() }
         }
         defer { timer.cancel() }
-        wake.yield()  // the first round at once
+        wake.yield()  // the first round at once, with the trash: what this host held while it was away
         var retry = Duration.seconds(1)
+        var first = true
         for await _ in wakeUps {
-            switch await round() {
+            let result = await round(includingTrash: first)
+            if case .success = result { first = false }
+            switch result {
             case .success(let copied):
                 told(.success(copied))
                 retry = .seconds(1)
@@ -82,9 +85,9 @@ public final class ChunkCopier: Sendable {
     }
 
     /// One round: every chunk this host holds without a copy.
-    func round() async -> Result<[Copied], NarrationError> {
+    func round(includingTrash: Bool = false) async -> Result<[Copied], NarrationError> {
         do throws(NarrationError) {
-            let round = try await library.copyChunks(to: recordings)
+            let round = try await library.copyChunks(to: recordings, includingTrash: includingTrash)
             let now = ContinuousClock.now
             let copied = keptAt.withLock { kept in
                 round.copied.map { copy in Copied(copy: copy, sinceKept: kept.removeValue(forKey: copy.chunk).map { now - $0 }) }
