@@ -1,6 +1,8 @@
 """The reading service's API fuzzed from its own OpenAPI document (GET /api/openapi.json) with
-schemathesis: signed in as each role (and with no session), every operation is sent a bounded
-number of generated requests, valid and not. No answer may be a 5xx, every answer's status,
+schemathesis: with no session, as a volunteer and as an admin (who reaches deepest into each
+route), every operation is sent a bounded number of generated requests, valid and not. The
+proof-listener's and the coordinator's refusals on every route are checked in process
+(DeskRoutesTests, ReviewRoutesTests). No answer may be a 5xx, every answer's status,
 content type and body must be as the document says, the server must still answer afterwards
 (no trap), and every recording must be byte for byte what it was."""
 
@@ -93,11 +95,11 @@ class APIFuzzTests(ServiceTestCase):
         # Every session begins before the fuzzing, whose wrong passphrases soon reach the
         # sign-in limit for this address.
         cookies = {"nobody": None}
-        for who in ("vera", "pat", "cora", "ada", "signing-out"):
+        for who in ("vera", "ada", "signing-out"):
             status, cookies[who], body = self.sign_in("vera" if who == "signing-out" else who)
             self.assertEqual(status, 200, body)
         failures = []
-        for who in ("nobody", "vera", "pat", "cora", "ada"):
+        for who in ("nobody", "vera", "ada"):
             cookie = cookies[who]
             report = os.path.join(self.studio.folder, f"fuzz-{who}.ndjson")
             code, output = self.fuzz(who, cookie, report)

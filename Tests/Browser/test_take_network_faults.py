@@ -237,15 +237,14 @@ class NetworkFaultTests(StudioTestCase):
         self.assertTrue(numpy.array_equal(audio, captured), "the chunk is not the captured audio sample for sample")
         print(f"\n10 s outage mid-take: chunk {len(audio) / 44100:.3f} s equal to the {len(captured) / 44100:.3f} s captured, sample for sample")
 
-    def test_2_catching_up_after_a_minute_without_network_on_a_slow_link(self):
-        self.catch_up("A minute without network", 44100)
+    def test_2_catching_up_after_a_quarter_minute_without_network_on_a_slow_link(self):
+        """A take through 15 s without network on a 1 Mbit/s link catches up whole. How fast it
+        catches up after a full minute, at 44.1 and 16 kHz, is the benchmark's to measure
+        (Scripts/bench catch-up runs `catch_up` with a 60 s outage): a speed is never a test's."""
+        self.catch_up("A quarter minute without network", 16000, outage=15)
 
-    def test_2b_catching_up_at_16000_hz(self):
-        """The same at 16 kHz, a rate a coordinator may choose for takes at home (desk add --rate)."""
-        self.catch_up("A minute without network, wideband speech", 16000)
-
-    def catch_up(self, title, rate):
-        """Records a take through a 60 s outage on a 1 Mbit/s link, checks the chunk equals the
+    def catch_up(self, title, rate, outage=60):
+        """Records a take through an outage of `outage` seconds on a 1 Mbit/s link, checks the chunk equals the
         capture, prints the figures and returns them: (seconds of audio waiting when the link
         came back, seconds until the chunk was on the server, seconds until the page reconnected)."""
         article = self.new_article(title, rate)
@@ -256,7 +255,7 @@ class NetworkFaultTests(StudioTestCase):
             take = self.start_take(page)
             page.wait_js(f"return uploads.capturing.durable > {rate}", "the take on its way", 30)
             self.net.down()
-            time.sleep(60)
+            time.sleep(outage)
             self.stop_take(page)
             backlog = page.js(f"return (uploads.takes.get(arguments[0]).frames - uploads.takes.get(arguments[0]).durable) / {rate}", take)
             self.net.up()
@@ -270,7 +269,7 @@ class NetworkFaultTests(StudioTestCase):
         captured = self.captured(page, take)
         audio = self.chunk_samples(self.studio.chunks(article)[0])
         self.assertTrue(numpy.array_equal(audio, captured), "the chunk is not the captured audio sample for sample")
-        print(f"\ncatch-up on 1 Mbit/s after a 60 s outage at {rate} Hz: {backlog:.1f} s of audio waiting, on the server {seconds:.1f} s after "
+        print(f"\ncatch-up on 1 Mbit/s after a {outage} s outage at {rate} Hz: {backlog:.1f} s of audio waiting, on the server {seconds:.1f} s after "
               f"the link came back ({backlog / seconds:.2f}x real time); reconnected after {reconnected:.1f} s, then "
               f"{backlog / max(0.1, seconds - reconnected):.2f}x real time")
         return backlog, seconds, reconnected

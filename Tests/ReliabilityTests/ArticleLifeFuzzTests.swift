@@ -22,10 +22,15 @@ import Testing
 /// they are done. As root their data roots and folders are on a tmpfs (fsyncs queue at the disk).
 @Suite("Random article lives: edits, queues, deliveries to a folder and S3, prunes and kill -9s")
 struct ArticleLifeFuzzTests {
-    static let sequences = 200
+    /// 200, or `NARRATE_FUZZ_SEQUENCES` (a multiple of the workers, at least one each): the whole
+    /// CI run has 100, to stay under 40 minutes on 2 cores.
+    static let sequences: Int = {
+        let asked = ProcessInfo.processInfo.environment["NARRATE_FUZZ_SEQUENCES"].flatMap { Int($0) } ?? 200
+        return max(workers, min(asked, 10_000) / workers * workers)
+    }()
     static let workers = 4
 
-    @Test("200 random sequences: one file per article at each destination, always an export that was current when delivered; nothing left half-written or stuck; prune only what is delivered")
+    @Test("200 random sequences (NARRATE_FUZZ_SEQUENCES): one file per article at each destination, always an export that was current when delivered; nothing left half-written or stuck; prune only what is delivered")
     func randomArticleLives() throws {
         let started = monotonicNow()
         let seed = SeededGenerator(default: 0x4C49_4645)
