@@ -337,12 +337,13 @@ def run_studios(store=False):
         rate, channels, window, cpu, rss, peak, meter_rates, idle_rates = asyncio.run(studios(service, pages))
         if store:
             stored = wait_for_copies(service, sum(len(page.sent) for page in pages[:RECORDING]))
+    except BaseException:
+        for server in (seaweed, database):
+            if server:
+                server.stop()
+        raise
     finally:
         service.stop()
-        if seaweed:
-            seaweed.stop()
-        if database:
-            database.stop()
     # Frames lost: each take's samples against its chunk file, sample for sample.
     sent = lost = differing = 0
     takes = 0
@@ -383,10 +384,13 @@ def run_studios(store=False):
          "min %.1f, median %.1f, max %.1f" % (min(meter_rates), statistics.median(meter_rates), max(meter_rates)),
          "20 a second: %s" % ("met" if min(meter_rates) >= 19 else "NOT MET")],
         ["", "state messages a second, each idle page (%d)" % len(idle_rates),
-         "min %.2f, max %.2f" % (min(idle_rates), max(idle_rates)), "a state on each change only"],
+         "min %.2f, max %.2f" % (min(idle_rates), max(idle_rates)) if idle_rates else "no idle pages", "a state on each change only"],
         ["", "server CPU, RSS", "%.0f %% of one core over %.0f s; RSS %.0f MiB (peak %.0f MiB)" % (cpu / window * 100, window, rss, peak),
          "2 cores shared with the %d simulated pages" % VOLUNTEERS],
     ]
+    for server in (seaweed, database):
+        if server:
+            server.stop()  # after the chunks were read back through the catalog
     if store:
         # Stop to in the store: each take's stop to durable (the client's) and durable to its copy
         # recorded (the service's log, since_kept_ms), added take by take in the order they were kept.

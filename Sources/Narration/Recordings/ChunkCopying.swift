@@ -38,11 +38,11 @@ extension NarrationLibrary {
     ///     lacks (chunks deleted before they were copied, which undo may bring back): a look into
     ///     every article's folder, for a host's first round and for `narrate migrate`.
     ///   - now: the time each copy is recorded at.
-    /// - Throws: at the first chunk that could not be copied (the store unreachable or refusing,
-    ///   a file that does not match its copy), leaving it and the rest for the next round; the
-    ///   chunks copied before it stay recorded.
+    /// - Throws: the first failure in the listed order (the store unreachable or refusing, a file
+    ///   that does not match its copy), once the copies under way have ended; what failed and
+    ///   what was not begun are left for the next round, the copies made stay recorded.
     public func copyChunks(
-        to recordings: RecordingStore, includingTrash: Bool = false, now: @Sendable () -> Date = { Date() }
+        to recordings: RecordingStore, includingTrash: Bool = false, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws(NarrationError) -> ChunkCopyRound {
         var round = ChunkCopyRound()
         let catalog = self.catalog
@@ -52,23 +52,37 @@ extension NarrationLibrary {
         if includingTrash {
             awaiting += try await BlockingWork.run(named: "narrate-copies") { () throws(NarrationError) in try Self.trashAwaitingCopy(root, catalog) }
         }
-        for (article, chunk) in awaiting {
-            let places = [root.chunkURL(chunk, of: article), root.trashedChunkURL(chunk, of: article)]
-            guard let data = try await BlockingWork.run(named: "narrate-copies", { () throws(NarrationError) in try Self.chunkBytes(at: places) }) else {
-                round.heldElsewhere += 1
-                continue
+        // Up to `copiesAtOnce` at a time: a burst of takes stopped together waits on one another's
+        // round trips no longer than it must. Results are gathered in the listed order.
+        var outcomes: [Int: Result<ChunkCopy?, NarrationError>] = [:]
+        await withTaskGroup(of: (Int, Result<ChunkCopy?, NarrationError>).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < awaiting.count else { return }
+                let (index, (article, chunk)) = (next, awaiting[next])
+                next += 1
+                group.addTask {
+                    do throws(NarrationError) {
+                        return (index, .success(try await Self.copy(chunk, of: article, root: root, catalog: catalog, to: recordings, now: now)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
             }
-            let key = RecordingStore.key(of: chunk, in: article)
-            let sha256 = Digest.sha256Hex(data)
-            let stored = try await recordings.store.write(
-                data, to: key, contentType: "audio/wav", metadata: ["article": article.rawValue, "chunk": chunk.rawValue])
-            guard stored.bytes == data.count, stored.sha256 == sha256 else {
-                throw NarrationError(
-                    .fileCorrupt, "The recordings store's copy of chunk \(chunk.rawValue) does not match its file (\(stored.bytes) bytes, not \(data.count)); it will be copied again.")
+            for _ in 0..<Self.copiesAtOnce { startNext() }
+            while let (index, outcome) = await group.next() {
+                outcomes[index] = outcome
+                if case .failure = outcome { continue }  // no new copy after a failure: the next round tries again
+                startNext()
             }
-            let copy = ChunkCopy(article: article, chunk: chunk, key: key, bytes: data.count, sha256: sha256, storedAt: now())
-            try await BlockingWork.run(named: "narrate-copies") { () throws(NarrationError) in try catalog.recordChunkCopy(copy) }
-            round.copied.append(copy)
+        }
+        for index in awaiting.indices {
+            switch outcomes[index] {
+            case .success(let copy?): round.copied.append(copy)
+            case .success(nil): round.heldElsewhere += 1
+            case .failure(let error): throw error
+            case nil: break
+            }
         }
         return round
     }
@@ -123,6 +137,30 @@ extension NarrationLibrary {
             brought += 1
         }
         return brought
+    }
+
+    /// How many chunks one round copies at a time.
+    static let copiesAtOnce = 4
+
+    /// Copies one chunk and records its checked copy; nil when this host holds no file of it.
+    private static func copy(
+        _ chunk: ChunkID, of article: ArticleID, root: DataRoot, catalog: Catalog, to recordings: RecordingStore, now: @Sendable () -> Date
+    ) async throws(NarrationError) -> ChunkCopy? {
+        let places = [root.chunkURL(chunk, of: article), root.trashedChunkURL(chunk, of: article)]
+        guard let data = try await BlockingWork.run(named: "narrate-copies", { () throws(NarrationError) in try chunkBytes(at: places) }) else {
+            return nil
+        }
+        let key = RecordingStore.key(of: chunk, in: article)
+        let sha256 = Digest.sha256Hex(data)
+        let stored = try await recordings.store.write(
+            data, to: key, contentType: "audio/wav", metadata: ["article": article.rawValue, "chunk": chunk.rawValue])
+        guard stored.bytes == data.count, stored.sha256 == sha256 else {
+            throw NarrationError(
+                .fileCorrupt, "The recordings store's copy of chunk \(chunk.rawValue) does not match its file (\(stored.bytes) bytes, not \(data.count)); it will be copied again.")
+        }
+        let copy = ChunkCopy(article: article, chunk: chunk, key: key, bytes: data.count, sha256: sha256, storedAt: now())
+        try await BlockingWork.run(named: "narrate-copies") { () throws(NarrationError) in try catalog.recordChunkCopy(copy) }
+        return copy
     }
 
     /// The chunk files in this host's articles' trash that the store holds no copy of.
