@@ -13,6 +13,20 @@ import Testing
 struct ChunkCopyTests {
     private func bytes(_ url: URL) throws -> Data { try Data(contentsOf: url) }
 
+    /// A library with two takes of 0.3 and 0.4 s in a new article, and its chunks.
+    private func twoTakes(_ fixture: LibraryFixture, _ title: String) throws -> (Article, [NarrationLibrary.ChunkEntry]) {
+        let article = try fixture.library.newArticle(title: title, publication: "", narrator: "", format: .speech)
+        try fixture.record(article, seconds: 0.3)
+        try fixture.record(article, seconds: 0.4)
+        return (article, try fixture.library.chunkEntries(of: article))
+    }
+
+    /// Another host of `fixture`'s library: a data folder of its own, the same catalog.
+    private func secondHost(_ fixture: LibraryFixture) throws -> NarrationLibrary {
+        let root = DataRoot(url: fixture.folder.url.appendingPathComponent("second-host"))
+        return try NarrationLibrary(root: root, catalog: Catalog(engine: try CatalogEngines.another(fixture.library.catalog.engine), name: "the second host"))
+    }
+
     @Test("each take is copied once, checked, its copy recorded; the next round copies nothing; a deleted take is copied from the trash",
           arguments: CatalogEngines.Kind.allCases)
     func copiesEachTakeOnce(_ kind: CatalogEngines.Kind) async throws {
@@ -60,13 +74,9 @@ struct ChunkCopyTests {
     func secondHostBringsHome(_ kind: CatalogEngines.Kind) async throws {
         let fixture = try LibraryFixture(catalog: kind)
         let first = fixture.library
-        let article = try first.newArticle(title: "Harbour", publication: "", narrator: "", format: .speech)
-        try fixture.record(article, seconds: 0.4)
-        try fixture.record(article, seconds: 0.6)
-        let entries = try first.chunkEntries(of: article)
-        let secondRoot = DataRoot(url: fixture.folder.url.appendingPathComponent("second-host"))
-        let second = try NarrationLibrary(
-            root: secondRoot, catalog: Catalog(engine: try CatalogEngines.another(first.catalog.engine), name: "the second host"))
+        let (article, entries) = try twoTakes(fixture, "Harbour")
+        let second = try secondHost(fixture)
+        let secondRoot = second.root
         let store = RecordingStore(MemoryDeliveryStore())
 
         // Before the first host copied them, the second holds neither and cannot bring them home.
@@ -96,17 +106,13 @@ struct ChunkCopyTests {
     func undoOnAnotherHost(_ kind: CatalogEngines.Kind) async throws {
         let fixture = try LibraryFixture(catalog: kind)
         let first = fixture.library
-        let article = try first.newArticle(title: "Ferry", publication: "", narrator: "", format: .speech)
-        try fixture.record(article, seconds: 0.3)
-        try fixture.record(article, seconds: 0.4)
-        let entries = try first.chunkEntries(of: article)
+        let (article, entries) = try twoTakes(fixture, "Ferry")
         let store = RecordingStore(MemoryDeliveryStore())
         #expect(try await first.copyChunks(to: store).copied.count == 2)
         try first.deleteChunk(at: ChunkIndex(position: 1), of: article)
 
-        let secondRoot = DataRoot(url: fixture.folder.url.appendingPathComponent("second-host"))
-        let second = try NarrationLibrary(
-            root: secondRoot, catalog: Catalog(engine: try CatalogEngines.another(first.catalog.engine), name: "the second host"))
+        let second = try secondHost(fixture)
+        let secondRoot = second.root
         // One chunk in the list, one deleted: each comes home to its place.
         #expect(try await second.bringChunksHome(of: article.id, from: store) == 2)
         #expect(FileManager.default.fileExists(atPath: secondRoot.chunkURL(entries[0].chunk.id, of: article.id).path))

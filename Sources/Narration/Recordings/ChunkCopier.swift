@@ -1,3 +1,4 @@
+import Foundation
 public import NarrationCore
 import Synchronization
 
@@ -26,7 +27,8 @@ public final class ChunkCopier: Sendable {
 
     private let wakeUps: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
-    private let keptAt = Mutex<[ChunkID: ContinuousClock.Instant]>([:])
+    /// When each take kept on this host since the service started was kept, until it is copied.
+    private let keptAt = Mutex<[ChunkID: Date]>([:])
 
     public init(library: NarrationLibrary, recordings: RecordingStore, interval: Duration = .seconds(30)) {
         self.library = library
@@ -34,7 +36,7 @@ public final class ChunkCopier: Sendable {
         self.interval = interval
         (wakeUps, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         library.takesKept.listen { [weak self] take in
-            self?.keptAt.withLock { $0[take.chunk] = .now }
+            self?.keptAt.withLock { $0[take.chunk] = Date() }
             self?.wake.yield()
         }
     }
@@ -88,9 +90,11 @@ public final class ChunkCopier: Sendable {
     func round(includingTrash: Bool = false) async -> Result<[Copied], NarrationError> {
         do throws(NarrationError) {
             let round = try await library.copyChunks(to: recordings, includingTrash: includingTrash)
-            let now = ContinuousClock.now
+            // Each copy's own time (its `storedAt`), not the round's end: a round copies several.
             let copied = keptAt.withLock { kept in
-                round.copied.map { copy in Copied(copy: copy, sinceKept: kept.removeValue(forKey: copy.chunk).map { now - $0 }) }
+                round.copied.map { copy in
+                    Copied(copy: copy, sinceKept: kept.removeValue(forKey: copy.chunk).map { .seconds(max(0, copy.storedAt.timeIntervalSince($0))) })
+                }
             }
             return .success(copied)
         } catch {

@@ -12,13 +12,4 @@ public struct ChunkCopy: Sendable, Equatable {
     /// compared with what the store says it holds.
     public let sha256: String
     public let storedAt: Date
-
-    public init(article: ArticleID, chunk: ChunkID, key: String, bytes: Int, sha256: String, storedAt: Date) {
-        self.article = article
-        self.chunk = chunk
-        self.key = key
-        self.bytes = bytes
-        self.sha256 = sha256
-        self.storedAt = storedAt
-    }
 }

@@ -38,9 +38,9 @@ extension NarrationLibrary {
     ///     lacks (chunks deleted before they were copied, which undo may bring back): a look into
     ///     every article's folder, for a host's first round and for `narrate migrate`.
     ///   - now: the time each copy is recorded at.
-    /// - Throws: the first failure in the listed order (the store unreachable or refusing, a file
-    ///   that does not match its copy), once the copies under way have ended; what failed and
-    ///   what was not begun are left for the next round, the copies made stay recorded.
+    /// - Throws: at the first chunk that could not be copied (the store unreachable or refusing,
+    ///   a file that does not match its copy), leaving it and the rest for the next round; the
+    ///   chunks copied before it stay recorded.
     public func copyChunks(
         to recordings: RecordingStore, includingTrash: Bool = false, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws(NarrationError) -> ChunkCopyRound {
@@ -52,36 +52,11 @@ extension NarrationLibrary {
         if includingTrash {
             awaiting += try await BlockingWork.run(named: "narrate-copies") { () throws(NarrationError) in try Self.trashAwaitingCopy(root, catalog) }
         }
-        // Up to `copiesAtOnce` at a time: a burst of takes stopped together waits on one another's
-        // round trips no longer than it must. Results are gathered in the listed order.
-        var outcomes: [Int: Result<ChunkCopy?, NarrationError>] = [:]
-        await withTaskGroup(of: (Int, Result<ChunkCopy?, NarrationError>).self) { group in
-            var next = 0
-            func startNext() {
-                guard next < awaiting.count else { return }
-                let (index, (article, chunk)) = (next, awaiting[next])
-                next += 1
-                group.addTask {
-                    do throws(NarrationError) {
-                        return (index, .success(try await Self.copy(chunk, of: article, root: root, catalog: catalog, to: recordings, now: now)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            for _ in 0..<Self.copiesAtOnce { startNext() }
-            while let (index, outcome) = await group.next() {
-                outcomes[index] = outcome
-                if case .failure = outcome { continue }  // no new copy after a failure: the next round tries again
-                startNext()
-            }
-        }
-        for index in awaiting.indices {
-            switch outcomes[index] {
-            case .success(let copy?): round.copied.append(copy)
-            case .success(nil): round.heldElsewhere += 1
-            case .failure(let error): throw error
-            case nil: break
+        for (article, chunk) in awaiting {
+            if let copy = try await Self.copy(chunk, of: article, root: root, catalog: catalog, to: recordings, now: now) {
+                round.copied.append(copy)
+            } else {
+                round.heldElsewhere += 1
             }
         }
         return round
@@ -138,9 +113,6 @@ extension NarrationLibrary {
         }
         return brought
     }
-
-    /// How many chunks one round copies at a time.
-    static let copiesAtOnce = 4
 
     /// Copies one chunk and records its checked copy; nil when this host holds no file of it.
     private static func copy(
