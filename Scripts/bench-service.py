@@ -26,7 +26,8 @@ Two runs of `narrate serve` as a reading service (a library with accounts), each
 3. Studios as a service of several hosts keeps them (BENCH_SERVICE=studios-store): 20 volunteers
    recording at once, the catalog in PostgreSQL and `[service] recordings` on a SeaweedFS of the
    bench's own; besides the studios' figures, each take's time from kept to its copy checked in
-   the store, from the service's `--log json` ("chunk stored", since_kept_ms).
+   the store, from the service's `--log json` ("chunk stored", since_kept_ms). BENCH_SERVICE=studios-20
+   runs the same 20 volunteers on SQLite with no store, for comparison.
 
 Prints one JSON list of rows: [section, what, figure, target].
 Environment: NARRATE (the binary), WORK (a scratch folder). BENCH_SECONDS: how long the
@@ -304,20 +305,22 @@ def read_chunk(path):
         return w.readframes(w.getnframes()), w.getframerate(), w.getnchannels(), w.getsampwidth()
 
 
-def run_studios(store=False):
+def run_studios(store=False, twenty=False):
     """The studios; with `store`, the catalog in PostgreSQL and every chunk copied to a SeaweedFS
-    recordings store, as a service of several hosts has them, with 20 volunteers recording."""
+    recordings store, as a service of several hosts has them, with 20 volunteers recording;
+    `twenty`: the same 20 volunteers on SQLite with no store, for comparison."""
     global VOLUNTEERS, RECORDING
     seaweed = database = None
-    if store:
+    if store or twenty:
         VOLUNTEERS, RECORDING = 20, 20
+    if store:
         seaweed = SeaweedFS(os.path.join(base, "seaweedfs"), "recordings")
         database = PostgreSQL(os.path.join(base, "postgresql-studios"))
         config = ('[service]\ncatalog = "%s"\nrecordings = "store"\n[destinations.store]\nurl = "s3://recordings/takes"\n'
                   'endpoint = "%s"\npath_style = true\n' % (database.address, seaweed.endpoint))
         service = Service("studios-store", config, SeaweedFS.credentials)
     else:
-        service = Service("studios")
+        service = Service("studios-20" if twenty else "studios")
     note("Adding %d volunteers and their articles…" % VOLUNTEERS)
     tokens = {}
     names = ["volunteer%02d" % n for n in range(1, VOLUNTEERS + 1)]
@@ -621,6 +624,8 @@ rows = []
 which = os.environ.get("BENCH_SERVICE", "all")
 if which in ("all", "studios"):
     rows += run_studios()
+if which in ("all", "studios-20"):
+    rows += run_studios(twenty=True)
 if which in ("all", "studios-store"):
     rows += run_studios(store=True)
 if which in ("all", "desk"):
