@@ -25,6 +25,23 @@ struct ChunkCopyStorageTests {
         return try condition()
     }
 
+    /// Waits until the store takes a first object: a fresh SeaweedFS may answer the first uploads
+    /// with 500 while it grows a volume, longer on a loaded machine (as `DeliveryStoreContractTests`
+    /// waits). The copier's own retries would get there too, but this test is about the copier.
+    static func warmUp(_ store: RecordingStore) async throws {
+        let probe = Data(repeating: 0x42, count: 70_000)
+        for attempt in 1...60 {
+            do {
+                _ = try await store.store.write(probe, to: "narrate-warm-up/probe.bin", contentType: "application/octet-stream")
+                try await store.store.delete("narrate-warm-up/probe.bin")
+                return
+            } catch {
+                if attempt == 60 { throw error }
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
     @Test("takes copied as kept; the server killed: they wait and rounds fail; back: all copied once; a second host brings them home",
           arguments: [CatalogEngines.Kind.postgreSQL])
     func copierAgainstSeaweedFS(_ kind: CatalogEngines.Kind) async throws {
@@ -33,14 +50,18 @@ struct ChunkCopyStorageTests {
         let library = fixture.library
         let destination = try S3Destination(url: "s3://takes/service", endpoint: server.endpoint, pathStyle: true)
         let store = RecordingStore(try NarrationLibrary.store(for: .s3(destination), environment: ObjectStorageServer.credentialsEnvironment))
+        try await Self.warmUp(store)
         let copier = ChunkCopier(library: library, recordings: store, interval: .seconds(2))
         let copied = Mutex<[ChunkCopier.Copied]>([])
         let failures = Mutex(0)
+        let lastFailure = Mutex("")
         let running = Task {
             await copier.run { result in
                 switch result {
                 case .success(let round): copied.withLock { $0 += round }
-                case .failure: failures.withLock { $0 += 1 }
+                case .failure(let error):
+                    failures.withLock { $0 += 1 }
+                    lastFailure.withLock { $0 = error.message }
                 }
             }
         }
@@ -48,7 +69,9 @@ struct ChunkCopyStorageTests {
         try fixture.record(article, seconds: 0.4)
         try fixture.record(article, seconds: 0.3)
         // The copies are told after their round ends: wait for the telling, then check the catalog.
-        #expect(try await eventually(60) { copied.withLock { $0.count } == 2 }, "the first two takes were not copied")
+        #expect(
+            try await eventually(60) { copied.withLock { $0.count } == 2 },
+            "the first two takes were not copied: \(failures.withLock { $0 }) rounds failed, the last with \(lastFailure.withLock { $0 }); \(server.logTail())")
         #expect(try library.chunksAwaitingCopy() == 0)
         #expect(copied.withLock { $0.allSatisfy { $0.sinceKept != nil } }, "each take's time from kept to stored is known")
 
@@ -59,7 +82,10 @@ struct ChunkCopyStorageTests {
         #expect(try library.chunksAwaitingCopy() == 1)
 
         try server.start()
-        #expect(try await eventually(90) { copied.withLock { $0.count } == 3 }, "the third take was not copied once the server was back")
+        try await Self.warmUp(store)
+        #expect(
+            try await eventually(90) { copied.withLock { $0.count } == 3 },
+            "the third take was not copied once the server was back: the last failure \(lastFailure.withLock { $0 })")
         #expect(try library.chunksAwaitingCopy() == 0)
         running.cancel()
         await running.value
