@@ -57,7 +57,9 @@ class PunchTests(StudioTestCase):
                 "(document.getElementById('record').getAttribute('aria-disabled') === 'true' ? '+locked' : ''); "
                 "if (seen[seen.length - 1] !== k) seen.push(k); }, 10)")
         page.click("punch")
-        page.wait_js("return state.activity.kind === 'recording'", "the punch's take to start after the pre-roll", 20)
+        # Until the page has drawn the take (the panel gone, Record pressable as Stop), not just
+        # until its state says recording: the drawing follows the state by one frame.
+        page.wait_js("return window.seen.includes('recording')", "the punch's take to start after the pre-roll, with Stop pressable", 20)
         seen = page.js("clearInterval(window.seenTimer); return window.seen")
         self.assertIn("preRoll+panel+locked", seen, f"the pre-roll was shown with Record locked: {seen}")
         self.assertLess(seen.index("preRoll+panel+locked"), seen.index("recording"), seen)
