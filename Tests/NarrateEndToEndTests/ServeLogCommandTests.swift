@@ -58,6 +58,19 @@ struct ServeLogCommandTests {
         #expect(!result.stderr.contains("chunk copy failed"), "\(result.stderr)")
     }
 
+    @Test("a personal studio (no accounts) refuses [service] recordings with one sentence naming the fix")
+    func personalStudioRefusesRecordings() throws {
+        let fixture = try EndToEndFixture()
+        let narrate = try fixture.narrate(config: "[service]\nrecordings = \"\(fixture.folder.url.path)/store\"\n")
+        let result = try narrate.run(["serve", "--listen", "127.0.0.1:0"])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.contains(
+                "recordings in config.toml's [service] is for a reading service, and this library has no accounts yet: add the first with narrate accounts add NAME --role admin, or remove the setting."),
+            "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
     @Test("a personal studio (no accounts) refuses --log with one sentence")
     func personalStudio() throws {
         let fixture = try EndToEndFixture()
