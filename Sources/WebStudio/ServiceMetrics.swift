@@ -30,7 +30,7 @@ final class ServiceMetrics: Sendable {
     private let outboxExporting: Gauge
     private let studiosOpen: Gauge
     private let chunksAwaiting: Gauge
-    private let chunkStored: DurationHistogram
+    private let chunkStoredTimes: DurationHistogram
     private let copyFailures: Counter
     private let requestDuration: DurationHistogram
     private let answers: [Int: Counter]
@@ -50,7 +50,7 @@ final class ServiceMetrics: Sendable {
         studiosOpen = registry.makeGauge(name: "narrate_studios_open", help: "Articles open in a studio on this host.")
         chunksAwaiting = registry.makeGauge(
             name: "narrate_chunks_awaiting_store", help: "Chunks with no checked copy in the recordings store yet, on any host.")
-        chunkStored = registry.makeDurationHistogram(
+        chunkStoredTimes = registry.makeDurationHistogram(
             name: "narrate_chunk_stored_seconds",
             buckets: [.milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10),
                       .seconds(30), .seconds(60), .seconds(300)],
@@ -83,7 +83,7 @@ final class ServiceMetrics: Sendable {
 
     /// Counts a chunk copied to the recordings store, and its time since its take was kept here.
     func chunkStored(sinceKept: Duration?) {
-        if let sinceKept { chunkStored.record(sinceKept) }
+        if let sinceKept { chunkStoredTimes.record(sinceKept) }
     }
 
     func chunkCopyFailed() { copyFailures.increment() }

@@ -23,16 +23,15 @@ extension Catalog {
         "CREATE INDEX chunk_copy_by_article ON chunk_copy (article_id)",
     ]
 
+    /// The chunks (`chunk c`) in articles' lists that the store holds no checked copy of yet: the
+    /// list to copy, and the count the service's metrics show.
+    static let awaitingCopy = "FROM chunk c WHERE NOT EXISTS (SELECT 1 FROM chunk_copy k WHERE k.chunk_id = c.id)"
+
     /// The chunks of every article (the ones in their lists, not the trash) that the store holds
     /// no checked copy of yet, oldest first.
     func chunksAwaitingCopy() throws(NarrationError) -> [(article: ArticleID, chunk: ChunkID)] {
         try reading { sql in
-            try sql.rows(
-                """
-                SELECT c.id, c.articleId FROM chunk c WHERE NOT EXISTS (SELECT 1 FROM chunk_copy k WHERE k.chunk_id = c.id)
-                ORDER BY c.recordedAt, c.id
-                """
-            ).map { row in
+            try sql.rows("SELECT c.id, c.articleId \(Self.awaitingCopy) ORDER BY c.recordedAt, c.id").map { row in
                 let chunk = try row.text("id")
                 let article = try row.text("articleId")
                 guard Identifier.isWellFormed(chunk), Identifier.isWellFormed(article) else {

@@ -26,8 +26,7 @@ extension NarrationLibrary {
                                     .text(OutboxJob.State.queued.rawValue), .text(OutboxJob.State.exporting.rawValue)) {
                 states[try row.text("state")] = try row.int("n")
             }
-            let awaiting = try sql.row(
-                "SELECT COUNT(*) AS n FROM chunk c WHERE NOT EXISTS (SELECT 1 FROM chunk_copy k WHERE k.chunk_id = c.id)")?.int("n") ?? 0
+            let awaiting = try sql.row("SELECT COUNT(*) AS n \(Catalog.awaitingCopy)")?.int("n") ?? 0
             return ServiceFigures(
                 takesUploading: uploading, exportsQueued: states[OutboxJob.State.queued.rawValue] ?? 0,
                 exportsBeingMade: states[OutboxJob.State.exporting.rawValue] ?? 0, chunksAwaitingCopy: awaiting)

@@ -10,7 +10,7 @@ import Synchronization
 /// chunk stays durable on this host's disk.
 ///
 /// A timer and a wake-up, not a thread: between rounds the task waits on `wakeUps`, which the
-/// takes kept, the timer and `copyNow()` feed (at most one waiting, so a burst of takes makes one
+/// takes kept and the timer feed (at most one waiting, so a burst of takes makes one
 /// round).
 public final class ChunkCopier: Sendable {
     public let library: NarrationLibrary
@@ -40,9 +40,6 @@ public final class ChunkCopier: Sendable {
             self?.wake.yield()
         }
     }
-
-    /// Asks for a round as soon as the one under way (if any) ends.
-    public func copyNow() { wake.yield() }
 
     /// Copies rounds until the task running it is cancelled (the server stopping).
     /// - Parameter told: after each round, of its chunks copied or of its error.

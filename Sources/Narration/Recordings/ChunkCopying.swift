@@ -20,7 +20,7 @@ extension NarrationLibrary {
     /// How many chunks in articles' lists have no checked copy in the recordings store yet, on
     /// any host: what the service's metrics call the store's backlog.
     public func chunksAwaitingCopy() throws(NarrationError) -> Int {
-        try catalog.chunksAwaitingCopy().count
+        try serviceFigures().chunksAwaitingCopy
     }
 
     /// How many chunks (deleted ones too) have a checked copy recorded in the recordings store.
@@ -42,7 +42,7 @@ extension NarrationLibrary {
     ///   a file that does not match its copy), leaving it and the rest for the next round; the
     ///   chunks copied before it stay recorded.
     public func copyChunks(
-        to recordings: RecordingStore, includingTrash: Bool = false, now: @escaping @Sendable () -> Date = { Date() }
+        to recordings: RecordingStore, includingTrash: Bool = false, now: @Sendable () -> Date = { Date() }
     ) async throws(NarrationError) -> ChunkCopyRound {
         var round = ChunkCopyRound()
         let catalog = self.catalog
