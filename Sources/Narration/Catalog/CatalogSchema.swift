@@ -93,6 +93,7 @@ enum CatalogSchema {
         ("service-desk-urgency", [Catalog.deskUrgencyIndex]),
         ("take-uploads", Catalog.takeUploadSchema),
         ("chunk-copies", Catalog.chunkCopySchema),
+        ("article-leases", Catalog.articleLeaseSchema),
     ]
 
     /// `statement`, written for SQLite, as PostgreSQL takes it: names unquoted; SQLite's types as

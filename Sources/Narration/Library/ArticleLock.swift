@@ -43,6 +43,13 @@ final class ArticleLock: Sendable {
             if error.isForeignFile, let refusal = FileSystem.foreignFile(at: url) { return refusal }
             return NarrationError(.fileSystem, "Cannot open the lock file \(url.path): \(error.reason).", subject: .file(url.path), cause: error.cause)
         }
+        let folder = url.deletingLastPathComponent()
+        if !FileSystem.exists(folder) {
+            // The article's folder is not on this host yet: an article made, or recorded into,
+            // through another host of a reading service sharing the catalog. (On a disk that
+            // cannot be written it stays missing, and the open below says why.)
+            try? FileSystem.createDirectory(folder)
+        }
         let file: OpenFile
         var writable = true
         do throws(SystemError) {

@@ -22,6 +22,9 @@ public final class NarrationLibrary: Sendable {
     public let isReadOnly: Bool
     /// The takes this library keeps from now on, for a reading service's metrics.
     public let takesKept = TakesKept()
+    /// This host among those sharing the catalog: who holds an article it records into
+    /// (`ArticleLease`).
+    let host: String
 
     /// Opens the library at `root`, creating it if new, and recovers abandoned takes.
     /// - Parameter allowingReadOnly: for commands that only read: a root that exists but cannot
@@ -30,6 +33,7 @@ public final class NarrationLibrary: Sendable {
     public init(root: DataRoot, allowingReadOnly: Bool = false) throws(NarrationError) {
         let access = try root.prepare(allowingReadOnly: allowingReadOnly)
         self.root = root
+        self.host = ArticleLease.thisHost
         switch access {
         case .readWrite:
             self.catalog = try Catalog(path: root.catalogURL.path)
@@ -45,12 +49,14 @@ public final class NarrationLibrary: Sendable {
 
     /// Opens the library whose recordings are at `root` and whose records are in `catalog` (one
     /// that several hosts share, on PostgreSQL), and recovers this host's abandoned takes.
+    /// `host` names this host among them (a test gives two libraries in one process two names).
     /// - Throws: `dataRootNotWritable`.
-    public init(root: DataRoot, catalog: Catalog) throws(NarrationError) {
+    public init(root: DataRoot, catalog: Catalog, host: String? = nil) throws(NarrationError) {
         _ = try root.prepare(allowingReadOnly: false)
         self.root = root
         self.catalog = catalog
-        self.notices = TakeRecovery.run(root: root, catalog: catalog)
+        self.host = host ?? ArticleLease.thisHost
+        self.notices = TakeRecovery.run(root: root, catalog: catalog, host: self.host)
         self.isReadOnly = false
         OutboxSweep.run(root: root, catalog: catalog)
     }
@@ -225,6 +231,7 @@ public final class NarrationLibrary: Sendable {
     ) throws(NarrationError) -> Recording {
         let durationFrames = try duration.map { (seconds) throws(NarrationError) in try AudioTime(seconds: seconds).frames(at: article.format) }
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .recording)
+        let lease = try ArticleLease.take(article, host: host, catalog: catalog)
         let order = try catalog.order(of: article.id)
         let plan = try catalog.readingPlan(of: article)
         var target = try TakeTarget(placement, in: order)
@@ -280,7 +287,7 @@ public final class NarrationLibrary: Sendable {
             return Recording(
                 article: article, chunkID: chunkID, paragraph: paragraph, upNext: paragraph.flatMap(plan.paragraph(after:)), device: device,
                 durationFrames: durationFrames, root: root,
-                catalog: catalog, target: target, writer: writer, lock: lock, reserve: reserve, preRoll: preRoll, takesKept: takesKept)
+                catalog: catalog, target: target, writer: writer, lock: lock, lease: lease, reserve: reserve, preRoll: preRoll, takesKept: takesKept)
         } catch {
             try? device.close()
             try? catalog.abandonTake(chunkID)

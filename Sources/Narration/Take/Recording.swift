@@ -84,8 +84,9 @@ public final class Recording: Sendable {
     private let takesKept: TakesKept?
     private let target: TakeTarget
     private let writer: SoundFileWriter
-    /// The article's lock and the disk space set aside, held from preparation until `finish()`
-    /// has committed (or set aside) the take, and whether capture was started.
+    /// The article's lock (and, in a catalog hosts share, its lease) and the disk space set
+    /// aside, held from preparation until `finish()` has committed (or set aside) the take, and
+    /// whether capture was started.
     private let life: Mutex<Life>
     private let queue = SampleQueue()
     private let stopRequested = Atomic<Bool>(false)
@@ -95,6 +96,7 @@ public final class Recording: Sendable {
     private struct Life {
         var started = false
         var lock: ArticleLock?
+        var lease: ArticleLease?
         var reserve: SpaceReserve?
     }
 
@@ -111,8 +113,8 @@ public final class Recording: Sendable {
 
     init(
         article: Article, chunkID: ChunkID, paragraph: Paragraph?, upNext: Paragraph?, device: any CaptureSource, durationFrames: FrameCount?, root: DataRoot,
-        catalog: Catalog, target: TakeTarget, writer: SoundFileWriter, lock: ArticleLock, reserve: SpaceReserve, preRoll: PreRoll? = nil,
-        resumedFrom: FrameCount = 0, takesKept: TakesKept? = nil
+        catalog: Catalog, target: TakeTarget, writer: SoundFileWriter, lock: ArticleLock, lease: ArticleLease? = nil, reserve: SpaceReserve,
+        preRoll: PreRoll? = nil, resumedFrom: FrameCount = 0, takesKept: TakesKept? = nil
     ) {
         self.takesKept = takesKept
         self.preRoll = preRoll
@@ -127,7 +129,7 @@ public final class Recording: Sendable {
         self.catalog = catalog
         self.target = target
         self.writer = writer
-        self.life = Mutex(Life(lock: lock, reserve: reserve))
+        self.life = Mutex(Life(lock: lock, lease: lease, reserve: reserve))
         let channels = article.format.channels
         self.shared = Mutex(
             Shared(
@@ -188,7 +190,7 @@ public final class Recording: Sendable {
         var frames = writer.framesWritten
         var peak = state.total.peak
         var rms = state.total.rms
-        defer { life.withLock { $0.lock = nil } }  // the article is free again once the take is committed or set aside
+        defer { freeArticle() }  // the article is free again once the take is committed or set aside
         do {
             try writer.close()
         } catch {
@@ -240,7 +242,7 @@ public final class Recording: Sendable {
         requestStop()
         if life.withLock({ $0.started }) { threads.wait() }
         try? device.close()
-        defer { life.withLock { $0.lock = nil } }
+        defer { freeArticle() }
         giveBackReserve()
         do {
             try writer.close()
@@ -248,6 +250,16 @@ public final class Recording: Sendable {
         } catch {
             return (try? TakeFile.repair(partialURL, format: article.format).frames) ?? 0
         }
+    }
+
+    /// Lets go of the article's lock and lease: other commands and hosts may take it.
+    private func freeArticle() {
+        let lease = life.withLock { life in
+            life.lock = nil
+            defer { life.lease = nil }
+            return life.lease
+        }
+        lease?.end()
     }
 
     /// Gives back the disk space set aside for the take, so that finishing it finds room.

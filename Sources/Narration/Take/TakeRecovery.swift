@@ -14,7 +14,11 @@ enum TakeRecovery {
     /// resumes it when it comes back) until its partial file has not changed for
     /// `NarrationLibrary.uploadPatience`; `only` recovers that one take at once, uploaded or not.
     /// - Returns: one sentence for the volunteer per take recovered or set aside.
-    static func run(root: DataRoot, catalog: Catalog, only: ChunkID? = nil, now: Date = Date()) -> [String] {
+    ///
+    /// In a catalog several hosts share, a take is this host's to recover only when its file is
+    /// here and no other host holds its article (`ArticleLease`): one with no file here was
+    /// begun through another host, which may be recording it still.
+    static func run(root: DataRoot, catalog: Catalog, only: ChunkID? = nil, host: String = ArticleLease.thisHost, now: Date = Date()) -> [String] {
         guard var pending = try? catalog.pendingTakes(), !pending.isEmpty else { return [] }
         if let only {
             pending = pending.filter { $0.chunk == only }
@@ -30,6 +34,10 @@ enum TakeRecovery {
         for take in pending {
             guard let lock = try? ArticleLock.tryAcquire(root.lockURL(take.article), purpose: .recovery) else {
                 continue  // a live recorder holds the article: the take is not abandoned
+            }
+            if catalog.isShared {
+                let here = FileSystem.exists(root.partialURL(take.chunk, of: take.article)) || FileSystem.exists(root.chunkURL(take.chunk, of: take.article))
+                guard here, (try? catalog.leaseHolder(of: take.article, other: host, now: now)) == .some(nil) else { continue }
             }
             if let notice = recover(take.chunk, of: take.article, target: take.target, paragraph: take.paragraph, root: root, catalog: catalog) {
                 notices.append(notice)

@@ -30,11 +30,14 @@ extension NarrationLibrary {
         TakeHeader.frames(inFileOfSize: FileSystem.size(root.partialURL(record.chunk, of: record.article)), format: format)
     }
 
-    /// Takes up again a take set aside while its page was away: the article is locked, the
-    /// partial file's header is made to match its whole frames, and the take records on after
-    /// them from `stream` (whose count starts there), to be committed where it was meant to go.
+    /// Takes up again a take set aside while its page was away: the article is locked (and held
+    /// from the other hosts), the partial file's header is made to match its whole frames, and
+    /// the take records on after them from `stream` (whose count starts there), to be committed
+    /// where it was meant to go. A take this host holds no partial file of (begun through
+    /// another host) starts here anew, from its first frame.
     /// - Throws: `usage` when the take is not one being uploaded into `article` by this
-    ///   account; `articleLocked` while another take records; `fileSystem`, `foreignFile`.
+    ///   account; `articleBusy` while another take records, here or through another host;
+    ///   `fileSystem`, `foreignFile`.
     public func resumeUpload(_ tag: TakeUploadTag, into article: Article, stream: (FrameCount) -> StreamedCapture) throws(NarrationError) -> Recording {
         guard let record = try catalog.takeUpload(tag.key), record.article == article.id, record.account == tag.account else {
             throw .usage("That take is not one of this article's: reload the page.")
@@ -43,10 +46,22 @@ extension NarrationLibrary {
             throw .usage("That take is on the server already.")
         }
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .recording)
+        let lease = try ArticleLease.take(article, host: host, catalog: catalog)
         let partial = root.partialURL(record.chunk, of: article.id)
-        let frames = try TakeFile.repair(partial, format: article.format).frames
+        let frames: FrameCount
+        let writer: SoundFileWriter
+        if FileSystem.exists(partial) {
+            frames = try TakeFile.repair(partial, format: article.format).frames
+            writer = try SoundFileWriter(continuing: partial.path, format: article.format)
+        } else {
+            // Begun through another host (which died or let the page go) or lost here: the page
+            // kept every piece until the take is committed, so it sends the take again from its start.
+            try root.prepareArticle(article.id)
+            frames = 0
+            writer = try SoundFileWriter(creating: partial.path, format: article.format)
+            try writer.checkpoint()
+        }
         let reserve = try SpaceReserve(at: root.articleURL(article.id).appendingPathComponent("space.reserve"))
-        let writer = try SoundFileWriter(continuing: partial.path, format: article.format)
         let plan = try catalog.readingPlan(of: article)
         let paragraph = plan.paragraphs.first { $0.id == pending.paragraph }
         let input = stream(frames)
@@ -55,7 +70,7 @@ extension NarrationLibrary {
         }
         return Recording(
             article: article, chunkID: record.chunk, paragraph: paragraph, upNext: paragraph.flatMap(plan.paragraph(after:)), device: input,
-            durationFrames: nil, root: root, catalog: catalog, target: pending.target, writer: writer, lock: lock, reserve: reserve,
+            durationFrames: nil, root: root, catalog: catalog, target: pending.target, writer: writer, lock: lock, lease: lease, reserve: reserve,
             resumedFrom: frames, takesKept: takesKept)
     }
 
@@ -64,6 +79,6 @@ extension NarrationLibrary {
     /// - Returns: the sentence recovery gives; nil when there was nothing to keep.
     public func keepWhatArrived(_ key: TakeUploadKey) throws(NarrationError) -> String? {
         guard let record = try catalog.takeUpload(key), record.stage == .uploading else { return nil }
-        return TakeRecovery.run(root: root, catalog: catalog, only: record.chunk).first
+        return TakeRecovery.run(root: root, catalog: catalog, only: record.chunk, host: host).first
     }
 }

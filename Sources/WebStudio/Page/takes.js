@@ -3,11 +3,13 @@
 //
 // Every take is written to the browser's own storage as it is captured, in pieces of 50 ms,
 // and sent to the server numbered by frame (Protocol.md, "Takes a page uploads"). The
-// server says how much of it is on its disk for certain (`state.uploads[].durable`); only then
-// are pieces deleted here. After any break (a dropped connection, a sleeping laptop, a reload, a
-// crashed tab, the server restarting) the page asks the server where to go on from ("resume")
-// and sends the rest. Recording never waits for the network: a take's length is what the
-// microphone gave.
+// server says how much of it is on its disk for certain (`state.uploads[].durable`), which the
+// page shows; its pieces are deleted here only once the take is committed ("done"), because a
+// reading service may run on several servers: when the one receiving the take dies, the take
+// goes on through another, which has none of it and asks for it from its start. After any
+// break (a dropped connection, a sleeping laptop, a reload, a crashed tab, the server
+// restarting) the page asks the server where to go on from ("resume") and sends the rest.
+// Recording never waits for the network: a take's length is what the microphone gave.
 //
 // Storage is IndexedDB: every engine volunteers use (Chromium, WebKit, Firefox) offers it to a
 // page's own script with no worker, where the Origin Private File System's synchronous files
@@ -141,25 +143,6 @@ const takeStore = {
       });
     }
     return list.filter((p) => p.offset + p.frames > fromFrame).sort((a, b) => a.offset - b.offset);
-  },
-
-  /** Deletes the pieces the server holds on disk for certain: those ending at or before `upTo`. */
-  async forget(take, upTo) {
-    if (this.memory) {
-      const list = this.memory.pieces.get(take) || [];
-      this.memory.pieces.set(take, list.filter((p) => p.offset + p.frames > upTo));
-      return;
-    }
-    await this.transaction(["pieces"], (tx) => {
-      const store = tx.objectStore("pieces");
-      const request = store.openCursor(IDBKeyRange.bound([take, 0], [take, upTo]));
-      request.onsuccess = () => {
-        const cursor = request.result;
-        if (!cursor) return;
-        if (cursor.value.offset + cursor.value.frames <= upTo) cursor.delete();
-        cursor.continue();
-      };
-    });
   },
 
   /** Forgets a take the server has whole. */
@@ -420,18 +403,15 @@ const uploads = {
     this.pump();
   },
 
-  /** The studio's state: what the server holds on disk for certain is forgotten here. */
+  /** The studio's state: how much of each take the server holds on disk for certain (the
+   * pieces stay here until the take is committed: another server may need them all). */
   observe(state) {
     const onServer = new Map((state.uploads || []).map((u) => [u.take, u]));
     for (const take of this.takes.values()) {
       const upload = onServer.get(take.take);
       if (upload) {
         take.onServer = upload.received;
-        if (upload.durable > take.durable) {
-          take.durable = upload.durable;
-          const upTo = upload.durable;
-          this.writing = this.writing.then(() => takeStore.forget(take.take, upTo)).catch(() => {});
-        }
+        take.durable = Math.min(upload.durable, take.frames);
       } else if (take.ended && take.durable >= take.frames && take.server !== "done") {
         // Every frame was on the server's disk and the take is no longer listed: committed.
         take.server = "done";

@@ -177,3 +177,9 @@ CREATE TABLE chunk_copy (
 );
 -- index chunk_copy_by_article
 CREATE INDEX chunk_copy_by_article ON chunk_copy (article_id);
+-- table article_lease
+CREATE TABLE article_lease (
+    article_id TEXT NOT NULL PRIMARY KEY REFERENCES article (id) ON DELETE CASCADE,
+    host TEXT NOT NULL,
+    expires_ms BIGINT NOT NULL
+);
