@@ -37,6 +37,10 @@ import asyncio, http.client, json, os, random, signal, socket as socketlib, sqli
 
 from websockets.asyncio.client import connect
 
+# The PostgreSQL server the tests start, here for the bench's own.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "Browser"))
+from postgresql import PostgreSQL  # noqa: E402
+
 narrate, work = os.environ["NARRATE"], os.environ["WORK"]
 base = os.path.join(work, "service")
 os.makedirs(base, exist_ok=True)
@@ -504,52 +508,6 @@ def seed_desk(service, accounts, articles):
     catalog.execute("COMMIT")
     catalog.close()
     return names
-
-
-class PostgreSQL:
-    """A PostgreSQL server of the bench's own (Debian's postgresql): initdb into a folder, reached
-    through its Unix socket, which lets the system user in without a password. As root its
-    programs run as the postgres user, as initdb requires."""
-
-    def __init__(self, folder):
-        bins = sorted(d for d in (os.path.join("/usr/lib/postgresql", v, "bin") for v in os.listdir("/usr/lib/postgresql"))
-                      if os.path.exists(os.path.join(d, "initdb")))
-        if not bins:
-            sys.exit("PostgreSQL's programs are not in /usr/lib/postgresql/*/bin: install postgresql.")
-        self.bin, self.folder = bins[-1], folder
-        self.socket = os.path.join(folder, "socket")
-        os.makedirs(self.socket)
-        with socketlib.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        if os.getuid() == 0:
-            import pwd
-            owner = pwd.getpwnam("postgres")
-            for path in (folder, self.socket):
-                os.chown(path, owner.pw_uid, owner.pw_gid)
-        self.run("initdb", "-D", os.path.join(folder, "data"), "-U", "narrate", "-E", "UTF8", "--auth-local=trust", "--no-sync", "--no-instructions")
-        self.process = subprocess.Popen(self.as_postgres(os.path.join(self.bin, "postgres"), "-D", os.path.join(folder, "data"), "-p", str(self.port),
-                                                         "-k", self.socket, "-c", "listen_addresses="),
-                                        stdout=subprocess.DEVNULL, stderr=open(os.path.join(folder, "postgres.log"), "w"))
-        for _ in range(600):
-            if subprocess.run(self.as_postgres(os.path.join(self.bin, "pg_isready"), "-q", "-h", self.socket, "-p", str(self.port), "-U", "narrate",
-                                               "-d", "postgres")).returncode == 0:
-                break
-            time.sleep(0.1)
-        self.run("createdb", "-h", self.socket, "-p", str(self.port), "-U", "narrate", "narrate")
-        self.address = "postgresql://narrate@/narrate?host=%s&port=%d" % (self.socket, self.port)
-
-    def as_postgres(self, program, *args):
-        return (["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", program] if os.getuid() == 0 else [program]) + list(args)
-
-    def run(self, name, *args):
-        result = subprocess.run(self.as_postgres(os.path.join(self.bin, name), *args), capture_output=True, text=True)
-        if result.returncode != 0:
-            sys.exit("%s exited %d: %s" % (name, result.returncode, result.stderr.strip()))
-
-    def stop(self):
-        self.process.send_signal(signal.SIGINT)
-        self.process.wait(60)
 
 
 def run_desk(engine="SQLite"):

@@ -56,13 +56,27 @@ final class LivePage: Sendable {
     /// False once a check found the session ended.
     var isOpen: Bool { closed.withLock { $0 == nil } }
 
+    /// Why a message is held back while the catalog cannot be asked (its server restarting): the
+    /// page keeps what it sent and sends it again, and the session goes on.
+    static let catalogAway = "The server cannot check your session just now: what you send is kept on this computer and sent again in a moment."
+
     /// Whether the page may send `message` now: the session is checked again (as the person's
-    /// own act, it keeps the session from going idle), then the action on its article.
+    /// own act, it keeps the session from going idle), then the action on its article. While
+    /// the catalog cannot be asked, messages are refused one by one and the page stays open.
     func authorise(_ message: PageMessage) async -> Verdict {
         guard let door else { return .allowed }
         if let reason = closed.withLock({ $0 }) { return .sessionEnded(reason) }
-        guard let account = await currentAccount(touching: true) else { return .sessionEnded(ServiceDoor.sessionEnded) }
-        if let studioOf, await lost(studioOf, by: account, door: door) { return .sessionEnded(close(Self.noLongerYours)) }
+        let account: Account
+        switch await currentAccount(touching: true) {
+        case .signedIn(let signedIn): account = signedIn
+        case .ended: return .sessionEnded(ServiceDoor.sessionEnded)
+        case .unknown: return .refused(Self.catalogAway)
+        }
+        switch await lost(studioOf, by: account, door: door) {
+        case true?: return .sessionEnded(close(Self.noLongerYours))
+        case nil: return .refused(Self.catalogAway)
+        case false?: break
+        }
         let wanted = MessageAction.of(message)
         let article: ArticleID?
         switch wanted.target {
@@ -77,10 +91,13 @@ final class LivePage: Sendable {
         case .none:
             article = nil
         }
-        guard await door.may(account, wanted.action, article: article) else {
-            return .refused(article == nil ? ServiceDoor.notAllowed : ServiceDoor.notAllowedArticle)
+        let allowed: Bool
+        do throws(NarrationError) {
+            allowed = try await door.checkedMay(account, wanted.action, article: article)
+        } catch {
+            return .refused(Self.catalogAway)
         }
-        return .allowed
+        return allowed ? .allowed : .refused(article == nil ? ServiceDoor.notAllowed : ServiceDoor.notAllowedArticle)
     }
 
     /// Whether the studio's messages may go to this page: in a reading service only while its
@@ -98,34 +115,60 @@ final class LivePage: Sendable {
 
     /// Why the page must close now, or nil while it may stay: its session ended, or (an
     /// article's studio) its account may no longer do to the article what it came to do.
-    /// Checked without counting as the person's use of the session.
+    /// Checked without counting as the person's use of the session. A catalog that cannot be
+    /// asked just now closes nothing: the next check asks again.
     func closingReason() async -> String? {
         guard let door else { return nil }
         if let reason = closed.withLock({ $0 }) { return reason }
-        guard let account = await currentAccount(touching: false) else { return ServiceDoor.sessionEnded }
-        if let studioOf, await lost(studioOf, by: account, door: door) { return close(Self.noLongerYours) }
-        return nil
+        switch await currentAccount(touching: false) {
+        case .signedIn(let account):
+            return await lost(studioOf, by: account, door: door) == true ? close(Self.noLongerYours) : nil
+        case .ended:
+            return ServiceDoor.sessionEnded
+        case .unknown:
+            return nil
+        }
     }
 
     /// Whether the account lost the article its page came for: it may no longer do what it came
     /// to do, and the article is no longer theirs (given to someone else, left open, withdrawn).
     /// Their own send (Ready for review, or Published with review off) takes away `record` but
     /// not the article: the page stays to show what came of it, and the server refuses changes
-    /// message by message.
-    private func lost(_ studioOf: (article: ArticleID, access: ServiceAction), by account: Account, door: ServiceDoor) async -> Bool {
-        guard await !door.may(account, studioOf.access, article: studioOf.article) else { return false }
-        return await !door.stillHolds(account, article: studioOf.article)
+    /// message by message. False for the shared studio; nil when the catalog cannot be asked.
+    private func lost(_ studioOf: (article: ArticleID, access: ServiceAction)?, by account: Account, door: ServiceDoor) async -> Bool? {
+        guard let studioOf else { return false }
+        do throws(NarrationError) {
+            guard try await !door.checkedMay(account, studioOf.access, article: studioOf.article) else { return false }
+            return try await !door.checkedStillHolds(account, article: studioOf.article)
+        } catch {
+            return nil
+        }
     }
 
-    private func currentAccount(touching: Bool) async -> Account? {
-        guard let door, let signedIn, isOpen else { return nil }
+    /// The page's account as its session says now.
+    private enum SessionCheck {
+        case signedIn(Account)
+        /// Signed out, expired, or the account disabled: the page closes.
+        case ended
+        /// The catalog could not be asked (its server restarting): neither.
+        case unknown
+    }
+
+    private func currentAccount(touching: Bool) async -> SessionCheck {
+        guard let door, let signedIn, isOpen else { return .ended }
         let accounts = door.accounts
         let token = signedIn.token
-        let account = try? await BlockingWork.run(named: "narrate-web-session") { () throws(NarrationError) in
-            try accounts.session(token, touching: touching)
+        do throws(NarrationError) {
+            return .signedIn(
+                try await BlockingWork.run(named: "narrate-web-session") { () throws(NarrationError) in
+                    try accounts.session(token, touching: touching)
+                })
+        } catch where error.kind == .accountRefused {
+            _ = close(ServiceDoor.sessionEnded)
+            return .ended
+        } catch {
+            return .unknown
         }
-        if account == nil { _ = close(ServiceDoor.sessionEnded) }
-        return account
     }
 
     /// Marks the page closed for `reason` (the first reason stays); returns the reason it has.

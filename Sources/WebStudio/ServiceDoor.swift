@@ -21,6 +21,7 @@ struct ServiceDoor: Sendable {
     static let sessionEnded = "Your session has ended (signed out, or the account disabled): sign in again."
     static let notYoursToSee = "The article open in the studio is not one of yours, so it is not shown: ask the service's coordinator."
     static let notAllowedArticle = "Your account may not change this article: ask the service's coordinator if it should."
+    static let catalogAway = "The service cannot check your session just now: try again in a moment."
 
     /// What may be asked without a session: the sign-in and invitation pages, their files, the
     /// routes that begin a session, the API's OpenAPI document (it describes routes and holds
@@ -55,21 +56,31 @@ struct ServiceDoor: Sendable {
 
     /// Whether `account` may do `action` to `article` (none: an action on the service itself).
     /// Whether `article` is still `account`'s (`ArticleAccess.isStillHeld`).
+    /// A catalog that cannot be asked just now counts as no (`checkedStillHolds` tells the two apart).
     func stillHolds(_ account: Account, article: ArticleID) async -> Bool {
-        let access = articleAccess
-        let held = try? await BlockingWork.run(named: "narrate-web-access") { () throws(NarrationError) in
-            try access.isStillHeld(article, by: account)
-        }
-        return held ?? false
+        (try? await checkedStillHolds(account, article: article)) ?? false
     }
 
+    /// A catalog that cannot be asked just now counts as no (`checkedMay` tells the two apart).
     func may(_ account: Account, _ action: ServiceAction, article: ArticleID?) async -> Bool {
+        (try? await checkedMay(account, action, article: article)) ?? false
+    }
+
+    /// As `stillHolds`; throws when the catalog cannot be asked (its server restarting).
+    func checkedStillHolds(_ account: Account, article: ArticleID) async throws(NarrationError) -> Bool {
+        let access = articleAccess
+        return try await BlockingWork.run(named: "narrate-web-access") { () throws(NarrationError) in
+            try access.isStillHeld(article, by: account)
+        }
+    }
+
+    /// As `may`; throws when the catalog cannot be asked (its server restarting).
+    func checkedMay(_ account: Account, _ action: ServiceAction, article: ArticleID?) async throws(NarrationError) -> Bool {
         guard let article else { return Permissions.may(account, action, nil) }
         let access = articleAccess
-        let relation = try? await BlockingWork.run(named: "narrate-web-access") { () throws(NarrationError) in
+        let relation = try await BlockingWork.run(named: "narrate-web-access") { () throws(NarrationError) in
             try access.relation(of: account, to: article)
         }
-        guard let relation else { return false }
         return Permissions.may(account, action, relation)
     }
 }
@@ -101,8 +112,14 @@ struct ServiceMiddleware: RouterMiddleware {
         context.secure = secure
         if let token = SessionCookie.token(in: request.headers[.cookie]) {
             let accounts = door.accounts
-            if let account = try? await BlockingWork.run(named: "narrate-web-session", { () throws(NarrationError) in try accounts.session(token) }) {
+            do throws(NarrationError) {
+                let account = try await BlockingWork.run(named: "narrate-web-session") { () throws(NarrationError) in try accounts.session(token) }
                 context.signedIn = SignedInRequest(account: account, token: token, secure: secure)
+            } catch where error.kind == .accountRefused {
+                // Signed out, expired or disabled: as without a cookie.
+            } catch {
+                // The catalog cannot be asked (its server restarting): neither signed in nor out.
+                return Self.refuse(503, ServiceDoor.catalogAway, path: path)
             }
         }
         if context.signedIn == nil, !ServiceDoor.isPublic(method: method, path: path) {

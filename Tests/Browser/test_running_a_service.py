@@ -27,12 +27,17 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 TITLE = "Harbour lights restored"
 
 
-def article_block(language):
-    """The article's one code block in `language`, verbatim."""
+def article_blocks(language):
+    """The article's code blocks in `language`, verbatim, in order."""
     with open(ARTICLE) as f:
-        blocks = re.findall(r"^```" + language + r"\n(.*?)^```$", f.read(), re.MULTILINE | re.DOTALL)
-    assert len(blocks) == 1, f"RunningAService.md has {len(blocks)} {language} blocks, not one"
-    return blocks[0]
+        return re.findall(r"^```" + language + r"\n(.*?)^```$", f.read(), re.MULTILINE | re.DOTALL)
+
+
+def article_block(language, number=1, of=1):
+    """The article's `number`th code block in `language` (of `of`), verbatim."""
+    blocks = article_blocks(language)
+    assert len(blocks) == of, f"RunningAService.md has {len(blocks)} {language} blocks, not {of}"
+    return blocks[number - 1]
 
 
 def free_port():
@@ -42,20 +47,31 @@ def free_port():
 
 
 class Nginx:
-    """nginx as this user: the article's server block inside a configuration of its own folder."""
+    """nginx as this user: the article's server block inside a configuration of its own folder.
+    With several upstream ports, the article's "Several hosts": its upstream group of them, and
+    its lines that send the server block there in place of the one address."""
 
-    def __init__(self, folder, port, certificate, key, upstream_port):
+    def __init__(self, folder, port, certificate, key, upstream_ports):
         self.folder = os.path.join(folder, "nginx")
         os.makedirs(self.folder)
         self.port = port
-        site = article_block("nginx")
+        site = article_block("nginx", 1, of=3)
         # The article's server, with this test's port, certificate and service put in.
         replacements = {
             "listen 443 ssl;": f"listen 127.0.0.1:{port} ssl;",
             "/etc/letsencrypt/live/narrate.example.org/fullchain.pem": certificate,
             "/etc/letsencrypt/live/narrate.example.org/privkey.pem": key,
-            "proxy_pass http://127.0.0.1:8765;": f"proxy_pass http://127.0.0.1:{upstream_port};",
         }
+        if len(upstream_ports) == 1:
+            replacements["        proxy_pass http://127.0.0.1:8765;\n"] = f"        proxy_pass http://127.0.0.1:{upstream_ports[0]};\n"
+        else:
+            replacements["        proxy_pass http://127.0.0.1:8765;\n"] = article_block("nginx", 3, of=3)
+            upstream = article_block("nginx", 2, of=3)
+            addresses = re.findall(r"server (10\.0\.0\.\d+:8765) ", upstream)
+            assert len(addresses) == len(upstream_ports), f"the article's upstream group has {len(addresses)} hosts, not {len(upstream_ports)}"
+            for address, upstream_port in zip(addresses, upstream_ports):
+                upstream = upstream.replace(f"server {address} ", f"server 127.0.0.1:{upstream_port} ")
+            site = upstream + "\n" + site
         for old, new in replacements.items():
             assert site.count(old) == 1, f"the article's nginx block no longer has {old!r} once"
             site = site.replace(old, new)
@@ -114,7 +130,7 @@ class BehindNginxTests(ServiceTestCase):
         subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", cls.key, "-out", cls.certificate,
                         "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
                        check=True, capture_output=True)
-        cls.nginx = Nginx(folder, free_port(), cls.certificate, cls.key, cls.studio.port)
+        cls.nginx = Nginx(folder, free_port(), cls.certificate, cls.key, [cls.studio.port])
         cls.proxy = f"https://localhost:{cls.nginx.port}"
         text = os.path.join(folder, "harbour.txt")
         with open(text, "w") as f:

@@ -7,7 +7,7 @@ import Synchronization
 /// processes of this host out, and this row in the catalog (`article_lease`) keeps the other
 /// hosts out, so that a page's take is recorded by one host at a time.
 ///
-/// The hold lasts `length` and is renewed every quarter of it by a thread of its own until
+/// The hold lasts `length` and is renewed every quarter of it by a task of its own until
 /// `end()`; a host that dies stops renewing, and another host may take the article once the hold
 /// has run out (a page's take then goes on there from the pieces the page kept). On a catalog
 /// only this host uses (SQLite) there is no hold: the file lock is enough.
@@ -23,8 +23,8 @@ final class ArticleLease: Sendable {
     let article: ArticleID
     let host: String
     private let catalog: Catalog
-    /// Signalled by `end()`: the renewing thread stops.
-    private let ended = DispatchSemaphore(value: 0)
+    /// Renews the hold until cancelled by `end()`.
+    private let renewing: Task<Void, Never>
     private let isEnded = Atomic<Bool>(false)
 
     /// Takes `host`'s hold on `article` in a shared catalog; nil in a catalog of one host.
@@ -51,21 +51,20 @@ final class ArticleLease: Sendable {
         self.article = article
         self.host = host
         self.catalog = catalog
-        let ended = ended
-        let thread = Thread {
-            while ended.wait(timeout: .now() + Self.length / 4) == .timedOut {
-                _ = try? catalog.renewLease(on: article, host: host, until: Date().addingTimeInterval(Self.length))
+        renewing = Task.detached {
+            while (try? await Task.sleep(for: .seconds(Self.length / 4))) != nil {
+                _ = try? await BlockingWork.run(named: "narrate-lease") { () throws(NarrationError) in
+                    try catalog.renewLease(on: article, host: host, until: Date().addingTimeInterval(Self.length))
+                }
             }
         }
-        thread.name = "narrate-lease"
-        thread.start()
     }
 
     /// Gives the article back: the renewing stops and the row goes (the first call; later
     /// ones do nothing). A hold let go of without `end()` ends here too.
     func end() {
         guard !isEnded.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        ended.signal()
+        renewing.cancel()
         try? catalog.endLease(on: article, host: host)
     }
 
