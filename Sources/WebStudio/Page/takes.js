@@ -21,7 +21,6 @@
 const TAKE_PIECE_SECONDS = 0.05;      // a piece stored in the browser: each worklet batch, so a reload loses none
 const UPLOAD_BUFFER_LIMIT = 256 * 1024; // bytes queued on the socket before the page waits
 const ASK_AGAIN_MS = 1500;            // a take the server did not answer about is asked again
-const PIECE_FRAMES_AT_MOST = 10 * 48000; // a stored piece holds at most what the server takes in one: 10 s at 48 kHz (TakePiece.swift)
 
 /** CRC-32 (IEEE, as zlib's): the checksum a piece carries (TakePiece.swift computes the same). */
 const CRC_TABLE = (() => {
@@ -131,17 +130,23 @@ const takeStore = {
   },
 
   /** The take's pieces that end after `fromFrame`, in order. A take's pieces stay until it is
-   * committed, so only those that may reach `fromFrame` are read: a piece holds 10 s at most. */
+   * committed, so only those from the one holding `fromFrame` on are read. */
   async pieces(take, fromFrame) {
     let list;
     if (this.memory) {
       list = (this.memory.pieces.get(take) || []).slice();
     } else {
       list = await new Promise((resolve, reject) => {
-        const range = IDBKeyRange.bound([take, Math.max(0, fromFrame - PIECE_FRAMES_AT_MOST)], [take, Number.MAX_SAFE_INTEGER]);
-        const request = this.db.transaction("pieces").objectStore("pieces").getAll(range);
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
+        const store = this.db.transaction("pieces").objectStore("pieces");
+        // The last piece beginning at or before `fromFrame` (it may hold it), then all after it.
+        const holding = store.openCursor(IDBKeyRange.bound([take, 0], [take, fromFrame]), "prev");
+        holding.onsuccess = () => {
+          const first = holding.result ? holding.result.value.offset : fromFrame;
+          const request = store.getAll(IDBKeyRange.bound([take, first], [take, Number.MAX_SAFE_INTEGER]));
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        };
+        holding.onerror = () => reject(holding.error);
       });
     }
     return list.filter((p) => p.offset + p.frames > fromFrame).sort((a, b) => a.offset - b.offset);
