@@ -27,7 +27,10 @@ Two runs of `narrate serve` as a reading service (a library with accounts), each
    recording at once, the catalog in PostgreSQL and `[service] recordings` on a SeaweedFS of the
    bench's own; besides the studios' figures, each take's time from kept to its copy checked in
    the store, from the service's `--log json` ("chunk stored", since_kept_ms). BENCH_SERVICE=studios-20
-   runs the same 20 volunteers on SQLite with no store, for comparison.
+   runs the same 20 volunteers on SQLite with no store, for comparison; BENCH_SERVICE=studios-2hosts
+   the same as studios-store on two `narrate serve` hosts (data folders of their own, the catalog
+   and the store shared), half the volunteers' pages on each: the CPU and RSS rows are the two
+   hosts' added.
 
 Prints one JSON list of rows: [section, what, figure, target].
 Environment: NARRATE (the binary), WORK (a scratch folder). BENCH_SECONDS: how long the
@@ -162,8 +165,8 @@ def speech(rate, channels):
 class Page:
     """One volunteer's studio page: its WebSocket, the states it received, and (recording) its takes."""
 
-    def __init__(self, name, article, cookie):
-        self.name, self.article, self.cookie = name, article, cookie
+    def __init__(self, name, article, cookie, service):
+        self.name, self.article, self.cookie, self.service = name, article, cookie, service
         self.states = []      # (monotonic time, state)
         self.changed = None   # an event set on every state
         self.closed = None    # why the connection ended, when it ended before the bench closed it
@@ -174,7 +177,8 @@ class Page:
         self.recording_spans = []  # (start, end) of each take on the monotonic clock
         self.frame_bytes = 2      # bytes of one frame of the studio's format (2 × channels)
 
-    async def connect(self, service):
+    async def connect(self):
+        service = self.service
         self.changed = asyncio.Event()
         self.chunks = os.path.join(service.home, "articles", self.article, "chunks")
         uri = "ws://%s:%d/live?article=%s" % (service.host, service.port, self.article)
@@ -256,11 +260,12 @@ class Page:
         sys.exit("%s's take never appeared in %s" % (self.name, self.chunks))
 
 
-async def studios(service, pages):
-    """Opens every page's studio, then records on the first pages: (pages, the format's rate and channels, figures)."""
+async def studios(services, pages):
+    """Opens every page's studio (each on its host), then records on the first pages: (the
+    format's rate and channels, figures; the CPU and memory of every host added)."""
     note("Opening %d studios…" % len(pages))
     for page in pages:
-        await page.connect(service)
+        await page.connect()
     recorders = pages[:RECORDING]
     fmt = recorders[0].states[-1][1]["format"]
     rate, channels = fmt["sampleRate"], fmt["channels"]
@@ -274,7 +279,7 @@ async def studios(service, pages):
     frame_bytes = int(rate * frame_seconds) * channels * 2
     await asyncio.sleep(2)
     note("Recording on %d pages at once for %.0f s…" % (len(recorders), RECORD_SECONDS))
-    cpu_before, window_start = service.cpu_seconds(), time.monotonic()
+    cpu_before, window_start = sum(service.cpu_seconds() for service in services), time.monotonic()
     counts_before = [len(page.states) for page in pages]
 
     async def record(page, seed):
@@ -289,8 +294,9 @@ async def studios(service, pages):
 
     await asyncio.gather(*(record(page, number) for number, page in enumerate(recorders)))
     window = time.monotonic() - window_start
-    cpu = service.cpu_seconds() - cpu_before
-    rss, peak = service.memory()
+    cpu = sum(service.cpu_seconds() for service in services) - cpu_before
+    memories = [service.memory() for service in services]
+    rss, peak = sum(m[0] for m in memories), sum(m[1] for m in memories)
     idle_rates = [(len(page.states) - before) / window for page, before in zip(pages[RECORDING:], counts_before[RECORDING:])]
     meter_rates = []
     for page in recorders:
@@ -309,22 +315,25 @@ def read_chunk(path):
         return w.readframes(w.getnframes()), w.getframerate(), w.getnchannels(), w.getsampwidth()
 
 
-def run_studios(store=False, twenty=False):
+def run_studios(store=False, twenty=False, hosts=1):
     """The studios; with `store`, the catalog in PostgreSQL and every chunk copied to a SeaweedFS
-    recordings store, as a service of several hosts has them, with 20 volunteers recording;
-    `twenty`: the same 20 volunteers on SQLite with no store, for comparison."""
+    recordings store, as a service of several hosts has them, with 20 volunteers recording, on
+    `hosts` hosts (the pages shared out between them in turn); `twenty`: the same 20 volunteers on
+    SQLite with no store, for comparison."""
     global VOLUNTEERS, RECORDING
     seaweed = database = None
     if store or twenty:
         VOLUNTEERS, RECORDING = 20, 20
     if store:
-        seaweed = SeaweedFS(os.path.join(base, "seaweedfs"), "recordings")
-        database = PostgreSQL(os.path.join(base, "postgresql-studios"))
+        name = "studios-store" if hosts == 1 else "studios-%dhosts" % hosts
+        seaweed = SeaweedFS(os.path.join(base, name + "-seaweedfs"), "recordings")
+        database = PostgreSQL(os.path.join(base, name + "-postgresql"))
         config = ('[service]\ncatalog = "%s"\nrecordings = "store"\n[destinations.store]\nurl = "s3://recordings/takes"\n'
                   'endpoint = "%s"\npath_style = true\n' % (database.address, seaweed.endpoint))
-        service = Service("studios-store", config, SeaweedFS.credentials)
+        services = [Service(name + ("" if hosts == 1 else "-host%d" % (number + 1)), config, SeaweedFS.credentials) for number in range(hosts)]
     else:
-        service = Service("studios-20" if twenty else "studios")
+        services = [Service("studios-20" if twenty else "studios")]
+    service = services[0]  # the command line's host: accounts and articles go into the shared catalog through it
     note("Adding %d volunteers and their articles…" % VOLUNTEERS)
     tokens = {}
     names = ["volunteer%02d" % n for n in range(1, VOLUNTEERS + 1)]
@@ -338,24 +347,29 @@ def run_studios(store=False, twenty=False):
         added = json.loads(service.narrate("desk", "add", "--title", "Article of %s" % name, "--text", text, "--deadline", "2031-05-04", "--json"))
         articles[name] = added["id"]
         service.narrate("desk", "assign", added["id"], name)
-    service.start(*(["--log", "json"] if store else []))
+    for host in services:
+        host.start(*(["--log", "json"] if store else []))
     try:
-        pages = [Page(name, articles[name], service.signed_in(name, tokens[name])) for name in names]
-        rate, channels, window, cpu, rss, peak, meter_rates, idle_rates = asyncio.run(studios(service, pages))
+        pages = []
+        for number, name in enumerate(names):
+            host = services[number % len(services)]
+            pages.append(Page(name, articles[name], host.signed_in(name, tokens[name]), host))
+        rate, channels, window, cpu, rss, peak, meter_rates, idle_rates = asyncio.run(studios(services, pages))
         if store:
-            stored = wait_for_copies(service, sum(len(page.sent) for page in pages[:RECORDING]))
+            stored = wait_for_copies(services, sum(len(page.sent) for page in pages[:RECORDING]))
     except BaseException:
         for server in (seaweed, database):
             if server:
                 server.stop()
         raise
     finally:
-        service.stop()
+        for host in services:
+            host.stop()
     # Frames lost: each take's samples against its chunk file, sample for sample.
     sent = lost = differing = 0
     takes = 0
     for page in pages[:RECORDING]:
-        chunks = json.loads(service.narrate("chunks", "--article", page.article, "--json"))
+        chunks = json.loads(page.service.narrate("chunks", "--article", page.article, "--json"))
         if len(chunks) != len(page.sent):
             sys.exit("%s's article has %d chunks after %d takes" % (page.name, len(chunks), len(page.sent)))
         for chunk, pcm_sent in zip(chunks, page.sent):
@@ -374,7 +388,7 @@ def run_studios(store=False, twenty=False):
     p50, p99 = percentile(durable, 0.5), percentile(durable, 0.99)
     title = "service: %d studios open, %d recording" % (VOLUNTEERS, RECORDING)
     if store:
-        title += " (catalog in PostgreSQL, chunks copied to SeaweedFS)"
+        title += " (%scatalog in PostgreSQL, chunks copied to SeaweedFS)" % ("%d hosts, " % hosts if hosts > 1 else "")
     rows = [
         [title, "frames lost (sent vs chunk files, sample for sample)",
          "%d of %d lost, %d differ (%d takes, %.0f s of speech)" % (lost, sent, differing, takes, sent / rate),
@@ -392,7 +406,8 @@ def run_studios(store=False, twenty=False):
          "20 a second: %s" % ("met" if min(meter_rates) >= 19 else "NOT MET")],
         ["", "state messages a second, each idle page (%d)" % len(idle_rates),
          "min %.2f, max %.2f" % (min(idle_rates), max(idle_rates)) if idle_rates else "no idle pages", "a state on each change only"],
-        ["", "server CPU, RSS", "%.0f %% of one core over %.0f s; RSS %.0f MiB (peak %.0f MiB)" % (cpu / window * 100, window, rss, peak),
+        ["", "server CPU, RSS" + (" (the %d hosts added)" % hosts if hosts > 1 else ""),
+         "%.0f %% of one core over %.0f s; RSS %.0f MiB (peak %.0f MiB)" % (cpu / window * 100, window, rss, peak),
          "2 cores shared with the %d simulated pages" % VOLUNTEERS],
     ]
     for server in (seaweed, database):
@@ -410,12 +425,14 @@ def run_studios(store=False, twenty=False):
     return rows
 
 
-def wait_for_copies(service, takes):
-    """The since_kept_ms of each "chunk stored" line of the service's log, once all `takes` are there (60 s at most)."""
+def wait_for_copies(services, takes):
+    """The since_kept_ms of each "chunk stored" line of the hosts' logs, once all `takes` are there (60 s at most)."""
     deadline = time.monotonic() + 60
     while True:
-        with open(os.path.join(service.folder, "serve.stderr")) as f:
-            lines = [json.loads(line) for line in f if line.startswith("{")]
+        lines = []
+        for service in services:
+            with open(os.path.join(service.folder, "serve.stderr")) as f:
+                lines += [json.loads(line) for line in f if line.startswith("{")]
         stored = [int(line["since_kept_ms"]) for line in lines if line.get("message") == "chunk stored" and line.get("since_kept_ms")]
         if len(stored) >= takes or time.monotonic() > deadline:
             if len(stored) < takes:
@@ -586,6 +603,8 @@ if which in ("all", "studios-20"):
     rows += run_studios(twenty=True)
 if which in ("all", "studios-store"):
     rows += run_studios(store=True)
+if which in ("all", "studios-2hosts"):
+    rows += run_studios(store=True, hosts=2)
 if which in ("all", "desk"):
     rows += run_desk()
 if which in ("all", "desk", "desk-postgresql"):

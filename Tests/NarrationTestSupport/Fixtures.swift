@@ -19,6 +19,17 @@ public final class TemporaryFolder: @unchecked Sendable {
 
 /// Test signals, as the raw little-endian PCM an ALSA `file`-plugin microphone plays.
 public enum Signals {
+    /// `count` 16-bit samples of white noise, the same for the same seed in every run.
+    public static func noise(_ count: Int, seed: UInt64) -> [Int16] {
+        var generator = SeededGenerator(seed: seed)
+        return (0..<count).map { _ in Int16.random(in: .min ... .max, using: &generator) }
+    }
+
+    /// 16-bit little-endian bytes of `samples`, as a page sends a take's pieces.
+    public static func littleEndian(_ samples: [Int16]) -> [UInt8] {
+        samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
+    }
+
     /// Speech from espeak-ng, converted by sox to `format` (raw, little-endian), at least
     /// `seconds` long (repeated as needed). Generated once per format and cached. Without
     /// dither (`-D`), so that the same format gives the same samples in every run.

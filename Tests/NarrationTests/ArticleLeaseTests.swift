@@ -14,15 +14,6 @@ import Testing
 struct ArticleLeaseTests {
     private static let key = TakeUploadKey("fedcba9876543210fedcba9876543210")!
 
-    private func bytes(_ samples: [Int16]) -> [UInt8] {
-        samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
-    }
-
-    private func noise(_ count: Int, seed: UInt64) -> [Int16] {
-        var generator = SeededGenerator(seed: seed)
-        return (0..<count).map { _ in Int16.random(in: .min ... .max, using: &generator) }
-    }
-
     @Test("a hold is taken by one host, refused to another, renewed, taken over once it has run out, and ended by its holder only",
           arguments: CatalogEngines.Kind.allCases)
     func holds(_ kind: CatalogEngines.Kind) throws {
@@ -67,8 +58,8 @@ struct ArticleLeaseTests {
         let stream = StreamedCapture(name: "the browser's microphone", format: .speech)
         let take = try first.prepareRecording(into: article, placement: .append, input: .streamed(stream), duration: nil, upload: tag)
         try take.start()
-        let samples = noise(44_100, seed: 21)
-        let sent = bytes(samples)
+        let samples = Signals.noise(44_100, seed: 21)
+        let sent = Signals.littleEndian(samples)
         _ = stream.receive(Array(sent[0..<30_000]), at: 0)
 
         // While the first host records, the second refuses the take and any other take of the article.

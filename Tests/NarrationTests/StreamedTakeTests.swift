@@ -9,10 +9,6 @@ import Testing
 /// the same recording as a device's: its partial file, checkpoints and commit.
 @Suite("Takes from a streamed microphone")
 struct StreamedTakeTests {
-    /// 16-bit little-endian bytes of `samples`.
-    private func bytes(_ samples: [Int16]) -> [UInt8] {
-        samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
-    }
 
     /// A started take from a new stream into a new article of `fixture`'s library.
     private func streamedTake(_ fixture: LibraryFixture, title: String) throws -> (Article, StreamedCapture, Recording) {
@@ -29,7 +25,7 @@ struct StreamedTakeTests {
         let (article, stream, take) = try streamedTake(fixture, title: "Streamed")
         var generator = SeededGenerator(seed: 19)
         let samples = (0..<22_050).map { _ in Int16.random(in: .min ... .max, using: &generator) }
-        let sent = bytes(samples)
+        let sent = Signals.littleEndian(samples)
         var offset = 0
         for size in [1, 3, 4_410, 999, 2, 8_820] + Array(repeating: 5_000, count: 20) where offset < sent.count {
             stream.append(sent[offset..<min(sent.count, offset + size)])
@@ -47,7 +43,7 @@ struct StreamedTakeTests {
     func senderGone() throws {
         let fixture = try LibraryFixture()
         let (article, stream, take) = try streamedTake(fixture, title: "Gone")
-        stream.append(bytes((0..<4_410).map { Int16($0 % 1_000) }))
+        stream.append(Signals.littleEndian((0..<4_410).map { Int16($0 % 1_000) }))
         stream.fail(NarrationError(.deviceFailed, "The browser stopped sending audio."))
         let outcome = take.finish()
         #expect(outcome.reason == .deviceFailed(NarrationError(.deviceFailed, "The browser stopped sending audio.")))

@@ -14,15 +14,6 @@ import Testing
 struct UploadedTakeTests {
     private static let key = TakeUploadKey("0123456789abcdef0123456789abcdef")!
 
-    private func bytes(_ samples: [Int16]) -> [UInt8] {
-        samples.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
-    }
-
-    private func noise(_ count: Int, seed: UInt64) -> [Int16] {
-        var generator = SeededGenerator(seed: seed)
-        return (0..<count).map { _ in Int16.random(in: .min ... .max, using: &generator) }
-    }
-
     /// A started take uploaded under `tag` into a new article.
     private func uploadedTake(_ library: NarrationLibrary, title: String, tag: TakeUploadTag) throws -> (Article, StreamedCapture, Recording) {
         let article = try library.newArticle(title: title, publication: "", narrator: "", format: .speech)
@@ -35,16 +26,16 @@ struct UploadedTakeTests {
     @Test("a page that stored less than it sent (reloaded before its last piece was stored) ends the take at what the server holds")
     func endBelowReceived() {
         let stream = StreamedCapture(name: "the browser's microphone", format: .speech)
-        _ = stream.receive(bytes(noise(900, seed: 4)), at: 0)
+        _ = stream.receive(Signals.littleEndian(Signals.noise(900, seed: 4)), at: 0)
         #expect(stream.end(atFrame: 800))
         #expect(stream.endFrame == 900)
-        #expect(stream.receive(bytes(noise(100, seed: 4)), at: 800) == .duplicate(received: 900))
+        #expect(stream.receive(Signals.littleEndian(Signals.noise(100, seed: 4)), at: 800) == .duplicate(received: 900))
     }
 
     @Test("pieces repeated, overlapping and past a gap: each frame is taken once, and the take ends at the length the page gave")
     func receipts() throws {
         let stream = StreamedCapture(name: "the browser's microphone", format: .speech)
-        let samples = bytes(noise(1_000, seed: 3))
+        let samples = Signals.littleEndian(Signals.noise(1_000, seed: 3))
         #expect(stream.receive(Array(samples[0..<400]), at: 0) == .taken(received: 200))
         #expect(stream.receive(Array(samples[0..<400]), at: 0) == .duplicate(received: 200))
         #expect(stream.receive(Array(samples[600..<800]), at: 300) == .gap(expected: 200))
@@ -76,8 +67,8 @@ struct UploadedTakeTests {
         let fixture = try LibraryFixture()
         let tag = TakeUploadTag(key: Self.key, account: "vol")
         let (article, stream, take) = try uploadedTake(fixture.library, title: "Resumed", tag: tag)
-        let samples = noise(44_100, seed: 11)
-        let sent = bytes(samples)
+        let samples = Signals.noise(44_100, seed: 11)
+        let sent = Signals.littleEndian(samples)
         _ = stream.receive(Array(sent[0..<30_000]), at: 0)  // 15,000 frames, then the page goes
         let kept = take.setAside()
         #expect(kept == 15_000)
@@ -116,7 +107,7 @@ struct UploadedTakeTests {
     func patience() throws {
         let fixture = try LibraryFixture()
         let (article, stream, take) = try uploadedTake(fixture.library, title: "Patience", tag: TakeUploadTag(key: Self.key, account: nil))
-        _ = stream.receive(bytes(noise(8_000, seed: 5)), at: 0)
+        _ = stream.receive(Signals.littleEndian(Signals.noise(8_000, seed: 5)), at: 0)
         #expect(take.setAside() == 8_000)
         let root = fixture.library.root
         let catalog = try Catalog(path: root.catalogURL.path)
@@ -134,7 +125,7 @@ struct UploadedTakeTests {
         let secondTake = try fixture.library.prepareRecording(
             into: article, placement: .append, input: .streamed(second), duration: nil, upload: TakeUploadTag(key: other, account: nil))
         try secondTake.start()
-        _ = second.receive(bytes(noise(2_000, seed: 6)), at: 0)
+        _ = second.receive(Signals.littleEndian(Signals.noise(2_000, seed: 6)), at: 0)
         #expect(secondTake.setAside() == 2_000)
         let sentence = try #require(try fixture.library.keepWhatArrived(other))
         #expect(sentence.contains("as chunk 2"))
@@ -147,7 +138,7 @@ struct UploadedTakeTests {
         let fixture = try LibraryFixture(catalog: catalog)
         let tag = TakeUploadTag(key: Self.key, account: "vol")
         let (article, stream, take) = try uploadedTake(fixture.library, title: "Mine", tag: tag)
-        _ = stream.receive(bytes(noise(4_000, seed: 8)), at: 0)
+        _ = stream.receive(Signals.littleEndian(Signals.noise(4_000, seed: 8)), at: 0)
         #expect(take.setAside() == 4_000)
         let partial = fixture.library.root.partialURL(try #require(try fixture.library.takeUpload(Self.key)).chunk, of: article.id)
         let before = try Data(contentsOf: partial)
@@ -175,7 +166,7 @@ struct UploadedTakeTests {
         let fixture = try LibraryFixture()
         let tag = TakeUploadTag(key: Self.key, account: nil)
         let (article, stream, take) = try uploadedTake(fixture.library, title: "Planted", tag: tag)
-        _ = stream.receive(bytes(noise(1_000, seed: 9)), at: 0)
+        _ = stream.receive(Signals.littleEndian(Signals.noise(1_000, seed: 9)), at: 0)
         _ = take.setAside()
         let partial = fixture.library.root.partialURL(try #require(try fixture.library.takeUpload(Self.key)).chunk, of: article.id)
         let target = fixture.folder.url.appendingPathComponent("precious.txt")

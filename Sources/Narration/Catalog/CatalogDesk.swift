@@ -65,11 +65,14 @@ extension Catalog: DeskStore {
     }
 
     /// One page of `entries(filter)` and how many there are in all, both in SQL: a page of a
-    /// desk of twenty thousand reads a hundred rows, not twenty thousand.
+    /// desk of twenty thousand joins a hundred rows to their articles, not twenty thousand. The
+    /// page is cut from `desk_article` alone (the condition asks `article` through subqueries the
+    /// engine reads once), walking the index of the listing's order; only its rows are joined.
     public func entries(_ filter: DeskFilter, offset: Int, limit: Int) throws(NarrationError) -> (entries: [DeskEntry], total: Int) {
         let (condition, arguments) = Self.condition(filter)
-        let count = "SELECT COUNT(*) AS total FROM desk_article d JOIN article a ON a.id = d.article_id WHERE " + condition
-        let query = Self.deskQuery + " WHERE " + condition + Self.deskOrder + " LIMIT ? OFFSET ?"
+        let count = "SELECT COUNT(*) AS total FROM desk_article d WHERE " + condition
+        let page = "SELECT * FROM desk_article d WHERE " + condition + Self.deskOrder + " LIMIT ? OFFSET ?"
+        let query = Self.deskQuery.replacingOccurrences(of: "FROM desk_article d", with: "FROM (\(page)) d") + Self.deskOrder
         return try reading { sql in
             let total = try sql.row(count, arguments)?.int("total") ?? 0
             let rows = try sql.rows(query, arguments + [.integer(max(0, limit)), .integer(max(0, offset))])
@@ -80,12 +83,14 @@ extension Catalog: DeskStore {
     /// The listing's order (`DeskFilter.precedes`), which `deskUrgencyIndex` repeats.
     private static let deskOrder = " ORDER BY d.priority DESC, d.deadline_at IS NULL, d.deadline_at, d.added_at, d.article_id"
 
-    /// The SQL condition `filter` sets (`DeskFilter.admits`), with its arguments.
+    /// The SQL condition `filter` sets (`DeskFilter.admits`) on `desk_article d`, with its
+    /// arguments. What it asks of the article (not in the trash, its publication) it asks through
+    /// subqueries, so that a page is cut before any row is joined.
     private static func condition(_ filter: DeskFilter) -> (String, [SQLValue]) {
-        var conditions = ["a.deletedAt IS NULL"]
+        var conditions = ["d.article_id NOT IN (SELECT x.id FROM article x WHERE x.deletedAt IS NOT NULL)"]
         var arguments: [SQLValue] = []
         if let publication = filter.publication {
-            conditions.append("a.publication = ?")
+            conditions.append("d.article_id IN (SELECT x.id FROM article x WHERE x.publication = ?)")
             arguments.append(.text(publication))
         }
         if let state = filter.state {
