@@ -139,7 +139,7 @@ final class LivePage: Sendable {
         guard let studioOf else { return false }
         do throws(NarrationError) {
             guard try await !door.checkedMay(account, studioOf.access, article: studioOf.article) else { return false }
-            return try await !door.checkedStillHolds(account, article: studioOf.article)
+            return try await !door.stillHolds(account, article: studioOf.article)
         } catch {
             return nil
         }

@@ -55,19 +55,14 @@ struct ServiceDoor: Sendable {
     }
 
     /// Whether `account` may do `action` to `article` (none: an action on the service itself).
-    /// Whether `article` is still `account`'s (`ArticleAccess.isStillHeld`).
-    /// A catalog that cannot be asked just now counts as no (`checkedStillHolds` tells the two apart).
-    func stillHolds(_ account: Account, article: ArticleID) async -> Bool {
-        (try? await checkedStillHolds(account, article: article)) ?? false
-    }
-
     /// A catalog that cannot be asked just now counts as no (`checkedMay` tells the two apart).
     func may(_ account: Account, _ action: ServiceAction, article: ArticleID?) async -> Bool {
         (try? await checkedMay(account, action, article: article)) ?? false
     }
 
-    /// As `stillHolds`; throws when the catalog cannot be asked (its server restarting).
-    func checkedStillHolds(_ account: Account, article: ArticleID) async throws(NarrationError) -> Bool {
+    /// Whether `article` is still `account`'s (`ArticleAccess.isStillHeld`); throws when the
+    /// catalog cannot be asked (its server restarting).
+    func stillHolds(_ account: Account, article: ArticleID) async throws(NarrationError) -> Bool {
         let access = articleAccess
         return try await BlockingWork.run(named: "narrate-web-access") { () throws(NarrationError) in
             try access.isStillHeld(article, by: account)

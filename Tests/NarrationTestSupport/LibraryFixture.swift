@@ -1,6 +1,6 @@
 public import Foundation
 public import Narration
-import NarrationAudio
+public import NarrationAudio
 public import NarrationCore
 
 /// A library in a temporary data root with a virtual microphone playing speech: what the engine's
@@ -56,5 +56,20 @@ public struct LibraryFixture {
 
     public func samples(of entry: NarrationLibrary.ChunkEntry) throws -> [Int32] {
         try SoundFileReader(path: entry.file.path).readAll()
+    }
+}
+
+extension NarrationLibrary {
+    /// Resumes the uploaded take `tag` as a page coming back does (`resumeUpload`), with the
+    /// browser's stream the take now reads, which starts where the take's partial file ends.
+    public func resumeUploadedTake(_ tag: TakeUploadTag, into article: Article) throws -> (Recording, StreamedCapture) {
+        var made: StreamedCapture?
+        let recording = try resumeUpload(tag, into: article) { frames in
+            let stream = StreamedCapture(name: "the browser's microphone", format: article.format, startFrame: frames)
+            made = stream
+            return stream
+        }
+        guard let made else { throw NarrationError.usage("The resumed take asked for no stream.") }
+        return (recording, made)
     }
 }

@@ -83,15 +83,9 @@ struct ArticleLeaseTests {
 
         // The page goes to the second host: the first sets the take aside and lets the article go.
         #expect(take.setAside() == 15_000)
-        var resumedStream: StreamedCapture?
-        let resumed = try second.resumeUpload(tag, into: article) { frames in
-            let made = StreamedCapture(name: "the browser's microphone", format: .speech, startFrame: frames)
-            resumedStream = made
-            return made
-        }
+        let (resumed, again) = try second.resumeUploadedTake(tag, into: article)
         #expect(resumed.resumedFrom == 0)
         try resumed.start()
-        let again = try #require(resumedStream)
         #expect(again.receive(Array(sent[0..<50_000]), at: 0) == .taken(received: 25_000))
         #expect(again.end(atFrame: 44_100))
         #expect(again.receive(Array(sent[50_000...]), at: 25_000) == .taken(received: 44_100))

@@ -82,15 +82,9 @@ struct UploadedTakeTests {
         #expect(reopened.uploadedFrames(record, format: .speech) == 15_000)
         #expect(try reopened.uploads(into: article.id).map(\.key) == [Self.key])
         // The page comes back: it sends on from where the server's disk ends, and the end.
-        var resumedStream: StreamedCapture?
-        let resumed = try reopened.resumeUpload(tag, into: article) { frames in
-            let made = StreamedCapture(name: "the browser's microphone", format: .speech, startFrame: frames)
-            resumedStream = made
-            return made
-        }
+        let (resumed, again) = try reopened.resumeUploadedTake(tag, into: article)
         #expect(resumed.resumedFrom == 15_000)
         try resumed.start()
-        let again = try #require(resumedStream)
         #expect(again.receive(Array(sent[20_000..<40_000]), at: 10_000) == .taken(received: 20_000))  // a repeat, then new frames
         #expect(again.end(atFrame: 44_100))
         #expect(again.receive(Array(sent[40_000...]), at: 20_000) == .taken(received: 44_100))

@@ -55,12 +55,12 @@ extension Catalog: DeskStore {
     }
 
     public func entry(_ article: ArticleID) throws(NarrationError) -> DeskEntry? {
-        try reading { sql in try sql.row(Self.deskQuery + " WHERE d.article_id = ?", .text(article.rawValue)).map(Self.deskEntry) }
+        try reading { sql in try sql.row(Self.deskQuery() + " WHERE d.article_id = ?", .text(article.rawValue)).map(Self.deskEntry) }
     }
 
     public func entries(_ filter: DeskFilter) throws(NarrationError) -> [DeskEntry] {
         let (condition, arguments) = Self.condition(filter)
-        let query = Self.deskQuery + " WHERE " + condition + Self.deskOrder
+        let query = Self.deskQuery() + " WHERE " + condition + Self.deskOrder
         return try reading { sql in try sql.rows(query, arguments).map(Self.deskEntry) }
     }
 
@@ -72,7 +72,7 @@ extension Catalog: DeskStore {
         let (condition, arguments) = Self.condition(filter)
         let count = "SELECT COUNT(*) AS total FROM desk_article d WHERE " + condition
         let page = "SELECT * FROM desk_article d WHERE " + condition + Self.deskOrder + " LIMIT ? OFFSET ?"
-        let query = Self.deskQuery.replacingOccurrences(of: "FROM desk_article d", with: "FROM (\(page)) d") + Self.deskOrder
+        let query = Self.deskQuery(rows: "(\(page))") + Self.deskOrder
         return try reading { sql in
             let total = try sql.row(count, arguments)?.int("total") ?? 0
             let rows = try sql.rows(query, arguments + [.integer(max(0, limit)), .integer(max(0, offset))])
@@ -131,12 +131,15 @@ extension Catalog: DeskStore {
 
     // MARK: Rows
 
-    /// A record with its article's title and publication.
-    private static let deskQuery = """
+    /// Records with their articles' titles and publications, from `rows` (the table, or a
+    /// subquery cutting a page of it) as `d`.
+    private static func deskQuery(rows: String = "desk_article") -> String {
+        """
         SELECT d.article_id, a.title, a.publication, d.section, d.deadline_at, d.deadline_has_time, d.listen_until_at, d.listen_until_has_time,
                d.priority, d.state, d.assignee, d.taking, d.added_at, d.changed_at, d.version
-        FROM desk_article d JOIN article a ON a.id = d.article_id
+        FROM \(rows) d JOIN article a ON a.id = d.article_id
         """
+    }
 
     /// The columns from `section` to `taking`, in the order the statements above name them.
     private static func columns(of entry: DeskEntry) -> [SQLValue] {

@@ -37,7 +37,15 @@ enum TakeRecovery {
             }
             if catalog.isShared {
                 let here = FileSystem.exists(root.partialURL(take.chunk, of: take.article)) || FileSystem.exists(root.chunkURL(take.chunk, of: take.article))
-                guard here, (try? catalog.leaseHolder(of: take.article, other: host, now: now)) == .some(nil) else { continue }
+                guard here else { continue }  // begun through another host
+                // Another host records into the article, or the catalog cannot say: not abandoned.
+                let otherHolder: Catalog.LeaseHolder?
+                do throws(NarrationError) {
+                    otherHolder = try catalog.leaseHolder(of: take.article, other: host, now: now)
+                } catch {
+                    continue
+                }
+                guard otherHolder == nil else { continue }
             }
             if let notice = recover(take.chunk, of: take.article, target: take.target, paragraph: take.paragraph, root: root, catalog: catalog) {
                 notices.append(notice)
