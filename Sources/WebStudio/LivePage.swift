@@ -56,9 +56,9 @@ final class LivePage: Sendable {
     /// False once a check found the session ended.
     var isOpen: Bool { closed.withLock { $0 == nil } }
 
-    /// Why a message is held back while the catalog cannot be asked (its server restarting): the
-    /// page keeps what it sent and sends it again, and the session goes on.
-    static let catalogAway = "The server cannot check your session just now: what you send is kept on this computer and sent again in a moment."
+    /// Why a message is refused while the catalog cannot be asked (its server restarting): the
+    /// session goes on, and a take's pieces stay in the page, which sends them again.
+    static let catalogAway = "The server cannot check your session just now: try again in a moment. Your takes are kept on this computer meanwhile."
 
     /// Whether the page may send `message` now: the session is checked again (as the person's
     /// own act, it keeps the session from going idle), then the action on its article. While
