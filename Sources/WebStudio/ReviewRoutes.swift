@@ -22,11 +22,19 @@ struct ReviewRoutes: Sendable {
     let sending: DeskDelivery.Sending?
     /// What is late is judged at this clock's time.
     let clock: @Sendable () -> Date
+    /// The host's hands on the catalog's queue of work, which delivers an approved article (the
+    /// route does the job itself, and another host does it should this one die); nil for a runner
+    /// of each approval's own.
+    let runner: WorkRunner?
+    /// The service's recordings store, which holds the chunks other hosts recorded.
+    let recordings: RecordingStore?
 
     init(
         door: ServiceDoor, desk: DeskService, library: NarrationLibrary, activity: AccountActivity?, options: Studio.Options,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        runner: WorkRunner? = nil, recordings: RecordingStore? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.runner = runner
+        self.recordings = recordings
         self.door = door
         self.engine = ReviewDesk(library: library, desk: desk, clock: clock)
         self.activity = activity
@@ -143,9 +151,12 @@ struct ReviewRoutes: Sendable {
             guard await Self.body(request) != nil else { return WebStudioServer.refusal(413, Self.tooBig) }
             guard let sending = routes.sending else { return WebStudioServer.refusal(409, Self.noDestination) }
             do throws(NarrationError) {
-                let (job, entry) = try await routes.engine.approve(article, by: .account(account), sending: sending)
+                guard let done = try await routes.engine.approve(article, by: .account(account), sending: sending, runner: routes.runner, recordings: routes.recordings) else {
+                    // Approved; another host of the service was already delivering it.
+                    return WebStudioServer.json(202, ["article": article.id.rawValue, "state": DeskState.approved.rawValue])
+                }
                 return WebStudioServer.json(
-                    200, ["article": article.id.rawValue, "state": entry.state.rawValue, "delivered": job.remotePath ?? sending.destination.description])
+                    200, ["article": article.id.rawValue, "state": done.entry.state.rawValue, "delivered": done.job.remotePath ?? sending.destination.description])
             } catch {
                 // Refused before anything was exported: the desk's status; anything else failed
                 // after the approval (the export or the delivery), and the article stays Approved.

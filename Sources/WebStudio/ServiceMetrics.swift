@@ -15,6 +15,9 @@ import Prometheus
 /// - `narrate_chunks_awaiting_store`: chunks with no checked copy in the recordings store yet,
 ///   on any host; `narrate_chunk_stored_seconds`: from a take kept on this host to its copy
 ///   recorded; `narrate_chunk_copy_failures_total`: rounds of copies that failed (tried again);
+/// - `narrate_work_jobs{state}`: the catalog's queue of background work, on every host: jobs
+///   `waiting` (due now or later), `running`, and `failed` for good; `narrate_work_failures_total`:
+///   jobs this host tried that failed (tried again later);
 /// - `narrate_http_requests_total{status}` and `narrate_http_request_duration_seconds`: the
 ///   answers by class (`2xx` … `5xx`, the errors) and the server's time over each.
 ///
@@ -32,6 +35,8 @@ final class ServiceMetrics: Sendable {
     private let chunksAwaiting: Gauge
     private let chunkStoredTimes: DurationHistogram
     private let copyFailures: Counter
+    private let jobs: [String: Gauge]
+    private let jobFailures: Counter
     private let requestDuration: DurationHistogram
     private let answers: [Int: Counter]
 
@@ -57,6 +62,13 @@ final class ServiceMetrics: Sendable {
             help: "From a take kept on this host to its copy in the recordings store recorded.")
         copyFailures = registry.makeCounter(
             name: "narrate_chunk_copy_failures_total", help: "Rounds of copies to the recordings store that failed and are tried again.")
+        var jobs: [String: Gauge] = [:]
+        for state in ["waiting", "running", "failed"] {
+            jobs[state] = registry.makeGauge(
+                name: "narrate_work_jobs", labels: [("state", state)], help: "Jobs of background work waiting, running and failed for good, on every host.")
+        }
+        self.jobs = jobs
+        jobFailures = registry.makeCounter(name: "narrate_work_failures_total", help: "Jobs of background work this host tried that failed.")
         requestDuration = registry.makeDurationHistogram(
             name: "narrate_http_request_duration_seconds",
             buckets: [.milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
@@ -88,6 +100,8 @@ final class ServiceMetrics: Sendable {
 
     func chunkCopyFailed() { copyFailures.increment() }
 
+    func jobFailed() { jobFailures.increment() }
+
     /// The metrics now: the catalog's figures read afresh, then every metric as Prometheus' text.
     func exposition(library: NarrationLibrary, rooms: StudioRooms?) -> String {
         if let figures = try? library.serviceFigures() {
@@ -95,6 +109,11 @@ final class ServiceMetrics: Sendable {
             outboxQueued.set(Int64(figures.exportsQueued))
             outboxExporting.set(Int64(figures.exportsBeingMade))
             chunksAwaiting.set(Int64(figures.chunksAwaitingCopy))
+        }
+        if let depth = try? library.workQueue().depth() {
+            jobs["waiting"]?.set(Int64(depth.waiting))
+            jobs["running"]?.set(Int64(depth.running))
+            jobs["failed"]?.set(Int64(depth.failed))
         }
         studiosOpen.set(Int64(rooms?.openArticles.count ?? 0))
         return registry.emitToString()

@@ -177,8 +177,9 @@ public struct WebStudioServer: Sendable {
             await rooms?.shutDown()
         }
         do throws(NarrationError) {
+            let runner = try door.map { _ throws(NarrationError) in try workRunner(log: log, metrics: metrics) }
             let router = routes(
-                door: door, host: host, rooms: rooms, scheme: scheme, log: log, metrics: metrics,
+                door: door, host: host, rooms: rooms, scheme: scheme, log: log, metrics: metrics, runner: runner,
                 personal: AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))
             let server: HTTPServerBuilder
             do {
@@ -216,6 +217,7 @@ public struct WebStudioServer: Sendable {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     if let expiry { group.addTask { await expiry.run() } }
                     if let copier { group.addTask { await copier.run { Self.copied($0, metrics: metrics, log: log) } } }
+                    if let runner { group.addTask { await runner.run { Self.worked($0, metrics: metrics, log: log) } } }
                     try await services.run()
                     group.cancelAll()
                 }
@@ -243,6 +245,38 @@ public struct WebStudioServer: Sendable {
     static let finalCopyLimit = Duration.seconds(10)
 
     /// Tells the metrics and the log of a round of copies to the recordings store.
+    /// The host's hands on the catalog's queue of background work, doing the deliveries of
+    /// approved articles when the service has a destination; each Approved article that has no
+    /// job (its approval's process died before asking) is asked for now.
+    private func workRunner(log: Logger?, metrics: ServiceMetrics?) throws(NarrationError) -> WorkRunner {
+        let runner = try WorkRunner(library: library)
+        guard let destination = options.destination else { return runner }
+        let desk = configuration.service?.desk ?? DeskService(store: library.deskStore)
+        let delivery = ApprovedDelivery(
+            library: library, desk: desk,
+            sending: DeskDelivery.Sending(destination: destination, profile: nil, fallback: options.profile, language: options.language, retry: options.retry),
+            recordings: configuration.service?.recordings)
+        delivery.handled(by: runner)
+        let asked = try delivery.askForEveryApproved(in: runner.queue, now: Date().timeIntervalSince1970)
+        if asked > 0 { log?.info("approved articles to deliver", metadata: ["articles": "\(asked)"]) }
+        return runner
+    }
+
+    /// Logs how a job of the queue ended, and counts it.
+    static func worked(_ outcome: WorkRunner.Outcome, metrics: ServiceMetrics?, log: Logger?) {
+        switch outcome {
+        case .finished(let job):
+            log?.info("job done", metadata: ["kind": "\(job.kind)", "subject": "\(job.subject)", "attempt": "\(job.attempt)"])
+        case .failed(let job, let error):
+            metrics?.jobFailed()
+            log?.warning("job failed", metadata: ["kind": "\(job.kind)", "subject": "\(job.subject)", "attempt": "\(job.attempt)", "error": "\(error.message)"])
+        case .handedBack(let job):
+            log?.info("job handed back", metadata: ["kind": "\(job.kind)", "subject": "\(job.subject)"])
+        case .lost(let job):
+            log?.warning("job taken by another host", metadata: ["kind": "\(job.kind)", "subject": "\(job.subject)", "attempt": "\(job.attempt)"])
+        }
+    }
+
     static func copied(_ result: Result<[ChunkCopier.Copied], NarrationError>, metrics: ServiceMetrics?, log: Logger?) {
         switch result {
         case .success(let copies):
@@ -321,7 +355,7 @@ public struct WebStudioServer: Sendable {
     /// (`openapi.json`) is checked against this router's routes.
     func routes(
         door: ServiceDoor?, host: StudioHost, rooms: StudioRooms?, scheme: String, log: Logger? = nil, metrics: ServiceMetrics? = nil,
-        personal: AccessMiddleware<StudioRequestContext>
+        runner: WorkRunner? = nil, personal: AccessMiddleware<StudioRequestContext>
     ) -> Router<StudioRequestContext> {
         let router = Router(context: StudioRequestContext.self)
         router.middlewares.add(ServerTimingMiddleware())
@@ -344,7 +378,7 @@ public struct WebStudioServer: Sendable {
             Self.addHome(to: router, desk: desk)
             PickupRoutes(door: door, pickups: Self.pickupCompletion(library, desk), library: library).add(to: router)
             DeskRoutes(door: door, desk: desk, library: library, clock: { Date() }, accessChanged: { rooms?.accessChanged($0) }).add(to: router)
-            ReviewRoutes(door: door, desk: desk, library: library, activity: configuration.service?.activity, options: options).add(to: router)
+            ReviewRoutes(door: door, desk: desk, library: library, activity: configuration.service?.activity, options: options, runner: runner, recordings: configuration.service?.recordings).add(to: router)
         } else {
             router.middlewares.add(personal)
         }

@@ -328,7 +328,7 @@ extension Narrate {
             struct ApprovedJSON: Encodable {
                 let article: String
                 let state: String
-                let delivered: OutboxJobJSON
+                let delivered: OutboxJobJSON?
             }
 
             func run() async throws {
@@ -337,7 +337,7 @@ extension Narrate {
                 let reviewIsOn = settings.serviceReview
                 let requested = try profile.profile.map { (name) throws(NarrationError) in try settings.deliveryProfile(named: name) }
                 let fallback = try profile.resolve(settings)
-                let (job, entry) = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> (OutboxJob, DeskEntry) in
+                let (delivered, approved) = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> (ApprovedDelivery.Delivered?, Article) in
                     let account = try Review.account(acting, in: library)
                     let article = try library.article(target.article)
                     guard try library.deskStore.entry(article.id) != nil else {
@@ -346,10 +346,20 @@ extension Narrate {
                     let engine = ReviewDesk(library: library, desk: DeskService(store: library.deskStore, reviewIsOn: reviewIsOn))
                     let sending = DeskDelivery.Sending(
                         destination: resolved, profile: requested, fallback: fallback, language: settings.language, retry: retry.schedule)
-                    return try await engine.approve(
+                    let delivered = try await engine.approve(
                         article, by: .commandLine(user: NSUserName(), as: account), sending: sending) { error, delay in
                         Console.error("\(error.sentence) Trying again in \(String(format: "%g", delay)) s.")
                     }
+                    return (delivered, article)
+                }
+                guard let (job, entry) = delivered.map({ ($0.job, $0.entry) }) else {
+                    // Approved, and its delivery was already another host's job (asked for by a page, say).
+                    if output.json {
+                        Console.printJSON(ApprovedJSON(article: approved.id.rawValue, state: DeskState.approved.rawValue, delivered: nil))
+                    } else {
+                        Console.print("Approved \"\(approved.title)\": another server of the service is delivering it; the desk says Published once listeners can hear it.")
+                    }
+                    return
                 }
                 if output.json {
                     Console.printJSON(ApprovedJSON(article: entry.article.rawValue, state: entry.state.rawValue, delivered: OutboxJobJSON(job)))

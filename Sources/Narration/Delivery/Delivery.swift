@@ -48,8 +48,10 @@ extension NarrationLibrary {
         progress: (FrameCount, FrameCount) -> Void = { _, _ in }
     ) throws(NarrationError) -> (job: OutboxJob, exported: Bool) {
         if !sendingUnread, try catalog.order(of: article.id).count > 0 { try catalog.readingPlan(of: article).requireFinished() }
+        // The current export is sent as it is when it is made from the article as it is now, and
+        // its file is on this host (in a service, another host may have made it).
         if let current = try currentJob(of: article.id), profile == nil || profile?.name == current.profile,
-            current.fingerprint == (try catalog.fingerprint(of: article.id)) {
+            current.fingerprint == (try catalog.fingerprint(of: article.id)), FileManager.default.fileExists(atPath: current.file.path) {
             return (current, false)
         }
         return (try queue(article, profile: profile ?? fallback, language: language, sendingUnread: sendingUnread, progress: progress).job, true)

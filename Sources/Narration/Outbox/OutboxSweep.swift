@@ -14,8 +14,11 @@ enum OutboxSweep {
         var removed = FileSystem.removeAbandonedPartials(in: outbox)
         let byID = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
 
-        // A queue killed while exporting: its article's lock is free again.
+        // A queue killed while exporting: its article's lock is free again. In a catalog several
+        // hosts share, only an export whose folder is on this host can be this host's: another
+        // host's may be under way, behind a lock this host cannot see.
         for row in rows where row.state == OutboxJob.State.exporting.rawValue {
+            if catalog.isShared, !FileManager.default.fileExists(atPath: outbox.appendingPathComponent(row.id, isDirectory: true).path) { continue }
             guard Identifier.isWellFormed(row.articleId),
                 let lock = try? ArticleLock.tryAcquire(root.lockURL(ArticleID(row.articleId)), purpose: .recovery)
             else { continue }

@@ -39,19 +39,29 @@ public struct DeskDelivery: Sendable {
         }
     }
 
-    /// Approves `article` as `actor`, exports and delivers it, and marks it Published.
-    /// - Returns: the delivered job and the article's desk record, Published.
-    /// - Throws: `notPermitted` and `deskRefused` before anything is exported; the export's
-    ///   and the delivery's errors after the approval (the article stays Approved, its job in
-    ///   the outbox).
+    /// Approves `article` as `actor`, then exports and delivers it and marks it Published, as a
+    /// job of the catalog's queue (`ApprovedDelivery`) that this process does at once: should it
+    /// die on the way, another host of the service does the job once its lease runs out.
+    /// - Parameters:
+    ///   - runner: the host's runner (`narrate serve`); nil for one of this call's own.
+    ///   - recordings: the service's recordings store, which holds the chunks other hosts recorded.
+    /// - Returns: the delivered job and the article's desk record, Published; or nil when the
+    ///   delivery is already another host's to do (the article stays Approved until it is done).
+    /// - Throws: `notPermitted` and `deskRefused` before anything is exported; the export's and
+    ///   the delivery's errors after the approval (the article stays Approved, its job in the
+    ///   outbox, and the queue tries again later).
     public func approveAndDeliver(
-        _ article: Article, by actor: ServiceActor, sending: Sending,
-        onRetry: (NarrationError, Double) -> Void = { _, _ in }
-    ) async throws(NarrationError) -> (job: OutboxJob, entry: DeskEntry) {
+        _ article: Article, by actor: ServiceActor, sending: Sending, runner: WorkRunner? = nil, recordings: RecordingStore? = nil,
+        onRetry: @escaping @Sendable (NarrationError, Double) -> Void = { _, _ in }
+    ) async throws(NarrationError) -> ApprovedDelivery.Delivered? {
         try desk.approve(article.id, by: actor)
-        let delivered = try await exportAndDeliver(article, sending: sending, onRetry: onRetry)
-        let entry = try desk.publish(article.id, by: .service)
-        return (delivered, entry)
+        let delivery = ApprovedDelivery(library: library, desk: desk, sending: sending, recordings: recordings)
+        let own: WorkRunner
+        if let runner { own = runner } else { own = try WorkRunner(library: library) }
+        let done = try await own.perform(ApprovedDelivery.kind, subject: article.id.rawValue) { _ throws(NarrationError) in
+            try await delivery.deliver(article.id.rawValue, onRetry: onRetry)
+        }
+        return done ?? nil
     }
 
     /// With review off: sends `article` as its volunteer `actor`, straight to listeners: the
@@ -76,7 +86,7 @@ public struct DeskDelivery: Sendable {
     }
 
     /// The export of the chunks as they stand, and its delivery as `submit` makes it.
-    private func exportAndDeliver(
+    func exportAndDeliver(
         _ article: Article, sending: Sending, onRetry: (NarrationError, Double) -> Void
     ) async throws(NarrationError) -> OutboxJob {
         let library = self.library

@@ -73,13 +73,16 @@ public struct ReviewDesk: Sendable {
     }
 
     /// Approves `article` (on the desk) as `actor`, delivers it and marks it Published
-    /// (`DeskDelivery.approveAndDeliver`).
+    /// (`DeskDelivery.approveAndDeliver`, through the catalog's queue of work).
+    /// - Returns: the delivery; nil when another host of the service is delivering it.
     /// - Throws: as `DeskDelivery.approveAndDeliver`: refusals before anything is exported, the
     ///   export's and delivery's errors after the approval (the article stays Approved).
     public func approve(
-        _ article: Article, by actor: ServiceActor, sending: DeskDelivery.Sending, onRetry: (NarrationError, Double) -> Void = { _, _ in }
-    ) async throws(NarrationError) -> (job: OutboxJob, entry: DeskEntry) {
-        try await DeskDelivery(library: library, desk: desk).approveAndDeliver(article, by: actor, sending: sending, onRetry: onRetry)
+        _ article: Article, by actor: ServiceActor, sending: DeskDelivery.Sending, runner: WorkRunner? = nil, recordings: RecordingStore? = nil,
+        onRetry: @escaping @Sendable (NarrationError, Double) -> Void = { _, _ in }
+    ) async throws(NarrationError) -> ApprovedDelivery.Delivered? {
+        try await DeskDelivery(library: library, desk: desk).approveAndDeliver(
+            article, by: actor, sending: sending, runner: runner, recordings: recordings, onRetry: onRetry)
     }
 
     /// What the review page shows of the article of `context`: its notes, oldest first, and what

@@ -122,6 +122,45 @@ public struct WorkQueue: Sendable {
         }
     }
 
+    /// Takes the job `id` for `host` for `lease` seconds, whenever it is due: the job one asked
+    /// for to do it at once (`enqueue` with a later `due`, so that no other host takes it first).
+    /// - Returns: nil when it is done, failed for good, gone, or held by a host whose lease runs on.
+    public func take(_ id: String, host: String, lease: Double, now: Double) throws(SQLEngineError) -> Job? {
+        try engine.write { sql throws(SQLEngineError) -> Job? in
+            let query = "SELECT id, kind, subject, attempts FROM work_job WHERE id = ? AND (state = 'waiting' OR (state = 'taken' AND leaseUntil < ?))"
+            guard let row = try sql.rows(query + engine.dialect.takeRowsNoOtherHolds, [.text(id), .real(now)]).first else { return nil }
+            let job = Job(id: try row.text("id"), kind: try row.text("kind"), subject: try row.text("subject"), attempt: try row.int("attempts") + 1, host: host)
+            try sql.execute(
+                "UPDATE work_job SET state = 'taken', takenBy = ?, leaseUntil = ?, attempts = ? WHERE id = ?",
+                .text(host), .real(now + lease), .integer(job.attempt), .text(job.id))
+            return job
+        }
+    }
+
+    /// Where a job stands, as the catalog has it now.
+    public struct Status: Sendable, Equatable {
+        public enum State: String, Sendable {
+            case waiting, taken, done, failed
+        }
+        public let state: State
+        /// Tries begun so far.
+        public let attempts: Int
+        /// The host that holds it, or held it last.
+        public let host: String?
+        /// Why its last try failed.
+        public let lastError: String?
+    }
+
+    /// The job `id` as it stands; nil when there is none.
+    public func status(of id: String) throws(SQLEngineError) -> Status? {
+        try engine.read { sql throws(SQLEngineError) -> Status? in
+            guard let row = try sql.row("SELECT state, attempts, takenBy, lastError FROM work_job WHERE id = ?", .text(id)) else { return nil }
+            let state = try row.text("state")
+            guard let known = Status.State(rawValue: state) else { throw .unexpectedValue(column: "work_job.state", found: state) }
+            return Status(state: known, attempts: try row.int("attempts"), host: try row.optionalText("takenBy"), lastError: try row.optionalText("lastError"))
+        }
+    }
+
     /// Keeps `job` for `lease` more seconds. - Returns: false when the job is no longer this
     /// host's (its lease ran out and another host took it): stop working on it.
     public func renew(_ job: Job, lease: Double, now: Double) throws(SQLEngineError) -> Bool {

@@ -199,7 +199,8 @@ async function loadList(status) {
 async function openArticle(id) {
   update({ busy: true, problem: "", status: "" });
   const answer = await call("GET", `/api/review/${encodeURIComponent(id)}`);
-  if (answer.status !== 200) {
+  const elsewhere = verdict === "approve" && answer.status === 202;  // another server of the service is delivering it
+  if (answer.status !== 200 && !elsewhere) {
     update({ busy: false, problem: answer.body.error || "The article could not be opened: reload the list." });
     return loadList();
   }
@@ -329,11 +330,14 @@ async function giveVerdict() {
   reportHeard();
   update({ busy: true, problem: "", status: verdict === "approve" ? "Approving and delivering…" : "Sending it back…" });
   const answer = await call("POST", `/api/review/${encodeURIComponent(a.article.id)}/${verdict}`, {});
-  if (answer.status !== 200) {
+  const elsewhere = verdict === "approve" && answer.status === 202;  // another server of the service is delivering it
+  if (answer.status !== 200 && !elsewhere) {
     update({ busy: false, confirming: null, status: "", problem: answer.body.error || "That did not work: try again." });
     return byId(verdict === "approve" ? "approve" : "send-back").focus();
   }
-  const said = verdict === "approve"
+  const said = elsewhere
+    ? `Approved “${a.article.title}”: it is being delivered, and it is published once listeners can hear it.`
+    : verdict === "approve"
     ? `Approved “${a.article.title}”: it is published, delivered to ${answer.body.delivered}.`
     : `Sent “${a.article.title}” back to ${a.article.volunteer || "its volunteer"} with ${answer.body.pickups} ${answer.body.pickups === 1 ? "pickup" : "pickups"}.`;
   await leave(said);

@@ -1,0 +1,217 @@
+import Foundation
+import NarrationAudio
+import NarrationCore
+import NarrationTestSupport
+import Synchronization
+import Testing
+
+@testable import Narration
+
+/// An approved article's delivery as a job of the catalog's queue (`ApprovedDelivery`,
+/// `WorkRunner`), on SQLite and on a real PostgreSQL: done at once by the host that approved it;
+/// done once by another host when the first died holding it; waiting its turn after a failure,
+/// with its error; handed back untried by a host that stops; left to the host that holds it.
+@Suite("An approved article's delivery, as a job any host does")
+struct ApprovedDeliveryTests {
+    /// A library whose desk has an article recorded and sent for review, and a destination folder.
+    struct Service {
+        let fixture: LibraryFixture
+        let desk: DeskService
+        let article: ArticleID
+        let destination: URL
+        var library: NarrationLibrary { fixture.library }
+
+        init(_ kind: CatalogEngines.Kind) throws {
+            fixture = try LibraryFixture(catalog: kind, sourceSeconds: 3)
+            let library = fixture.library
+            desk = DeskService(store: library.deskStore)
+            let accounts = AccountService(store: library.accountStore, hashing: .init(iterations: 1, memoryKiB: 64, lanes: 1))
+            _ = try accounts.add(try AccountName("ann"), role: .volunteer, by: "test")
+            let entry = try desk.add(.init(title: "Harbour", publication: "Gazette"), by: .service) { (new) throws(NarrationError) in
+                try library.makeDeskArticle(new, text: nil)
+            }
+            try desk.assign(entry.article, to: try accounts.account(try AccountName("ann")), by: .service)
+            _ = try fixture.record(try library.article(entry.article.rawValue), seconds: 1.5)
+            try desk.recordedTake(entry.article, by: .service)
+            try desk.send(entry.article, by: .service)
+            article = entry.article
+            destination = fixture.folder.url.appendingPathComponent("delivered")
+            try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+        }
+
+        var sending: DeskDelivery.Sending {
+            DeskDelivery.Sending(
+                destination: .folder(destination.path), profile: nil, fallback: .archive, language: "en", retry: RetrySchedule(attempts: 1, first: 0, limit: 0))
+        }
+
+        /// The files at the destination, by their paths below it.
+        func delivered() -> [String] {
+            var files: [String] = []
+            let enumerator = FileManager.default.enumerator(at: destination, includingPropertiesForKeys: [.isRegularFileKey])
+            while let url = enumerator?.nextObject() as? URL {
+                if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+                    files.append(String(url.path.dropFirst(destination.path.count + 1)))
+                }
+            }
+            return files.sorted()
+        }
+
+        /// How often the audit log says the article was published.
+        func publications() throws -> Int {
+            try library.deskStore.auditLog(account: nil, since: nil).filter { $0.detail.contains("article \(article): publish approved → published") }.count
+        }
+
+        /// The article's chunks' samples, one after the other.
+        func chunkSamples() throws -> [Int32] {
+            try library.chunkEntries(of: try library.article(article.rawValue)).flatMap { try SoundFileReader(path: $0.file.path).readAll() }
+        }
+    }
+
+    static func now() -> Double { Date().timeIntervalSince1970 }
+
+    /// Waits up to `seconds` for `done` to hold, sleeping as a task (the runner needs the threads).
+    static func wait(_ seconds: Double, _ done: () throws -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try done() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return try done()
+    }
+
+    @Test("approved through the queue: done at once by this host, Published, one file at the destination equal to the chunks; the job done on its first try",
+          arguments: CatalogEngines.Kind.allCases)
+    func approvedHere(_ kind: CatalogEngines.Kind) async throws {
+        let service = try Service(kind)
+        let runner = try WorkRunner(library: service.library)
+        let done = try #require(try await DeskDelivery(library: service.library, desk: service.desk).approveAndDeliver(
+            try service.library.article(service.article.rawValue), by: .service, sending: service.sending, runner: runner))
+        #expect(done.entry.state == .published)
+        #expect(try service.publications() == 1)
+        let files = service.delivered()
+        #expect(files.count == 2 && files.contains { $0.hasSuffix(".flac") } && files.contains { $0.hasSuffix(".json") }, "\(files)")
+        let audio = try #require(files.first { $0.hasSuffix(".flac") })
+        #expect(try SoundFileReader(path: service.destination.appendingPathComponent(audio).path).readAll() == service.chunkSamples())
+        let queue = try service.library.workQueue()
+        #expect(try queue.depth() == WorkQueue.Depth())
+    }
+
+    @Test("a host that died holding the delivery: another host does it once the lease ran out, once; the dead host's late word is refused",
+          arguments: CatalogEngines.Kind.allCases)
+    func deadHost(_ kind: CatalogEngines.Kind) async throws {
+        let service = try Service(kind)
+        try service.desk.approve(service.article, by: .service)
+        // The approving host asked for the job and took it for 0.5 s, then died.
+        let queue = try service.library.workQueue()
+        let asked = Self.now()
+        let id = try queue.enqueue(ApprovedDelivery.kind, subject: service.article.rawValue, due: asked + 60, now: asked)
+        let dead = try #require(try queue.take(id, host: "dead-host 1 aaaa", lease: 0.5, now: asked))
+
+        // Another host: on PostgreSQL a second library with its own data folder, as a second machine
+        // would be, which finds the chunks in the service's recordings store.
+        let other: NarrationLibrary
+        let recordings = RecordingStore(MemoryDeliveryStore())
+        if kind == .postgreSQL {
+            #expect(try await service.library.copyChunks(to: recordings).copied.count == 1)
+            other = try NarrationLibrary(
+                root: DataRoot(url: service.fixture.folder.url.appendingPathComponent("second-host")),
+                catalog: Catalog(engine: try CatalogEngines.another(service.library.catalog.engine), name: "the second host"), host: "second-host 2 bbbb")
+        } else {
+            other = service.library
+        }
+        let runner = WorkRunner(queue: try other.workQueue(), host: "second-host 2 bbbb", catalogName: "the catalog", lease: 15, idle: .milliseconds(100))
+        ApprovedDelivery(library: other, desk: DeskService(store: other.deskStore), sending: service.sending, recordings: recordings).handled(by: runner)
+        let outcomes = Mutex<[String]>([])
+        let running = Task { await runner.run { outcome in outcomes.withLock { $0.append("\(outcome)") } } }
+        defer { running.cancel() }
+        #expect(try await Self.wait(20) { try queue.status(of: id)?.state == .done })
+        running.cancel()
+        await running.value
+
+        let status = try #require(try queue.status(of: id))
+        #expect(status.attempts == 2 && status.host == "second-host 2 bbbb", "\(status)")
+        #expect(outcomes.withLock { $0.count } == 1)
+        #expect(try service.desk.entry(service.article, by: .service).state == .published)
+        #expect(try service.publications() == 1)
+        let files = service.delivered()
+        #expect(files.count == 2, "\(files)")
+        let audio = try #require(files.first { $0.hasSuffix(".flac") })
+        #expect(try SoundFileReader(path: service.destination.appendingPathComponent(audio).path).readAll() == service.chunkSamples())
+        // The dead host's word comes too late: the job is the second host's, done.
+        #expect(try queue.finish(dead, now: Self.now()) == false)
+        #expect(try queue.fail(dead, problem: "late", now: Self.now()) == false)
+        #expect(try queue.status(of: id)?.state == .done)
+    }
+
+    @Test("a delivery that fails: the article stays Approved, the job waits its turn with the error; its next try by a host's runner delivers it and Publishes")
+    func failsThenDelivers() async throws {
+        let service = try Service(.sqlite)
+        // A file where the destination folder should be.
+        try FileManager.default.removeItem(at: service.destination)
+        try Data("not a folder".utf8).write(to: service.destination)
+        let queue = try WorkQueue(engine: service.library.catalog.engine, retry: .init(firstRetry: 0.3, longestRetry: 0.3, attempts: 4))
+        let runner = WorkRunner(queue: queue, host: "host-a 1 aaaa", catalogName: "the catalog", lease: 15, idle: .milliseconds(100))
+        let article = try service.library.article(service.article.rawValue)
+        var failure: NarrationError?
+        do {
+            _ = try await DeskDelivery(library: service.library, desk: service.desk).approveAndDeliver(article, by: .service, sending: service.sending, runner: runner)
+        } catch {
+            failure = error
+        }
+        let error = try #require(failure)
+        #expect(try service.desk.entry(service.article, by: .service).state == .approved)
+        let jobs = try service.library.catalog.reading { sql in try sql.rows("SELECT id FROM work_job").map { try $0.text("id") } }
+        let id = try #require(jobs.first)
+        let status = try #require(try queue.status(of: id))
+        #expect(status.state == .waiting && status.attempts == 1 && status.lastError == error.message, "\(status)")
+
+        try FileManager.default.removeItem(at: service.destination)
+        try FileManager.default.createDirectory(at: service.destination, withIntermediateDirectories: true)
+        ApprovedDelivery(library: service.library, desk: service.desk, sending: service.sending).handled(by: runner)
+        let running = Task { await runner.run() }
+        defer { running.cancel() }
+        #expect(try await Self.wait(20) { try queue.status(of: id)?.state == .done })
+        #expect(try queue.status(of: id)?.attempts == 2)
+        #expect(try service.desk.entry(service.article, by: .service).state == .published)
+        #expect(try service.publications() == 1)
+        #expect(service.delivered().count == 2)
+    }
+
+    @Test("approving while another host holds the delivery: the approval answers nil, and the article stays Approved for that host to deliver")
+    func anotherHostHoldsIt() async throws {
+        let service = try Service(.sqlite)
+        let queue = try service.library.workQueue()
+        let now = Self.now()
+        let id = try queue.enqueue(ApprovedDelivery.kind, subject: service.article.rawValue, due: now + 60, now: now)
+        _ = try #require(try queue.take(id, host: "host-b 2 bbbb", lease: 60, now: now))
+        let runner = WorkRunner(queue: queue, host: "host-a 1 aaaa", catalogName: "the catalog")
+        let done = try await DeskDelivery(library: service.library, desk: service.desk).approveAndDeliver(
+            try service.library.article(service.article.rawValue), by: .service, sending: service.sending, runner: runner)
+        #expect(done == nil)
+        #expect(try service.desk.entry(service.article, by: .service).state == .approved)
+        #expect(service.delivered().isEmpty)
+        #expect(try queue.status(of: id)?.host == "host-b 2 bbbb")
+    }
+
+    @Test("a host that stops while doing a job hands it back untried: waiting at once, its try not counted")
+    func handsBack() async throws {
+        let service = try Service(.sqlite)
+        let queue = try service.library.workQueue()
+        let runner = WorkRunner(queue: queue, host: "host-a 1 aaaa", catalogName: "the catalog", idle: .milliseconds(100))
+        let started = Atomic<Bool>(false)
+        runner.handle("slow") { _ throws(NarrationError) in
+            started.store(true, ordering: .relaxed)
+            do { try await Task.sleep(for: .seconds(30)) } catch { throw NarrationError.usage("stopped") }
+        }
+        let id = try queue.enqueue("slow", subject: "k3f9x2ab", due: Self.now(), now: Self.now())
+        let outcomes = Mutex<[String]>([])
+        let running = Task { await runner.run { outcome in outcomes.withLock { $0.append("\(outcome)") } } }
+        #expect(try await Self.wait(10) { started.load(ordering: .relaxed) })
+        #expect(try queue.status(of: id)?.state == .taken)
+        running.cancel()
+        await running.value
+        let status = try #require(try queue.status(of: id))
+        #expect(status.state == .waiting && status.attempts == 0, "\(status)")
+        #expect(outcomes.withLock { $0 }.first?.hasPrefix("handedBack") == true, "\(outcomes.withLock { $0 })")
+    }
+}
