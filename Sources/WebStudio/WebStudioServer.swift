@@ -171,13 +171,14 @@ public struct WebStudioServer: Sendable {
         let log = configuration.service?.logLines.map(Self.serviceLog)
         let metrics = door.map { _ in ServiceMetrics(library: library) }
         let copier = configuration.service?.recordings.map { ChunkCopier(library: library, recordings: $0) }
+        let runner = try door.map { _ throws(NarrationError) in try workRunner(log: log, metrics: metrics) }
         let studiosStop = StudiosStop { [rooms] in
             log?.info("stopping", metadata: ["studios": "\(rooms?.openArticles.count ?? 0)"])
+            runner?.stop()  // a job under way is handed back for another host
             await host.shutDown()  // a take under way is stopped and kept first
             await rooms?.shutDown()
         }
         do throws(NarrationError) {
-            let runner = try door.map { _ throws(NarrationError) in try workRunner(log: log, metrics: metrics) }
             let router = routes(
                 door: door, host: host, rooms: rooms, scheme: scheme, log: log, metrics: metrics, runner: runner,
                 personal: AccessMiddleware(access: access, scheme: scheme, linkChanged: { token in link(token).map(linkChanged) }))

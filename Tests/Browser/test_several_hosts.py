@@ -12,6 +12,16 @@ of a known speech file).
   its start. The committed chunk equals the audio the page captured, sample for sample, and the
   first take, recorded through the dead host, is on the live one byte for byte, brought home from
   the store.
+- `test_2`: PostgreSQL is stopped for 3 s in the middle of a take: the page stays signed in and
+  the take is committed whole after the restart.
+- `test_3` and `test_4`: a proof-listener approves an article (8 minutes of audio) through nginx,
+  and the host doing its delivery (the job of the catalog's queue, found by its process id) is
+  killed with kill -9 in the middle of the export, then of the upload to the service's destination
+  (a SeaweedFS bucket behind `Tests/Fixtures/faultproxy.py`, slowed to 3 MB/s). The other host
+  takes the job up once its lease has run out and delivers the article once: the job done on its
+  second try, Published once in the audit log, one audio file and one sidecar in the bucket, the
+  audio equal to the chunk sample for sample, and no unfinished multipart upload left (the dead
+  host's is given up by the next delivery there).
 """
 
 import base64
@@ -26,9 +36,13 @@ import tempfile
 import time
 import unittest
 
+import threading
+import wave
+
 import numpy
 
 from postgresql import PostgreSQL
+from seaweedfs import SeaweedFS
 from studio_fixture import Studio, StudioTestCase, speech_file
 from test_browser_microphone import samples
 from test_service import PASSPHRASE, add_account
@@ -38,7 +52,7 @@ from test_take_network_faults import CAPTURED, COPY_CAPTURE
 class SeveralHostsTests(StudioTestCase):
     @classmethod
     def setUpClass(cls):
-        cls.browsers, cls.hosts, cls.nginx, cls.database = [], [], None, None
+        cls.browsers, cls.hosts, cls.nginx, cls.database, cls.seaweed, cls.proxy = [], [], None, None, None, None
         cls.folder = tempfile.mkdtemp(prefix="narrate-several-hosts-")
         try:
             database_folder = os.path.join(cls.folder, "postgresql")
@@ -47,25 +61,39 @@ class SeveralHostsTests(StudioTestCase):
             cls.database = PostgreSQL(database_folder)
             cls.recordings = os.path.join(cls.folder, "recordings")
             os.makedirs(cls.recordings)
-            config = (f'publication = "Daily News"\nnarrator = "Service"\n\n[service]\n'
-                      f'catalog = "{cls.database.address}"\nrecordings = "{cls.recordings}"\n')
+            # The destination: a bucket behind a proxy that slows uploads, so that a test can act mid-upload.
+            cls.seaweed = SeaweedFS(os.path.join(cls.folder, "seaweedfs"), "delivered")
+            proxy_port = free_port()
+            cls.proxy = subprocess.Popen(
+                ["python3", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "faultproxy.py"), str(proxy_port),
+                 cls.seaweed.endpoint.rsplit(":", 1)[1], "--rate", "3000000"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            if "ready" not in cls.proxy.stdout.readline():
+                raise AssertionError("the fault proxy in front of SeaweedFS did not start")
+            config = (f'publication = "Daily News"\nnarrator = "Service"\ndestination = "service"\n\n'
+                      f'[destinations.service]\nurl = "s3://delivered/service"\nendpoint = "http://127.0.0.1:{proxy_port}"\npath_style = true\n\n'
+                      f'[service]\nreview = true\ncatalog = "{cls.database.address}"\nrecordings = "{cls.recordings}"\n')
             cls.hosts = [Studio("host-a", config), Studio("host-b", config)]
             cls.studio = cls.hosts[0]  # where the browsers keep their profiles
             _, token = add_account(cls.hosts[0], "vera", "volunteer")
+            _, listener_token = add_account(cls.hosts[0], "dora", "proof-listener")
             for host in cls.hosts:
-                host.start(extra=("--behind-proxy", "127.0.0.1", "--log", "json"))
+                host.env.update(SeaweedFS.credentials)
+                host.start(extra=cls.serve_arguments)
             certificate, key = os.path.join(cls.folder, "cert.pem"), os.path.join(cls.folder, "key.pem")
             subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
                             "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], check=True, capture_output=True)
             cls.nginx = Nginx(cls.folder, free_port(), certificate, key, [host.port for host in cls.hosts])
             cls.base = f"https://localhost:{cls.nginx.port}"
-            status, body = cls.through_proxy("POST", "/api/invitations/accept", {"account": "vera", "token": token, "passphrase": PASSPHRASE})
-            if status != 201:
-                raise AssertionError(f"accepting vera's invitation through nginx answered {status}: {body}")
+            for name, invitation in (("vera", token), ("dora", listener_token)):
+                status, body = cls.through_proxy("POST", "/api/invitations/accept", {"account": name, "token": invitation, "passphrase": PASSPHRASE})
+                if status != 201:
+                    raise AssertionError(f"accepting {name}'s invitation through nginx answered {status}: {body}")
             cls.speech = speech_file()
         except BaseException:
             cls.tearDownClass()
             raise
+
+    serve_arguments = ("--behind-proxy", "127.0.0.1", "--log", "json")
 
     @classmethod
     def tearDownClass(cls):
@@ -73,6 +101,11 @@ class SeveralHostsTests(StudioTestCase):
             browser.quit()
         if cls.nginx:
             cls.nginx.stop()
+        if cls.proxy:
+            cls.proxy.kill()
+            cls.proxy.wait()
+        if cls.seaweed:
+            cls.seaweed.stop()
         problems = []
         for host in cls.hosts:
             killed = host.process is not None and host.process.poll() is not None
@@ -87,15 +120,40 @@ class SeveralHostsTests(StudioTestCase):
             raise AssertionError("; ".join(problems))
 
     @classmethod
-    def through_proxy(cls, method, path, body=None):
-        connection = http.client.HTTPSConnection("localhost", cls.nginx.port, timeout=30, context=ssl._create_unverified_context())
+    def through_proxy(cls, method, path, body=None, cookie=None, timeout=30, answer=None):
+        """(status, body) of one request through nginx; with `answer`, the set-cookie header's value too."""
+        connection = http.client.HTTPSConnection("localhost", cls.nginx.port, timeout=timeout, context=ssl._create_unverified_context())
+        headers = {"Origin": cls.base, "Content-Type": "application/json"}
+        if cookie:
+            headers["Cookie"] = cookie
         try:
-            connection.request(method, path, body=json.dumps(body) if body is not None else None,
-                               headers={"Origin": cls.base, "Content-Type": "application/json"})
+            connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
             response = connection.getresponse()
+            if answer is not None:
+                answer["cookie"] = (response.getheader("Set-Cookie") or "").split(";", 1)[0]
             return response.status, response.read().decode("utf-8", "replace")
         finally:
             connection.close()
+
+    @classmethod
+    def sql(cls, query):
+        """The rows `query` gives in the shared catalog, each a list of its columns as text."""
+        result = subprocess.run(cls.database.as_postgres(os.path.join(cls.database.bin, "psql"), "-h", cls.database.socket, "-p",
+                                                         str(cls.database.port), "-U", "narrate", "-d", "narrate", "-tA", "-F", "\t", "-c", query),
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            raise AssertionError(f"psql -c {query!r}: {result.stderr.strip()}")
+        return [line.split("\t") for line in result.stdout.splitlines() if line]
+
+    def host_of(self, takenBy):
+        """The host a catalog's "machine pid tag" names, by its process id."""
+        words = (takenBy or "").split()
+        return next((host for host in self.hosts if host.process and len(words) > 1 and str(host.process.pid) == words[1]), None)
+
+    def restart_dead_hosts(self):
+        for host in self.hosts:
+            if host.process is None or host.process.poll() is not None:
+                host.start(extra=self.serve_arguments)
 
     def new_article(self, title):
         path = os.path.join(self.folder, "text.txt")
@@ -122,14 +180,8 @@ class SeveralHostsTests(StudioTestCase):
 
     def holder(self, article):
         """The host whose hold on `article` is in the catalog, by its process id; None when none holds it."""
-        result = subprocess.run(self.database.as_postgres(os.path.join(self.database.bin, "psql"), "-h", self.database.socket, "-p",
-                                                          str(self.database.port), "-U", "narrate", "-d", "narrate", "-tA", "-c",
-                                                          f"SELECT host FROM article_lease WHERE article_id = '{article}'"),
-                                capture_output=True, text=True, check=True)
-        words = result.stdout.split()
-        if len(words) < 2:
-            return None
-        return next((host for host in self.hosts if host.process and str(host.process.pid) == words[1]), None)
+        rows = self.sql(f"SELECT host FROM article_lease WHERE article_id = '{article}'")
+        return self.host_of(rows[0][0]) if rows else None
 
     def captured(self, page, take):
         data = base64.b64decode(page.driver.execute_script(CAPTURED, take))
@@ -229,6 +281,108 @@ class SeveralHostsTests(StudioTestCase):
         self.assertIsNone(self.holder(article), "the host still holds the article after its take was committed")
         print(f"\nPostgreSQL stopped 3 s mid-take and started again: the take ({len(audio) / 44100:.3f} s) committed "
               f"{committed:.1f} s after the restart, equal to the capture sample for sample")
+
+    # Deliveries done once by another host
+
+    def approvable(self, title, seconds):
+        """A desk article with `seconds` of noise in one chunk (imported on host A, copied to the
+        recordings store), sent for review by its volunteer. - Returns: (its id, its samples)."""
+        self.restart_dead_hosts()
+        article = self.new_article(title)
+        audio = (numpy.random.default_rng(len(title)).standard_normal(int(seconds * 44100)) * 3000).clip(-32768, 32767).astype("<i2")
+        path = os.path.join(self.folder, "take.wav")
+        with wave.open(path, "wb") as f:
+            f.setnchannels(1)
+            f.setsampwidth(2)
+            f.setframerate(44100)
+            f.writeframes(audio.tobytes())
+        for arguments in (("import", path, "--article", article), ("desk", "send", article, "--as", "vera")):
+            result = self.hosts[0].narrate(*arguments, timeout=300)
+            self.assertEqual(result.returncode, 0, f"narrate {' '.join(arguments)}: {result.stderr}")
+        deadline = time.monotonic() + 60  # host A's copier copies it within its round of 30 s
+        while not self.sql(f"SELECT chunk_id FROM chunk_copy WHERE article_id = '{article}'") and time.monotonic() < deadline:
+            time.sleep(0.5)
+        self.assertTrue(self.sql(f"SELECT chunk_id FROM chunk_copy WHERE article_id = '{article}'"), "the chunk was not copied to the store within 60 s")
+        return article, audio
+
+    def approve_in_background(self, article):
+        """dora approves `article` through nginx, in a thread. - Returns: the thread and where its answer lands."""
+        answer = {}
+        status, body = self.through_proxy("POST", "/api/session", {"account": "dora", "passphrase": PASSPHRASE}, answer=answer)
+        self.assertEqual(status, 200, body)
+        result = {}
+
+        def approve():
+            try:
+                result["answer"] = self.through_proxy("POST", f"/api/review/{article}/approve", {}, cookie=answer["cookie"], timeout=300)
+            except Exception as error:  # the host answering may be the one killed
+                result["answer"] = (None, repr(error))
+        thread = threading.Thread(target=approve, daemon=True)
+        thread.start()
+        return thread, result
+
+    def kill_delivery_when(self, article, moment, condition):
+        """Kills with kill -9 the host doing `article`'s delivery once `condition` holds in the catalog.
+        - Returns: the killed host, the survivor, and when the kill landed."""
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            rows = self.sql(f"SELECT takenBy FROM work_job WHERE subject = '{article}' AND state = 'taken' AND ({condition})")
+            if rows:
+                dying = self.host_of(rows[0][0])
+                self.assertIsNotNone(dying, f"no host has the process of {rows[0][0]}")
+                dying.process.send_signal(signal.SIGKILL)
+                dying.process.wait(10)
+                return dying, next(host for host in self.hosts if host is not dying), time.monotonic()
+            time.sleep(0.02)
+        self.fail(f"the delivery of {article} never got {moment} within 120 s: jobs {self.sql('SELECT * FROM work_job')}")
+
+    def assert_delivered_once(self, article, audio, survivor, killed_at, moment):
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and self.sql(f"SELECT state FROM work_job WHERE subject = '{article}'") != [["done"]]:
+            time.sleep(0.2)
+        done_at = time.monotonic()
+        jobs = self.sql(f"SELECT state, attempts, takenBy FROM work_job WHERE subject = '{article}'")
+        self.assertEqual(len(jobs), 1, f"jobs of the article: {jobs}")
+        state, attempts, taker = jobs[0]
+        self.assertEqual(state, "done", f"the job was not done within 90 s of the kill: {jobs}; {survivor.stderr()[-1500:]}")
+        self.assertEqual(int(attempts), 2, f"the job was tried {attempts} times")
+        self.assertIs(self.host_of(taker), survivor, f"the job was done by {taker}")
+        self.assertEqual(self.sql(f"SELECT state FROM desk_article WHERE article_id = '{article}'"), [["published"]])
+        published = self.sql(f"SELECT COUNT(*) FROM audit_entry WHERE detail LIKE 'article {article}: publish approved → published%'")
+        self.assertEqual(published, [["1"]], "the audit log does not say Published exactly once")
+        objects = [o for o in self.seaweed.peek_json("list", "delivered") if article in o["key"]]
+        names = sorted(o["key"].rsplit(".", 1)[1] for o in objects)
+        self.assertEqual(names, ["flac", "json"], f"the bucket holds {[o['key'] for o in objects]}")
+        flac = next(o for o in objects if o["key"].endswith(".flac"))
+        local = os.path.join(self.folder, "delivered.flac")
+        subprocess.run(self.seaweed.command("get", "delivered", flac["key"], local), env=self.seaweed.environment, check=True, capture_output=True)
+        decoded = numpy.frombuffer(subprocess.run(["sox", local, "-t", "raw", "-e", "signed", "-b", "16", "-L", "-"], capture_output=True,
+                                                  check=True).stdout, dtype="<i2")
+        self.assertEqual(len(decoded), len(audio), "the delivered audio is not as long as the chunk")
+        self.assertTrue(numpy.array_equal(decoded, audio), "the delivered audio is not the chunk sample for sample")
+        unfinished = self.seaweed.peek_json("uploads", "delivered")
+        print(f"\nkill -9 of the host delivering an approved article {moment}: the other host took the job up and finished it "
+              f"{done_at - killed_at:.1f} s after the kill (try 2); Published once; the bucket holds one FLAC ({flac['size']} bytes, "
+              f"equal to the chunk sample for sample) and its sidecar; unfinished multipart uploads left: {len(unfinished)}")
+        self.assertEqual(unfinished, [], "the dead host's multipart upload was left unfinished")
+
+    def test_3_a_host_killed_mid_export_the_other_delivers_once(self):
+        article, audio = self.approvable("Killed while exporting", 480)
+        thread, result = self.approve_in_background(article)
+        _, survivor, killed_at = self.kill_delivery_when(
+            article, "mid-export", f"""EXISTS (SELECT 1 FROM outbox WHERE articleId = '{article}' AND state = 'exporting')""")
+        self.assert_delivered_once(article, audio, survivor, killed_at, "mid-export")
+        thread.join(60)
+        self.assertNotEqual(result.get("answer", (None,))[0], 200, "the killed host answered that it delivered")
+
+    def test_4_a_host_killed_mid_upload_the_other_delivers_once(self):
+        article, audio = self.approvable("Killed while uploading", 480)
+        thread, result = self.approve_in_background(article)
+        # The upload is under way once its multipart upload is on record, and has sent a while.
+        _, survivor, killed_at = self.kill_delivery_when(
+            article, "mid-upload", f"""EXISTS (SELECT 1 FROM outbox WHERE articleId = '{article}' AND state = 'queued' AND uploadId IS NOT NULL)""")
+        self.assert_delivered_once(article, audio, survivor, killed_at, "mid-upload")
+        thread.join(60)
 
 
 if __name__ == "__main__":

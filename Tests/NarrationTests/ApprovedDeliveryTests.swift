@@ -11,7 +11,7 @@ import Testing
 /// `WorkRunner`), on SQLite and on a real PostgreSQL: done at once by the host that approved it;
 /// done once by another host when the first died holding it; waiting its turn after a failure,
 /// with its error; handed back untried by a host that stops; left to the host that holds it.
-@Suite("An approved article's delivery, as a job any host does")
+@Suite("An approved article's delivery, as a job any host does", .serialized)
 struct ApprovedDeliveryTests {
     /// A library whose desk has an article recorded and sent for review, and a destination folder.
     struct Service {
@@ -206,12 +206,47 @@ struct ApprovedDeliveryTests {
         let id = try queue.enqueue("slow", subject: "k3f9x2ab", due: Self.now(), now: Self.now())
         let outcomes = Mutex<[String]>([])
         let running = Task { await runner.run { outcome in outcomes.withLock { $0.append("\(outcome)") } } }
-        #expect(try await Self.wait(10) { started.load(ordering: .relaxed) })
+        #expect(try await Self.wait(30) { started.load(ordering: .relaxed) })
         #expect(try queue.status(of: id)?.state == .taken)
         running.cancel()
         await running.value
         let status = try #require(try queue.status(of: id))
         #expect(status.state == .waiting && status.attempts == 0, "\(status)")
         #expect(outcomes.withLock { $0 }.first?.hasPrefix("handedBack") == true, "\(outcomes.withLock { $0 })")
+    }
+
+    @Test("a host that stops while a request does a job: the job is handed back untried and the request told so; a stopped host only asks for work")
+    func stopHandsBackPerformed() async throws {
+        let service = try Service(.sqlite)
+        let queue = try service.library.workQueue()
+        let runner = WorkRunner(queue: queue, host: "host-a 1 aaaa", catalogName: "the catalog")
+        let started = Atomic<Bool>(false)
+        let doing = Task { () async -> NarrationError? in
+            do throws(NarrationError) {
+                _ = try await runner.perform("slow", subject: "k3f9x2ab") { _ throws(NarrationError) in
+                    started.store(true, ordering: .relaxed)
+                    do { try await Task.sleep(for: .seconds(30)) } catch { throw NarrationError.usage("stopped") }
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(try await Self.wait(30) { started.load(ordering: .relaxed) })
+        runner.stop()
+        let error = await doing.value
+        #expect(error?.message == "This server of the service is stopping: the work was handed to another server, which does it in a moment.")
+        let jobs = try service.library.catalog.reading { sql in
+            try sql.rows("SELECT id, subject FROM work_job ORDER BY subject").map { (try $0.text("id"), try $0.text("subject")) }
+        }
+        let first = try #require(jobs.first)
+        let handedBack = try #require(try queue.status(of: first.0))
+        #expect(handedBack.state == .waiting && handedBack.attempts == 0, "\(handedBack)")
+
+        // Stopped, it asks for the work, due at once, for another host; it does not do it.
+        #expect(try await runner.perform("quick", subject: "m4k8w2cd") { _ throws(NarrationError) in 1 } == nil)
+        let other = try #require(try queue.take(host: "host-b 2 bbbb", lease: 15, now: Self.now(), kinds: ["quick"]))
+        #expect(other.subject == "m4k8w2cd" && other.attempt == 1)
+        #expect(try queue.status(of: other.id)?.state == .taken)
     }
 }

@@ -218,6 +218,27 @@ extension Catalog {
         }
     }
 
+    /// The multipart uploads that attempts of retired jobs began at `destination` and never
+    /// completed: each job's id, with the upload's id and key.
+    func abandonedUploads(at destination: String) throws(NarrationError) -> [(job: String, upload: (id: String, key: String))] {
+        try reading { sql in
+            try sql.rows(
+                """
+                    SELECT outbox.id, outbox.uploadId, outbox.uploadKey FROM outbox JOIN attempt ON attempt.jobId = outbox.id
+                    WHERE attempt.destination = ? AND outbox.state = ? AND outbox.uploadId IS NOT NULL AND outbox.uploadKey IS NOT NULL
+                    """,
+                .text(destination), .text(OutboxJob.State.retired.rawValue)
+            ).map { row in (try row.text("id"), (try row.text("uploadId"), try row.text("uploadKey"))) }
+        }
+    }
+
+    /// Forgets the upload a retired job's attempt began, once it is given up.
+    func forgetUpload(of job: String) throws(NarrationError) {
+        try writing { sql in
+            try sql.execute("UPDATE outbox SET uploadId = NULL, uploadKey = NULL WHERE id = ? AND state = ?", .text(job), .text(OutboxJob.State.retired.rawValue))
+        }
+    }
+
     /// Forgets an attempt whose copy is gone (or is the delivered file).
     func endAttempt(job: String, destination: String) throws(NarrationError) {
         try writing { sql in try AttemptRow.delete(sql, key: .text(job), .text(destination)) }

@@ -108,11 +108,17 @@ public protocol DeliveryStore: Sendable {
     /// Puts staged files in their places, in order (a folder renames each copy into place;
     /// memory puts them all in at once; object storage has them there already).
     func commit(_ staged: [Staged]) async throws(NarrationError)
+    /// Gives up a multipart upload that an attempt of a job no longer sent (retired) began at
+    /// `key` and never completed, so that the storage frees its parts. Only object storage has them.
+    func abandonUpload(id: String, key: String) async throws(NarrationError)
     /// Lets go of what the store holds open (object storage's connection); await it before dropping the store.
     func close() async
 }
 
 extension DeliveryStore {
+    /// Folders and memory stage whole files: there is no upload to give up.
+    public func abandonUpload(id: String, key: String) async throws(NarrationError) {}
+
     @discardableResult
     public func write(_ data: Data, to key: String, contentType: String) async throws(NarrationError) -> StoredObject {
         try await write(data, to: key, contentType: contentType, metadata: [:])

@@ -178,5 +178,9 @@ struct ObjectStorageDeliveryStore: DeliveryStore {
         transfer.reuse(parts: held.count)
     }
 
+    func abandonUpload(id: String, key: String) async throws(NarrationError) {
+        try await connection.abortMultipartUpload(key: key, uploadID: id)
+    }
+
     func close() async { await connection.shutdown() }
 }

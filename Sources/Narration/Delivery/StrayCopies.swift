@@ -3,12 +3,18 @@ import NarrationCore
 
 extension NarrationLibrary {
     /// Removes from `store` the copies that attempts of retired jobs may have left there (a
-    /// delivery killed after its copy was in place, before it was recorded), each only if it is
+    /// delivery killed after its copy was in place, before it was recorded), and gives up their
+    /// unfinished multipart uploads; each copy only if it is
     /// still the copy with that attempt's SHA-256, with its sidecar unless that is a delivered
     /// one; the attempt is forgotten once its copy is gone (or is the delivered file).
     /// - Throws: the store's errors (the attempt then stays on record, for the next delivery to
     ///   try again); the catalog's.
     func removeStrayCopies(in store: some DeliveryStore) async throws(NarrationError) {
+        // A killed attempt's unfinished upload too (another host's, say, whose job was made again).
+        for (job, upload) in try catalog.abandonedUploads(at: store.name) {
+            try await store.abandonUpload(id: upload.id, key: upload.key)
+            try catalog.forgetUpload(of: job)
+        }
         for (attempt, article, isDelivered) in try catalog.strayCopies(at: store.name) {
             if !isDelivered, let key = store.key(ofRecorded: attempt.audioLocation) {
                 let sidecar = Self.sidecarKey(for: key)

@@ -45,6 +45,8 @@ public final class WorkRunner: Sendable {
     public let handOff: Double
     private let handlers: Mutex<[String: Handler]> = Mutex([:])
     private let poked = Atomic<Bool>(false)
+    /// The jobs under way through `perform`, to cancel when the host stops.
+    private let performing: Mutex<(next: Int, tasks: [Int: Task<Outcome, Never>], stopped: Bool)> = Mutex((0, [:], false))
     /// The catalog's name, for the sentences of its errors.
     private let catalogName: String
 
@@ -73,6 +75,16 @@ public final class WorkRunner: Sendable {
         poked.store(true, ordering: .relaxed)
     }
 
+    /// The host is stopping: `perform` takes no more jobs, and the jobs it does are cancelled,
+    /// and so handed back for another host, as `run`'s are when its task is cancelled.
+    public func stop() {
+        let tasks = performing.withLock { state in
+            state.stopped = true
+            return Array(state.tasks.values)
+        }
+        for task in tasks { task.cancel() }
+    }
+
     // MARK: Doing work
 
     /// Takes due jobs of the kinds handled and does them, one at a time, until cancelled.
@@ -99,22 +111,38 @@ public final class WorkRunner: Sendable {
     /// job's lease: finished when `body` returns, failed (tried again later by a host's `run`)
     /// when it throws.
     /// - Returns: `body`'s result; nil when the job is already another host's (asked for before
-    ///   and held there): that host does it.
+    ///   and held there), or this host is stopping: another host does it.
+    /// - Throws: `body`'s error; `articleBusy` when the host stopped while doing it (`stop`):
+    ///   handed back, another host does it.
     public func perform<T: Sendable>(
         _ kind: String, subject: String, _ body: @escaping @Sendable (WorkQueue.Job) async throws(NarrationError) -> T
     ) async throws(NarrationError) -> T? {
         let now = Self.now()
+        let stopping = performing.withLock { $0.stopped }
         let job = try await sql { [queue, host, lease, handOff] () throws(SQLEngineError) -> WorkQueue.Job? in
-            let id = try queue.enqueue(kind, subject: subject, due: now + handOff, now: now)
-            return try queue.take(id, host: host, lease: lease, now: now)
+            // A stopping host asks for the work, due now, for another host to do.
+            let id = try queue.enqueue(kind, subject: subject, due: stopping ? now : now + handOff, now: now)
+            return stopping ? nil : try queue.take(id, host: host, lease: lease, now: now)
         }
         guard let job else { return nil }
         let result = Mutex<T?>(nil)
-        switch await outcome(of: job, { job throws(NarrationError) in
-            let value = try await body(job)
-            result.withLock { $0 = value }
-        }) {
-        case .finished, .lost, .handedBack: return result.withLock { $0 }
+        // Done in a task of its own, which `stop` cancels; so does the caller's cancellation.
+        let task = Task {
+            await outcome(of: job) { job throws(NarrationError) in
+                let value = try await body(job)
+                result.withLock { $0 = value }
+            }
+        }
+        let (number, stopped) = performing.withLock { state in
+            state.next += 1
+            state.tasks[state.next] = task
+            return (state.next, state.stopped)
+        }
+        if stopped { task.cancel() }
+        defer { _ = performing.withLock { $0.tasks.removeValue(forKey: number) } }
+        switch await withTaskCancellationHandler(operation: { await task.value }, onCancel: { task.cancel() }) {
+        case .finished, .lost: return result.withLock { $0 }
+        case .handedBack: throw Self.handedBack
         case .failed(_, let error): throw error
         }
     }
@@ -175,6 +203,10 @@ public final class WorkRunner: Sendable {
     }
 
     static func now() -> Double { Date().timeIntervalSince1970 }
+
+    /// Why a job asked for by `perform` was left undone: the host stopped.
+    static let handedBack = NarrationError(
+        .articleBusy, "This server of the service is stopping: the work was handed to another server, which does it in a moment.")
 }
 
 extension NarrationLibrary {
