@@ -39,6 +39,21 @@ enum CommandRunner {
         }
     }
 
+    /// Copies the chunks this host holds that have no copy in the reading service's recordings
+    /// store yet (`[service] recordings`), each checked; nothing without a store or a shared catalog.
+    static func copyToRecordings(_ library: NarrationLibrary) async throws(NarrationError) {
+        guard library.catalogKind == "postgresql", let destination = try Settings.load().serviceRecordings else { return }
+        let store = RecordingStore(try NarrationLibrary.store(for: destination))
+        let round: Result<ChunkCopyRound, NarrationError>
+        do throws(NarrationError) {
+            round = .success(try await library.copyChunks(to: store))
+        } catch {
+            round = .failure(error)
+        }
+        await store.close()
+        _ = try round.get()
+    }
+
     private static func openLibrary(readOnly: Bool) throws(NarrationError) -> NarrationLibrary {
         let root = try DataRoot.fromEnvironment()
         let library: NarrationLibrary

@@ -5,7 +5,7 @@ import NarrationCore
 
 extension Narrate {
     /// `narrate import FILE...`: audio files added to the end of the article, each one chunk.
-    struct Import: ParsableCommand {
+    struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add audio files to the end of the article, each file one chunk, converted to the article's format.",
             discussion: """
@@ -27,13 +27,13 @@ extension Narrate {
         @OptionGroup var target: ArticleOption
         @OptionGroup var output: JSONOption
 
-        func run() throws {
+        func run() async throws {
             let sources = files.map { URL(fileURLWithPath: $0).standardizedFileURL }
             var bar: (number: Int, bar: ProgressBar)?
-            let result = try CommandRunner.withLibrary { library throws(NarrationError) in
+            let result = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> ImportResult in
                 defer { bar?.bar.finish() }
                 let article = try library.article(target.article)
-                return try library.importAudio(sources, into: article) { step in
+                let result = try library.importAudio(sources, into: article) { step in
                     if bar?.number != step.number {
                         bar?.bar.finish()
                         let which = step.count == 1 ? "" : " (\(step.number) of \(step.count))"
@@ -41,6 +41,10 @@ extension Narrate {
                     }
                     bar?.bar.update(done: step.done, total: step.total)
                 }
+                // On a host of a reading service the new chunks go to its recordings store now,
+                // rather than at the server's next round: none is only on this host for long.
+                try await CommandRunner.copyToRecordings(library)
+                return result
             }
             if output.json {
                 Console.printJSON(ImportJSON(result))

@@ -24,7 +24,7 @@ public struct WorkQueue: Sendable {
         public var longestRetry: Double
         public var attempts: Int
 
-        public init(firstRetry: Double = 30, longestRetry: Double = 3600, attempts: Int = 8) {
+        public init(firstRetry: Double = 10, longestRetry: Double = 3600, attempts: Int = 10) {
             precondition(firstRetry > 0 && longestRetry >= firstRetry && attempts > 0, "a retry waits and tries at least once")
             self.firstRetry = firstRetry
             self.longestRetry = longestRetry
