@@ -17,9 +17,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The modules that take longest, longest first (a CI run's figures: network faults 145 s,
 # accessibility and the API fuzz about 55 s together, the service's studios 50 s, connections
 # 44 s, …); the rest follow in name order.
-LONGEST_FIRST = ["test_take_network_faults", "test_accessibility", "test_api_fuzz", "test_service_studios", "test_connections",
+LONGEST_FIRST = ["test_several_hosts", "test_take_network_faults", "test_accessibility", "test_api_fuzz", "test_service_studios", "test_connections",
                  "test_service", "test_take_uploads", "test_netfault", "test_browser_microphone", "test_studio_review",
-                 "test_service_expiry", "test_punch", "test_review", "test_several_hosts", "test_webkit"]
+                 "test_service_expiry", "test_punch", "test_review", "test_webkit"]
 
 
 def main(jobs):
