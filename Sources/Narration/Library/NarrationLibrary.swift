@@ -57,6 +57,7 @@ public final class NarrationLibrary: Sendable {
         self.catalog = catalog
         self.host = host ?? ArticleLease.thisHost
         self.notices = TakeRecovery.run(root: root, catalog: catalog, host: self.host)
+        TakeRecovery.removeHandedOverPartials(root: root, catalog: catalog)
         self.isReadOnly = false
         OutboxSweep.run(root: root, catalog: catalog)
     }

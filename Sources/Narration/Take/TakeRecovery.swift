@@ -55,6 +55,31 @@ enum TakeRecovery {
         return notices
     }
 
+    /// In a catalog several hosts share, removes the partial files of takes this host let go to
+    /// another host (its page went on there, from the take's start) once that host committed the
+    /// take: its chunk is in the article, with a checked copy in the recordings store or its file
+    /// here. A partial file whose take is pending, or whose chunk has no copy anywhere this host
+    /// can see, stays.
+    /// - Returns: how many partial files were removed.
+    @discardableResult
+    static func removeHandedOverPartials(root: DataRoot, catalog: Catalog) -> Int {
+        guard catalog.isShared, let articles = try? FileManager.default.contentsOfDirectory(atPath: root.articlesURL.path) else { return 0 }
+        let suffix = ".partial.wav"
+        var removed = 0
+        for name in articles where Identifier.isWellFormed(name) {
+            let article = ArticleID(name)
+            guard let files = try? FileManager.default.contentsOfDirectory(atPath: root.chunksURL(article).path) else { continue }
+            let partials = files.filter { $0.hasSuffix(suffix) }.map { ChunkID(String($0.dropLast(suffix.count))) }.filter { Identifier.isWellFormed($0.rawValue) }
+            guard !partials.isEmpty, let committed = try? Set(catalog.chunkIDs(of: article)) else { continue }
+            for chunk in partials where committed.contains(chunk) {
+                let copied = (try? catalog.chunkCopy(of: chunk)) != nil
+                guard copied || FileSystem.exists(root.chunkURL(chunk, of: article)) else { continue }
+                if (try? FileManager.default.removeItem(at: root.partialURL(chunk, of: article))) != nil { removed += 1 }
+            }
+        }
+        return removed
+    }
+
     private static func recover(
         _ chunkID: ChunkID, of articleID: ArticleID, target: TakeTarget, paragraph: ParagraphID?, root: DataRoot, catalog: Catalog
     ) -> String? {
