@@ -231,6 +231,23 @@ struct AccountServiceTests {
         #expect(throws: NarrationError.sessionEnded) { try fixture.service.session(signedIn.token, touching: false) }
     }
 
+    @Test("a session's use is written at most once a minute: uses within it write nothing; the next one a minute on does")
+    func touchesOncePerMinute() throws {
+        let fixture = try Fixture()
+        let invitation = try fixture.service.add(try fixture.name("ann"), role: .volunteer, by: Fixture.actor)
+        try fixture.service.acceptInvitation(account: "ann", token: invitation.token, passphrase: Self.passphrase)
+        let signedIn = try fixture.service.signIn(account: "ann", passphrase: Self.passphrase, address: "192.0.2.1")
+        let before = try fixture.snapshot()
+        for _ in 0..<5 {
+            fixture.clock.advance(11)
+            _ = try fixture.service.session(signedIn.token)
+        }
+        #expect(try fixture.snapshot() == before, "a use within a minute of the last one written wrote to the catalog")
+        fixture.clock.advance(5)  // a minute since sign-in
+        _ = try fixture.service.session(signedIn.token)
+        #expect(try fixture.snapshot() != before, "a use a minute on was not written")
+    }
+
     @Test("brute force at sign-in: five wrong passphrases, then even the right one waits; after 15 minutes the owner signs in")
     func bruteForce() throws {
         let fixture = try Fixture()

@@ -166,7 +166,8 @@ public final class AccountService: Sendable {
 
     /// The account whose session `token` is, marking the session used now unless `touching` is
     /// false (a check that the person did not cause, such as a server's periodic look at an open
-    /// page, does not keep the session from going idle).
+    /// page, does not keep the session from going idle). The mark is written at most once a
+    /// minute (`SessionPolicy.touchInterval`).
     /// - Throws: `sessionEnded` when the token is unknown, signed out, idle too long, too old or
     ///   its account disabled (an ended session is removed).
     public func session(_ token: String, touching: Bool = true) throws(NarrationError) -> Account {
@@ -180,7 +181,7 @@ public final class AccountService: Sendable {
             try store.endSession(tokenHash: tokenHash)
             throw .sessionEnded
         }
-        if touching { try store.touchSession(tokenHash: tokenHash, at: now) }
+        if touching, sessionPolicy.touches(lastSeenAt: session.lastSeenAt, now: now) { try store.touchSession(tokenHash: tokenHash, at: now) }
         return account
     }
 
