@@ -191,6 +191,27 @@ class TakeUploadTests(StudiosTestCase):
         self.assertIsNone(page.js("return sessionStorage.getItem('narrate-takes-not-committed')"))
         print(f"\nreload before the store caught up: chunk {len(audio) / 44100:.3f} s, its first {len(captured) / 44100:.3f} s equal to what was captured")
 
+    def test_6_a_browser_whose_storage_is_nearly_full_says_so(self):
+        """The engine says its storage for the site is 85 % used (its estimate is made to): the
+        upload line warns, still calm, with the figure; at 10 % the warning goes."""
+        page = self.open_studio("A nearly full browser")
+        line = "document.getElementById('upload-status').textContent"
+        page.wait_js(f"return {line} === 'All takes saved on the server.'", "the calm line", 20)
+        warning = ("All takes saved on the server. This computer's room for takes is nearly full (85 % used): "
+                   "let the takes upload before recording much more.")
+        page.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "Object.defineProperty(navigator.storage, 'estimate', {configurable: true, value: async () => ({usage: 850e6, quota: 1000e6})});"
+            "uploads.checkRoom().then(done)")
+        page.wait_js(f"return {line} === {json.dumps(warning)}", "the line to warn of the nearly full storage", 20)
+        self.assertIn("is-waiting", page.el("upload-status").get_attribute("class"))
+        page.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "Object.defineProperty(navigator.storage, 'estimate', {configurable: true, value: async () => ({usage: 100e6, quota: 1000e6})});"
+            "uploads.checkRoom().then(done)")
+        page.wait_js(f"return {line} === 'All takes saved on the server.'", "the warning to go at 10 %", 20)
+        print("\nstorage 85 % used: the upload line warns; 10 %: calm again")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -468,7 +468,11 @@ function renderRecording(s, p) {
  */
 function uploadStatusText(s, p) {
   if (!uploads.ready || (s.microphone !== "browser" && uploads.takes.size === 0)) return "";
-  const memory = uploads.persistent ? "" : " This browser lets the page keep takes only while it stays open.";
+  let memory = uploads.persistent ? "" : " This browser lets the page keep takes only while it stays open.";
+  if (uploads.nearlyFull()) {
+    const used = Math.round((100 * uploads.room.usage) / uploads.room.quota);
+    memory += ` This computer's room for takes is nearly full (${used} % used): let the takes upload before recording much more.`;
+  }
   const takes = uploads.unfinished();
   const waiting = Math.ceil(uploads.waitingSeconds());
   if (takes.length === 0 || (waiting === 0 && p.connected)) {
@@ -495,7 +499,7 @@ function renderUploadStatus(s, p) {
     rendered.uploadTimer = setTimeout(() => { rendered.uploadTimer = null; scheduleRender(); }, 5000);
   }
   line.hidden = text === "";
-  setClass(line, "is-waiting", /waiting|No connection/.test(text));
+  setClass(line, "is-waiting", /waiting|No connection|nearly full/.test(text));
 }
 
 /** Takes not yet chunks: each a row after the chunks, "Take 5: uploading, 12 s of 40 s on the server". */

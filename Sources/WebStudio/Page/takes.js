@@ -181,6 +181,7 @@ function pendingPiece(take) {
 const uploads = {
   ready: false,
   persistent: true,   // false: kept in memory only (the status line says so)
+  room: null,         // {usage, quota} of the browser's storage for this site, when the engine tells
   article: null,      // the article whose takes this page sends
   takes: new Map(),   // take -> {take, article, number, frames, ended, durable, startedAt, server, sentTo, askedAt, stopSent, pending}
   capturing: null,    // the take being captured now; its `pending` ({offset, parts, bytes}) is what is not yet stored
@@ -197,11 +198,29 @@ const uploads = {
     this.persistent = await takeStore.open();
     await this.keepWhatTheLastPageHanded();
     this.ready = true;
+    // A take is kept here until the server commits it (about 5 MB a minute): how full the
+    // browser's storage is is looked at now and every 30 s, for the status line to warn.
+    await this.checkRoom();
+    setInterval(() => this.checkRoom(), 30000);
     if (article) await this.useArticle(article);
     // A reload or a closed tab may come between the microphone and the store's commit: what
     // is not yet committed is put in this tab's sessionStorage, which is written at once and
     // read by the page that loads next (a reload). A crashed tab loses at most that moment.
     window.addEventListener("pagehide", () => this.handOver());
+  },
+
+  /** Asks the engine how much of its storage for this site is used (nothing where it cannot say). */
+  async checkRoom() {
+    try {
+      const estimate = navigator.storage && navigator.storage.estimate ? await navigator.storage.estimate() : null;
+      this.room = estimate && estimate.quota > 0 ? { usage: estimate.usage || 0, quota: estimate.quota } : null;
+    } catch { this.room = null; }
+    this.hooks.render();
+  },
+
+  /** Whether the browser's storage for takes is at least 80 % full. */
+  nearlyFull() {
+    return !!this.room && this.room.usage >= 0.8 * this.room.quota;
   },
 
   /** Everything captured and not yet known to be committed to the store, as [record, pieces]. */
