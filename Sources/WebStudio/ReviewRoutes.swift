@@ -50,6 +50,8 @@ struct ReviewRoutes: Sendable {
     static let noDestination = "No destination is set to deliver approved articles to: ask the service's operator to set one."
     static let noteForms = "A note is \"said\" with \"should be\", or a \"text\": give one of the two."
     static let tooBig = "The request is too big: a review note is a few words, at most 16 KiB."
+    /// Said after a delivery that failed once the article was approved.
+    static let triedAgain = "The article stays approved, and the service tries its delivery again by itself."
 
     /// Adds the page, its files and the JSON routes to `router`.
     func add(to router: Router<StudioRequestContext>) {
@@ -160,13 +162,12 @@ struct ReviewRoutes: Sendable {
             } catch {
                 // Refused before anything was exported: the desk's status; anything else failed
                 // after the approval (the export or the delivery), and the article stays Approved.
-                let status = switch error.kind {
-                case .notPermitted, .accountRefused: 403
-                case .unknownArticle: 404
-                case .deskRefused: 409
-                default: 502
+                switch error.kind {
+                case .notPermitted, .accountRefused: return WebStudioServer.refusal(403, error.message)
+                case .unknownArticle: return WebStudioServer.refusal(404, error.message)
+                case .deskRefused: return WebStudioServer.refusal(409, error.message)
+                default: return WebStudioServer.refusal(502, error.message + " " + Self.triedAgain)
                 }
-                return WebStudioServer.refusal(status, error.message)
             }
         }
     }

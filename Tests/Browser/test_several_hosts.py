@@ -378,23 +378,24 @@ class SeveralHostsTests(StudioTestCase):
               + (f"; tries that failed: {failures}" if failures else ""))
         self.assertEqual(unfinished, [], "the dead host's multipart upload was left unfinished")
 
-    def test_3_a_host_killed_mid_export_the_other_delivers_once(self):
-        article, audio = self.approvable("Killed while exporting", 480)
+    def killed_mid_delivery(self, title, moment, condition):
+        """Approves an 8-minute article, kills the host delivering it once `condition` holds, and
+        checks the other host delivers it once; the killed host never answered that it delivered."""
+        article, audio = self.approvable(title, 480)
         thread, result = self.approve_in_background(article)
-        _, survivor, killed_at = self.kill_delivery_when(
-            article, "mid-export", f"""EXISTS (SELECT 1 FROM outbox WHERE articleId = '{article}' AND state = 'exporting')""")
-        self.assert_delivered_once(article, audio, survivor, killed_at, "kill -9 of the host delivering an approved article mid-export")
+        _, survivor, killed_at = self.kill_delivery_when(article, moment, condition.format(article=article))
+        self.assert_delivered_once(article, audio, survivor, killed_at, f"kill -9 of the host delivering an approved article {moment}")
         thread.join(60)
         self.assertNotEqual(result.get("answer", (None,))[0], 200, "the killed host answered that it delivered")
 
+    def test_3_a_host_killed_mid_export_the_other_delivers_once(self):
+        self.killed_mid_delivery("Killed while exporting", "mid-export",
+                                 "EXISTS (SELECT 1 FROM outbox WHERE articleId = '{article}' AND state = 'exporting')")
+
     def test_4_a_host_killed_mid_upload_the_other_delivers_once(self):
-        article, audio = self.approvable("Killed while uploading", 480)
-        thread, result = self.approve_in_background(article)
-        # The upload is under way once its multipart upload is on record, and has sent a while.
-        _, survivor, killed_at = self.kill_delivery_when(
-            article, "mid-upload", f"""EXISTS (SELECT 1 FROM outbox WHERE articleId = '{article}' AND state = 'queued' AND uploadId IS NOT NULL)""")
-        self.assert_delivered_once(article, audio, survivor, killed_at, "kill -9 of the host delivering an approved article mid-upload")
-        thread.join(60)
+        # The upload is under way once its multipart upload's id is on record.
+        self.killed_mid_delivery("Killed while uploading", "mid-upload",
+                                 "EXISTS (SELECT 1 FROM outbox WHERE articleId = '{article}' AND state = 'queued' AND uploadId IS NOT NULL)")
 
     def test_5_postgresql_and_seaweedfs_restarted_under_load_nothing_lost_nothing_doubled(self):
         article, audio = self.approvable("Delivered through restarts", 240)

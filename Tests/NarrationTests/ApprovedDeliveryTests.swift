@@ -124,7 +124,7 @@ struct ApprovedDeliveryTests {
         let outcomes = Mutex<[String]>([])
         let running = Task { await runner.run { outcome in outcomes.withLock { $0.append("\(outcome)") } } }
         defer { running.cancel() }
-        #expect(try await Self.wait(20) { try queue.status(of: id)?.state == .done })
+        #expect(try await Self.wait(60) { try queue.status(of: id)?.state == .done })
         running.cancel()
         await running.value
 
@@ -170,7 +170,7 @@ struct ApprovedDeliveryTests {
         ApprovedDelivery(library: service.library, desk: service.desk, sending: service.sending).handled(by: runner)
         let running = Task { await runner.run() }
         defer { running.cancel() }
-        #expect(try await Self.wait(20) { try queue.status(of: id)?.state == .done })
+        #expect(try await Self.wait(60) { try queue.status(of: id)?.state == .done })
         #expect(try queue.status(of: id)?.attempts == 2)
         #expect(try service.desk.entry(service.article, by: .service).state == .published)
         #expect(try service.publications() == 1)
@@ -206,7 +206,7 @@ struct ApprovedDeliveryTests {
         let id = try queue.enqueue("slow", subject: "k3f9x2ab", due: Self.now(), now: Self.now())
         let outcomes = Mutex<[String]>([])
         let running = Task { await runner.run { outcome in outcomes.withLock { $0.append("\(outcome)") } } }
-        #expect(try await Self.wait(30) { started.load(ordering: .relaxed) })
+        #expect(try await Self.wait(60) { started.load(ordering: .relaxed) })
         #expect(try queue.status(of: id)?.state == .taken)
         running.cancel()
         await running.value
@@ -232,7 +232,7 @@ struct ApprovedDeliveryTests {
                 return error
             }
         }
-        #expect(try await Self.wait(30) { started.load(ordering: .relaxed) })
+        #expect(try await Self.wait(60) { started.load(ordering: .relaxed) })
         runner.stop()
         let error = await doing.value
         #expect(error?.message == "This server of the service is stopping: the work was handed to another server, which does it in a moment.")

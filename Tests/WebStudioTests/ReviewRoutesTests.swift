@@ -299,4 +299,22 @@ struct ReviewRoutesTests {
         let delivered = FileManager.default.enumerator(atPath: outbox.path)?.allObjects.compactMap { $0 as? String } ?? []
         #expect(delivered.contains { $0.hasSuffix(".flac") }, "\(delivered)")
     }
+
+    @Test("an approval whose delivery fails: 502 with the reason and that the service tries again; the article stays Approved, its job waiting")
+    func approveFails() async throws {
+        let (id, library, outbox) = (ready.rawValue, fixture.library, outbox)
+        // A file where the destination folder should be.
+        try FileManager.default.removeItem(at: outbox)
+        try Data("not a folder".utf8).write(to: outbox)
+        try await Application(router: router).test(.router) { client in
+            let cookie = try await DeskRoutesTests.signIn(client, "pat")
+            let approved = try await Self.send(client, .post, "/api/review/\(id)/approve", cookie: cookie, json: "{}")
+            #expect(approved.status == 502, "\(approved.body)")
+            let error = try #require(approved.json["error"] as? String)
+            #expect(error.hasSuffix(" The article stays approved, and the service tries its delivery again by itself."), "\(error)")
+            #expect(error.contains(outbox.path), "\(error)")
+        }
+        #expect(try library.deskStore.entry(ready)?.state == .approved)
+        #expect(try library.workQueue().depth() == WorkQueue.Depth(waiting: 1))
+    }
 }

@@ -10,7 +10,7 @@ import Synchronization
 /// Two ways in:
 /// - `run`, beside `narrate serve`: takes whatever job of its kinds is due, from any host (one
 ///   that failed and waited its turn, one a dead host held until its lease ran out), until the
-///   task running it is cancelled. Between jobs it sleeps, and wakes early when `poke`d.
+///   task running it is cancelled. When none is due it sleeps `idle`.
 /// - `perform`, for work a request or a command asks for and waits on: the job is made due a
 ///   little later (`handOff`), so that no other host takes it first, and taken by its id at once.
 ///   If the process dies while doing it, its lease runs out and a host's `run` takes it.
@@ -44,7 +44,6 @@ public final class WorkRunner: Sendable {
     /// How much later than now a job asked for by `perform` is due for other hosts.
     public let handOff: Double
     private let handlers: Mutex<[String: Handler]> = Mutex([:])
-    private let poked = Atomic<Bool>(false)
     /// The jobs under way through `perform`, to cancel when the host stops.
     private let performing: Mutex<(next: Int, tasks: [Int: Task<Outcome, Never>], stopped: Bool)> = Mutex((0, [:], false))
     /// The catalog's name, for the sentences of its errors.
@@ -68,11 +67,6 @@ public final class WorkRunner: Sendable {
     /// Has `run` do the jobs of `kind` with `handler`.
     public func handle(_ kind: String, with handler: @escaping Handler) {
         handlers.withLock { $0[kind] = handler }
-    }
-
-    /// Wakes `run` to look for due work now rather than after its idle sleep.
-    public func poke() {
-        poked.store(true, ordering: .relaxed)
     }
 
     /// The host is stopping: `perform` takes no more jobs, and the jobs it does are cancelled,
@@ -99,11 +93,7 @@ public final class WorkRunner: Sendable {
                 ended(await outcome(of: job, handler))
                 continue
             }
-            // Nothing due: sleep, waking every tenth of a second to see whether someone poked.
-            let wake = ContinuousClock.now.advanced(by: idle)
-            while ContinuousClock.now < wake, !poked.exchange(false, ordering: .relaxed) {
-                guard (try? await Task.sleep(for: .milliseconds(100))) != nil else { return }
-            }
+            guard (try? await Task.sleep(for: idle)) != nil else { return }  // nothing due; cancelled: the server stops
         }
     }
 
