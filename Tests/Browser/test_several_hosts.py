@@ -17,7 +17,7 @@ of a known speech file).
 - `test_3` and `test_4`: a proof-listener approves an article (8 minutes of audio) through nginx,
   and the host doing its delivery (the job of the catalog's queue, found by its process id) is
   killed with kill -9 in the middle of the export, then of the upload to the service's destination
-  (a SeaweedFS bucket behind `Tests/Fixtures/faultproxy.py`, slowed to 3 MB/s). The other host
+  (a SeaweedFS bucket behind `Tests/Fixtures/faultproxy.py`, slowed to 6 MB/s). The other host
   takes the job up once its lease has run out and delivers the article once: the job done on its
   second try, Published once in the audit log, one audio file and one sidecar in the bucket, the
   audio equal to the chunk sample for sample, and no unfinished multipart upload left (the dead
@@ -70,7 +70,7 @@ class SeveralHostsTests(StudioTestCase):
             proxy_port = free_port()
             cls.proxy = subprocess.Popen(
                 ["python3", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "faultproxy.py"), str(proxy_port),
-                 cls.seaweed.endpoint.rsplit(":", 1)[1], "--rate", "3000000"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                 cls.seaweed.endpoint.rsplit(":", 1)[1], "--rate", "6000000"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
             if "ready" not in cls.proxy.stdout.readline():
                 raise AssertionError("the fault proxy in front of SeaweedFS did not start")
             config = (f'publication = "Daily News"\nnarrator = "Service"\ndestination = "service"\n\n'

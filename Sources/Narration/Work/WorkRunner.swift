@@ -49,7 +49,7 @@ public final class WorkRunner: Sendable {
     /// The catalog's name, for the sentences of its errors.
     private let catalogName: String
 
-    public init(queue: WorkQueue, host: String, catalogName: String, lease: Double = 15, idle: Duration = .seconds(2), handOff: Double = 60) {
+    public init(queue: WorkQueue, host: String, catalogName: String, lease: Double = 10, idle: Duration = .seconds(2), handOff: Double = 60) {
         precondition(lease > 0 && handOff > lease, "a job is held a while, and handed off after its lease")
         self.queue = queue
         self.host = host
@@ -60,7 +60,7 @@ public final class WorkRunner: Sendable {
     }
 
     /// The runner of `library`'s catalog, named as its host.
-    public convenience init(library: NarrationLibrary, lease: Double = 15, idle: Duration = .seconds(2), handOff: Double = 60) throws(NarrationError) {
+    public convenience init(library: NarrationLibrary, lease: Double = 10, idle: Duration = .seconds(2), handOff: Double = 60) throws(NarrationError) {
         self.init(queue: try library.workQueue(), host: library.host, catalogName: library.catalog.path, lease: lease, idle: idle, handOff: handOff)
     }
 
