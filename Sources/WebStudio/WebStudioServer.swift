@@ -245,7 +245,6 @@ public struct WebStudioServer: Sendable {
     /// what it did not copy stays on this host's disk and is copied when the service starts again.
     static let finalCopyLimit = Duration.seconds(10)
 
-    /// Tells the metrics and the log of a round of copies to the recordings store.
     /// The host's hands on the catalog's queue of background work, doing the deliveries of
     /// approved articles when the service has a destination; each Approved article that has no
     /// job (its approval's process died before asking) is asked for now.
@@ -278,6 +277,7 @@ public struct WebStudioServer: Sendable {
         }
     }
 
+    /// Tells the metrics and the log of a round of copies to the recordings store.
     static func copied(_ result: Result<[ChunkCopier.Copied], NarrationError>, metrics: ServiceMetrics?, log: Logger?) {
         switch result {
         case .success(let copies):

@@ -155,10 +155,23 @@ class SeveralHostsTests(StudioTestCase):
         return next((host for host in self.hosts if host.process and len(words) > 1 and str(host.process.pid) == words[1]), None)
 
     def restart_dead_hosts(self):
-        """Starts again, on its own port (nginx's upstream), each host a test killed."""
+        """Starts again, on its own port (nginx's upstream), each host a test killed; then waits
+        until nginx passes a request on. nginx leaves a host that failed alone for the 30 s of its
+        `fail_timeout`, and answers 502 while it counts every host as failed (the one killed by
+        the test before, and one that was down until it was started again)."""
         for host in self.hosts:
             if host.process is None or host.process.poll() is not None:
                 host.start(extra=self.serve_arguments, listen=f"127.0.0.1:{host.port}")
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                status, _ = self.through_proxy("GET", "/signin", timeout=10)
+            except OSError:
+                status = None
+            if status == 200:
+                return
+            self.assertLess(time.monotonic(), deadline, f"nginx did not pass a request on within 90 s of the hosts' restart (last answer {status})")
+            time.sleep(1)
 
     def new_article(self, title):
         path = os.path.join(self.folder, "text.txt")

@@ -61,7 +61,7 @@ public struct ApprovedDelivery: Sendable {
 
     /// Asks for the delivery of every Approved article that has no job waiting or running (one
     /// approved by a process that died before it asked), for a host's runner to do.
-    /// - Returns: how many were asked for.
+    /// - Returns: how many articles are Approved, each with its job now.
     @discardableResult
     public func askForEveryApproved(in queue: WorkQueue, now: Double) throws(NarrationError) -> Int {
         let approved = try desk.list(DeskFilter(state: .approved), by: .service)
