@@ -1,9 +1,9 @@
 """Runs the browser tests' modules in `jobs` processes at once (`Tests/Browser/run --jobs N`): the
 suite spends most of its time waiting in real time (takes recorded at the microphone's pace,
-network outages, page loads), about a quarter of two cores busy, so two modules at a time take
-the wall time down without loading the machine. Each module runs whole in one process (its
+network outages, page loads), about a quarter of two cores busy, so two or three modules at a time
+take the wall time down without loading the machine. Each module runs whole in one process (its
 server, browser, Xvfb and network namespace its own, as the fixtures make them per process);
-the longest go first so that the two processes end together. Each module's output is printed
+the longest go first so that the processes end together. Each module's output is printed
 whole once it ends, with its time; the exit status is 1 if any module failed."""
 
 import os
