@@ -215,12 +215,17 @@ struct AccountServiceTests {
         }
     }
 
+    /// ann, a volunteer who accepted her invitation, signed in.
+    static func annSignedIn(_ fixture: Fixture) throws -> AccountService.SignedIn {
+        let invitation = try fixture.service.add(try fixture.name("ann"), role: .volunteer, by: Fixture.actor)
+        try fixture.service.acceptInvitation(account: "ann", token: invitation.token, passphrase: passphrase)
+        return try fixture.service.signIn(account: "ann", passphrase: passphrase, address: "192.0.2.1")
+    }
+
     @Test("a check that does not touch the session (a server's periodic look at an open page) never keeps it from going idle")
     func untouchedChecks() throws {
         let fixture = try Fixture()
-        let invitation = try fixture.service.add(try fixture.name("ann"), role: .volunteer, by: Fixture.actor)
-        try fixture.service.acceptInvitation(account: "ann", token: invitation.token, passphrase: Self.passphrase)
-        let signedIn = try fixture.service.signIn(account: "ann", passphrase: Self.passphrase, address: "192.0.2.1")
+        let signedIn = try Self.annSignedIn(fixture)
         let before = try fixture.snapshot()
         for _ in 0..<29 {
             fixture.clock.advance(2 * 60)
@@ -234,9 +239,7 @@ struct AccountServiceTests {
     @Test("a session's use is written at most once a minute: uses within it write nothing; the next one a minute on does")
     func touchesOncePerMinute() throws {
         let fixture = try Fixture()
-        let invitation = try fixture.service.add(try fixture.name("ann"), role: .volunteer, by: Fixture.actor)
-        try fixture.service.acceptInvitation(account: "ann", token: invitation.token, passphrase: Self.passphrase)
-        let signedIn = try fixture.service.signIn(account: "ann", passphrase: Self.passphrase, address: "192.0.2.1")
+        let signedIn = try Self.annSignedIn(fixture)
         let before = try fixture.snapshot()
         for _ in 0..<5 {
             fixture.clock.advance(11)
