@@ -43,15 +43,24 @@ enum CommandRunner {
     /// store yet (`[service] recordings`), each checked; nothing without a store or a shared catalog.
     static func copyToRecordings(_ library: NarrationLibrary) async throws(NarrationError) {
         guard library.catalogKind == "postgresql", let destination = try Settings.load().serviceRecordings else { return }
+        _ = try await copyChunks(of: library, to: destination, includingTrash: false)
+    }
+
+    /// Copies `library`'s chunks that have no copy yet to the recordings store at `destination`,
+    /// each checked, and lets go of the store's connection whatever happened.
+    /// - Returns: the store's name and what was copied.
+    static func copyChunks(
+        of library: NarrationLibrary, to destination: Destination, includingTrash: Bool
+    ) async throws(NarrationError) -> (store: String, round: ChunkCopyRound) {
         let store = RecordingStore(try NarrationLibrary.store(for: destination))
         let round: Result<ChunkCopyRound, NarrationError>
         do throws(NarrationError) {
-            round = .success(try await library.copyChunks(to: store))
+            round = .success(try await library.copyChunks(to: store, includingTrash: includingTrash))
         } catch {
             round = .failure(error)
         }
         await store.close()
-        _ = try round.get()
+        return (store.name, try round.get())
     }
 
     private static func openLibrary(readOnly: Bool) throws(NarrationError) -> NarrationLibrary {

@@ -99,16 +99,8 @@ extension Narrate {
         ) async throws(NarrationError) -> (store: String, copied: [ChunkCopy], already: Int)? {
             guard let destination = settings.serviceRecordings else { return nil }
             let shared = try NarrationLibrary(root: root, catalog: target)
-            let store = RecordingStore(try NarrationLibrary.store(for: destination))
-            let round: Result<ChunkCopyRound, NarrationError>
-            do throws(NarrationError) {
-                round = .success(try await shared.copyChunks(to: store, includingTrash: true))
-            } catch {
-                round = .failure(error)
-            }
-            await store.close()
-            let copied = try round.get().copied
-            return (store.name, copied, try shared.chunkCopyCount() - copied.count)
+            let (store, round) = try await CommandRunner.copyChunks(of: shared, to: destination, includingTrash: true)
+            return (store, round.copied, try shared.chunkCopyCount() - round.copied.count)
         }
 
         /// A batch copied, as the progress mode shows it.

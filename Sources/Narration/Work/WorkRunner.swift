@@ -137,11 +137,6 @@ public final class WorkRunner: Sendable {
         }
     }
 
-    /// The status of the job `id`.
-    public func status(of id: String) async throws(NarrationError) -> WorkQueue.Status? {
-        try await sql { [queue] () throws(SQLEngineError) in try queue.status(of: id) }
-    }
-
     /// Does `job` with `handler` while renewing its lease, and ends it in the queue.
     private func outcome(of job: WorkQueue.Job, _ handler: @escaping Handler) async -> Outcome {
         let (queue, lease) = (self.queue, self.lease)
