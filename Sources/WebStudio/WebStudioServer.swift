@@ -172,6 +172,7 @@ public struct WebStudioServer: Sendable {
         let metrics = door.map { _ in ServiceMetrics(library: library) }
         let copier = configuration.service?.recordings.map { ChunkCopier(library: library, recordings: $0) }
         let runner = try door.map { _ throws(NarrationError) in try workRunner(log: log, metrics: metrics) }
+        if door != nil { library.removeHandedOverPartials() }  // a service host's takes that went on through another host
         let studiosStop = StudiosStop { [rooms] in
             log?.info("stopping", metadata: ["studios": "\(rooms?.openArticles.count ?? 0)"])
             runner?.stop()  // a job under way is handed back for another host

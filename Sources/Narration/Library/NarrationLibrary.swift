@@ -57,9 +57,17 @@ public final class NarrationLibrary: Sendable {
         self.catalog = catalog
         self.host = host ?? ArticleLease.thisHost
         self.notices = TakeRecovery.run(root: root, catalog: catalog, host: self.host)
-        TakeRecovery.removeHandedOverPartials(root: root, catalog: catalog)
         self.isReadOnly = false
         OutboxSweep.run(root: root, catalog: catalog)
+    }
+
+    /// Removes the partial files of takes this host let go to another host once that host
+    /// committed them (`TakeRecovery.removeHandedOverPartials`). It reads every article's folder,
+    /// so a server calls it when it starts, not every command.
+    /// - Returns: how many were removed.
+    @discardableResult
+    public func removeHandedOverPartials() -> Int {
+        TakeRecovery.removeHandedOverPartials(root: root, catalog: catalog)
     }
 
     /// What a read-only library means for the volunteer, said once when it is opened.
