@@ -43,10 +43,11 @@ public final class MemoryPlayback: PlaybackOutput, @unchecked Sendable {
         written.append(contentsOf: samples)
         heardFrames = paced ? min(written.count / format.channels, allowance) : written.count / format.channels
         // A test that fails before it lets the rest be heard must still end: its session stops
-        // pacing when it is let go, and, failing that, the output stops after ten minutes without
-        // room. (Not sooner: in the whole suite on two cores a test's awaits can wait minutes for
-        // a thread, and a shorter valve let playback run on past a pause the test had not made.)
-        let giveUp = Date().addingTimeInterval(600)
+        // pacing when it is let go, and, failing that, the output stops after an hour without
+        // room. (Not sooner: in the whole suite on two cores a test's awaits can wait many
+        // minutes for a thread, and a valve of ten minutes let playback run on past a pause the
+        // test had not yet made.)
+        let giveUp = Date().addingTimeInterval(3_600)
         while paced && !closed && written.count / format.channels - heardFrames > bufferFrames {
             if !condition.wait(until: giveUp) { paced = false }
             heardFrames = paced ? min(written.count / format.channels, allowance) : written.count / format.channels

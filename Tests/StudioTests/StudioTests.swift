@@ -116,16 +116,20 @@ struct StudioTests {
         }
 
         /// Ticks until `done` holds what the studio's threads (player, export, upload, take check)
-        /// did, for at most `limit` seconds: a bound on a wait for an event, not a measure.
+        /// did, for at most `limit` seconds of its own polls (one every 5 ms): a bound on a wait for
+        /// an event, not a measure.
         /// Sleeps without holding a thread of the concurrency pool: the studio's background work
-        /// (a pre-roll, what follows a take, submit's upload) starts from it.
+        /// (a pre-roll, what follows a take, submit's upload) starts from it. The bound counts
+        /// polls, not the clock: in the whole suite on two cores a poll can wait minutes for a
+        /// thread, and a bound by the clock ran out after a poll or two, before the player's
+        /// thread had been seen to act.
         func run(_ limit: Double = 120, until done: (StudioState) -> Bool) async {
-            let end = Date().addingTimeInterval(limit)
-            while true {
+            for _ in 0..<Int(limit / 0.005) {
                 tick()
-                if done(studio.state) || Date() >= end { return }
+                if done(studio.state) { return }
                 try? await Task.sleep(for: .milliseconds(5))
             }
+            tick()
         }
 
         /// Plays the open article from its start on the paced speaker, lets `frames` be heard,
