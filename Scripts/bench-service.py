@@ -525,6 +525,7 @@ def run_desk(engine="SQLite"):
         for path in queries[:10]:  # warm: the first reads bring the catalog into the page cache
             service.call("GET", path, cookie=cookie, connection=connection)
         timings, wall, listed = [], [], None
+        by_kind = {}  # the server times of each kind of query (its path without the values), for the notes
         for _ in range(3):
             for path in queries:
                 status, headers, body, seconds = service.call("GET", path, cookie=cookie, connection=connection)
@@ -534,6 +535,8 @@ def run_desk(engine="SQLite"):
                 if not timing.startswith("app;dur="):
                     sys.exit("GET %s carried no Server-Timing header: %s" % (path, headers))
                 timings.append(float(timing.split("=", 1)[1]) / 1000)
+                kind = "&".join(part.split("=")[0] for part in path.partition("?")[2].split("&")) or "(first page)"
+                by_kind.setdefault(kind, []).append(timings[-1])
                 wall.append(seconds)
                 if path == "/api/desk":
                     listed = body
@@ -542,6 +545,8 @@ def run_desk(engine="SQLite"):
         service.stop()
         if postgresql:
             postgresql.stop()
+    for kind, values in sorted(by_kind.items(), key=lambda item: -percentile(item[1], 0.95)):
+        note("  GET /api/desk?%s: p50 %.1f ms, p95 %.1f ms (%d)" % (kind, percentile(values, 0.5) * 1000, percentile(values, 0.95) * 1000, len(values)))
     server = timings
     p50, p95 = percentile(server, 0.5), percentile(server, 0.95)
     return [

@@ -67,13 +67,17 @@ extension Catalog: DeskStore {
     /// One page of `entries(filter)` and how many there are in all, both in SQL: a page of a
     /// desk of twenty thousand joins a hundred rows to their articles, not twenty thousand. The
     /// page is cut from `desk_article` alone (the condition asks `article` through subqueries the
-    /// engine reads once), walking the index of the listing's order; only its rows are joined.
+    /// engine reads once), walking the index of the listing's order (`deskUrgencyIndex`, which
+    /// PostgreSQL is told to read as a catalog in memory is read: `readIndexesAsMemory`); only
+    /// its rows are joined.
     public func entries(_ filter: DeskFilter, offset: Int, limit: Int) throws(NarrationError) -> (entries: [DeskEntry], total: Int) {
         let (condition, arguments) = Self.condition(filter)
         let count = "SELECT COUNT(*) AS total FROM desk_article d WHERE " + condition
         let page = "SELECT * FROM desk_article d WHERE " + condition + Self.deskOrder + " LIMIT ? OFFSET ?"
         let query = Self.deskQuery(rows: "(\(page))") + Self.deskOrder
+        let setting = engine.dialect.readIndexesAsMemory
         return try reading { sql in
+            if let setting { _ = try sql.execute(setting, []) }
             let total = try sql.row(count, arguments)?.int("total") ?? 0
             let rows = try sql.rows(query, arguments + [.integer(max(0, limit)), .integer(max(0, offset))])
             return (try rows.map(Self.deskEntry), total)
