@@ -16,6 +16,9 @@ struct StudioDeskLink: Sendable {
     let activity: AccountActivity?
     /// The pickups a take may do, and the library to read its article from; nil marks none.
     var pickups: (completion: PickupCompletion, library: NarrationLibrary)? = nil
+    /// The accounts, the host's runner of the catalog's queue and the service's recordings store,
+    /// for a send with review off, which is a job any host can finish (`SentDelivery`).
+    var sends: (accounts: AccountService, runner: WorkRunner?, recordings: RecordingStore?)? = nil
 
     /// Whether the service sends an article to review rather than delivering it.
     var reviewIsOn: Bool { desk.reviewIsOn }
@@ -47,11 +50,17 @@ struct StudioDeskLink: Sendable {
     /// With review off: `account` sends `article` straight to listeners, as `narrate desk send`
     /// does: the desk judges the send, the article is exported and delivered through the outbox,
     /// and only once the delivery is checked does the desk say Published (`DeskDelivery`).
-    /// - Returns: the result's lines once delivered; else the refusal (which changes nothing) or
-    ///   the delivery's error (the article stays Recording, its job waiting in the outbox).
+    /// - Returns: the result's lines once delivered, or once another host of the service is
+    ///   found delivering it; else the refusal (which changes nothing) or the delivery's error
+    ///   (the article stays Recording, its job waiting in the outbox, and the service tries again).
     func sendAndDeliver(_ article: Article, by account: Account, library: NarrationLibrary, sending: DeskDelivery.Sending) async -> Result<[String], NarrationError> {
         do throws(NarrationError) {
-            let (job, entry) = try await DeskDelivery(library: library, desk: desk).sendAndDeliver(article, by: .account(account), sending: sending)
+            let accounts = sends?.accounts ?? AccountService(store: library.accountStore)
+            guard let (job, entry) = try await DeskDelivery(library: library, desk: desk).sendAndDeliver(
+                article, by: .account(account), sending: sending, accounts: accounts, runner: sends?.runner, recordings: sends?.recordings)
+            else {
+                return .success(["Another server of the service is delivering “\(article.title)”: the desk says Published once listeners can hear it."])
+            }
             return .success([
                 "In the outbox: \(job.file.path)",
                 "Sent to \(job.remotePath ?? sending.destination.description) and checked.",

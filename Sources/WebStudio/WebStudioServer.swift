@@ -149,11 +149,17 @@ public struct WebStudioServer: Sendable {
         } else {
             door = nil
         }
+        let log = configuration.service?.logLines.map(Self.serviceLog)
+        let metrics = door.map { _ in ServiceMetrics(library: library) }
+        let copier = configuration.service?.recordings.map { ChunkCopier(library: library, recordings: $0) }
+        let runner = try door.map { _ throws(NarrationError) in try workRunner(log: log, metrics: metrics) }
         let host = StudioHost(library: library, options: options, article: article, settings: configuration.settings)
         let rooms = configuration.service.map { service in
             let (library, options, settings) = (library, options, configuration.settings)
             let deskLink = service.desk.map { desk in
-                StudioDeskLink(desk: desk, activity: service.activity, pickups: (Self.pickupCompletion(library, desk), library))
+                StudioDeskLink(
+                    desk: desk, activity: service.activity, pickups: (Self.pickupCompletion(library, desk), library),
+                    sends: (service.accounts, runner, service.recordings))
             }
             return StudioRooms(idleClose: service.studioIdleClose) { article in
                 StudioHost(library: library, options: options, article: article, settings: settings, deskLink: deskLink, isArticleStudio: true)
@@ -168,10 +174,6 @@ public struct WebStudioServer: Sendable {
             }
         }
         defer { idleCloser?.cancel() }
-        let log = configuration.service?.logLines.map(Self.serviceLog)
-        let metrics = door.map { _ in ServiceMetrics(library: library) }
-        let copier = configuration.service?.recordings.map { ChunkCopier(library: library, recordings: $0) }
-        let runner = try door.map { _ throws(NarrationError) in try workRunner(log: log, metrics: metrics) }
         if door != nil { library.removeHandedOverPartials() }  // a service host's takes that went on through another host
         let studiosStop = StudiosStop { [rooms] in
             log?.info("stopping", metadata: ["studios": "\(rooms?.openArticles.count ?? 0)"])
@@ -247,17 +249,20 @@ public struct WebStudioServer: Sendable {
     static let finalCopyLimit = Duration.seconds(10)
 
     /// The host's hands on the catalog's queue of background work, doing the deliveries of
-    /// approved articles when the service has a destination; each Approved article that has no
-    /// job (its approval's process died before asking) is asked for now.
+    /// approved articles and of volunteers' sends (review off) when the service has a
+    /// destination; each Approved article that has no job (its approval's process died before
+    /// asking) is asked for now.
     private func workRunner(log: Logger?, metrics: ServiceMetrics?) throws(NarrationError) -> WorkRunner {
         let runner = try WorkRunner(library: library)
         guard let destination = options.destination else { return runner }
         let desk = configuration.service?.desk ?? DeskService(store: library.deskStore)
-        let delivery = ApprovedDelivery(
-            library: library, desk: desk,
-            sending: DeskDelivery.Sending(destination: destination, profile: nil, fallback: options.profile, language: options.language, retry: options.retry),
-            recordings: configuration.service?.recordings)
+        let sending = DeskDelivery.Sending(destination: destination, profile: nil, fallback: options.profile, language: options.language, retry: options.retry)
+        let recordings = configuration.service?.recordings
+        let delivery = ApprovedDelivery(library: library, desk: desk, sending: sending, recordings: recordings)
         delivery.handled(by: runner)
+        if let accounts = configuration.service?.accounts {
+            SentDelivery(library: library, desk: desk, accounts: accounts, sending: sending, recordings: recordings).handled(by: runner)
+        }
         let asked = try delivery.askForEveryApproved(in: runner.queue, now: Date().timeIntervalSince1970)
         if asked > 0 { log?.info("approved articles to deliver", metadata: ["articles": "\(asked)"]) }
         return runner

@@ -376,12 +376,18 @@ extension Narrate {
                     guard let resolved else { return (try desk.send(id, by: actor), nil) }
                     let sending = DeskDelivery.Sending(
                         destination: resolved, profile: requested, fallback: fallback, language: settings.language, retry: retry.schedule)
-                    let (job, entry) = try await DeskDelivery(library: library, desk: desk).sendAndDeliver(found, by: actor, sending: sending) { error, delay in
+                    let accounts = AccountService(store: library.accountStore)
+                    let delivery = DeskDelivery(library: library, desk: desk)
+                    guard let (job, entry) = try await delivery.sendAndDeliver(found, by: actor, sending: sending, accounts: accounts, onRetry: { error, delay in
                         Console.error("\(error.sentence) Trying again in \(String(format: "%g", delay)) s.")
+                    }) else {
+                        return (try desk.entry(id, by: actor), nil)
                     }
                     return (entry, job)
                 }
-                let delivered = job.map { " Delivered \($0.file.lastPathComponent) to \($0.remotePath ?? "its destination")." } ?? ""
+                let delivered =
+                    job.map { " Delivered \($0.file.lastPathComponent) to \($0.remotePath ?? "its destination")." }
+                    ?? (resolved != nil && entry.state != .published ? " Another server of the service is delivering it." : "")
                 Desk.report(entry, json: output.json, "\(name) sent \(Desk.named(entry)): it is \(entry.state.title).\(delivered)")
             }
         }

@@ -8,7 +8,8 @@ public import NarrationCore
 /// - With review on, by a proof-listener's approval (`approveAndDeliver`): the desk moves the
 ///   article to Approved first, so listeners never hear an article no proof-listener approved,
 ///   nor an export older than the approval.
-/// - With review off, by its volunteer's send (`sendAndDeliver`).
+/// - With review off, by its volunteer's send (`sendAndDeliver`), as a job that carries the
+///   volunteer's account (`SentDelivery`).
 ///
 /// The desk decides first: a step it refuses (wrong state, wrong role) exports and sends nothing.
 /// A delivery that fails leaves the article where it was (Approved, or Recording) with its job
@@ -67,12 +68,23 @@ public struct DeskDelivery: Sendable {
     /// With review off: sends `article` as its volunteer `actor`, straight to listeners: the
     /// desk judges the send first, the article is exported and delivered, then the desk says
     /// Published. With review on this is refused: the send goes to review (`DeskService.send`).
+    ///
+    /// A volunteer's send is a job of the catalog's queue (`SentDelivery`, which carries the
+    /// account) that this process does at once: should it die on the way, another host of the
+    /// service does the job once its lease runs out. The operator's own send (no account) is
+    /// done here alone.
+    /// - Parameters:
+    ///   - runner: the host's runner (`narrate serve`); nil for one of this call's own.
+    ///   - recordings: the service's recordings store, which holds the chunks other hosts recorded.
+    /// - Returns: the delivered job and the article's desk record, Published; or nil when the
+    ///   send is already another host's to deliver (the article stays Recording until it is done).
     /// - Throws: `deskRefused` with review on or in a state that cannot be sent, `notPermitted`,
-    ///   both before anything is exported; the export's and the delivery's errors after.
+    ///   both before anything is exported; the export's and the delivery's errors after (the
+    ///   article stays Recording, its job in the outbox, and the queue tries again later).
     public func sendAndDeliver(
-        _ article: Article, by actor: ServiceActor, sending: Sending,
-        onRetry: (NarrationError, Double) -> Void = { _, _ in }
-    ) async throws(NarrationError) -> (job: OutboxJob, entry: DeskEntry) {
+        _ article: Article, by actor: ServiceActor, sending: Sending, accounts: AccountService, runner: WorkRunner? = nil,
+        recordings: RecordingStore? = nil, onRetry: @escaping @Sendable (NarrationError, Double) -> Void = { _, _ in }
+    ) async throws(NarrationError) -> (job: OutboxJob, entry: DeskEntry)? {
         let entry = try desk.entry(article.id, by: actor)
         guard !desk.reviewIsOn else {
             throw NarrationError(.deskRefused, "\(entry.naming) goes to a proof-listener before listeners: it is sent for review, not delivered.")
@@ -81,8 +93,17 @@ public struct DeskDelivery: Sendable {
             throw .notPermitted(actor, DeskEvent.send.action, article: article.id)
         }
         _ = try entry.state.after(.send, reviewIsOn: false, naming: entry.naming)
-        let delivered = try await exportAndDeliver(article, sending: sending, onRetry: onRetry)
-        return (delivered, try desk.send(article.id, by: actor))
+        guard let account = actor.account?.name.rawValue else {
+            let delivered = try await exportAndDeliver(article, sending: sending, onRetry: onRetry)
+            return (delivered, try desk.send(article.id, by: actor))
+        }
+        let delivery = SentDelivery(library: library, desk: desk, accounts: accounts, sending: sending, recordings: recordings)
+        let own: WorkRunner
+        if let runner { own = runner } else { own = try WorkRunner(library: library) }
+        let done = try await own.perform(SentDelivery.kind, subject: article.id.rawValue, asker: account) { job throws(NarrationError) in
+            try await delivery.deliver(job.subject, asker: job.asker, onRetry: onRetry)
+        }
+        return (done ?? nil).map { ($0.job, $0.entry) }
     }
 
     /// The export of the chunks as they stand, and its delivery as `submit` makes it.

@@ -42,6 +42,9 @@ public struct WorkQueue: Sendable {
         public let id: String
         public let kind: String
         public let subject: String
+        /// The account whose request the job carries out (a volunteer's send), as `enqueue` was
+        /// told; nil for the service's own work.
+        public let asker: String?
         /// 1 for the first try.
         public let attempt: Int
         public let host: String
@@ -82,21 +85,24 @@ public struct WorkQueue: Sendable {
                 "CREATE INDEX work_job_due ON work_job (state, dueAt)",
             ]
         }
+        migrator.register("work_job asker") { _ in ["ALTER TABLE work_job ADD COLUMN asker TEXT"] }
         return migrator
     }
 
-    /// Asks for `kind` of work on `subject` (an article's id, a feed's name), due at `due`.
-    /// - Returns: the job's id; the one already waiting or running when there is one.
+    /// Asks for `kind` of work on `subject` (an article's id, a feed's name), due at `due`, for
+    /// `asker` (the account whose request it carries out; nil for the service's own work).
+    /// - Returns: the job's id; the one already waiting or running when there is one (with the
+    ///   asker it was asked for by).
     @discardableResult
-    public func enqueue(_ kind: String, subject: String, due: Double, now: Double) throws(SQLEngineError) -> String {
+    public func enqueue(_ kind: String, subject: String, asker: String? = nil, due: Double, now: Double) throws(SQLEngineError) -> String {
         try engine.write { sql throws(SQLEngineError) -> String in
             if let open = try sql.row("SELECT id FROM work_job WHERE kind = ? AND subject = ? AND state IN ('waiting', 'taken')", .text(kind), .text(subject)) {
                 return try open.text("id")
             }
             let id = Identifier.random(length: 16)
             try sql.execute(
-                "INSERT INTO work_job (id, kind, subject, state, dueAt, createdAt) VALUES (?, ?, ?, 'waiting', ?, ?)",
-                .text(id), .text(kind), .text(subject), .real(due), .real(now))
+                "INSERT INTO work_job (id, kind, subject, asker, state, dueAt, createdAt) VALUES (?, ?, ?, ?, 'waiting', ?, ?)",
+                .text(id), .text(kind), .text(subject), asker.map(SQLValue.text) ?? .null, .real(due), .real(now))
             return id
         }
     }
@@ -105,7 +111,7 @@ public struct WorkQueue: Sendable {
     /// lease ran out; nil when none is due.
     public func take(host: String, lease: Double, now: Double, kinds: [String]? = nil) throws(SQLEngineError) -> Job? {
         try engine.write { sql throws(SQLEngineError) -> Job? in
-            var query = "SELECT id, kind, subject, attempts FROM work_job WHERE ((state = 'waiting' AND dueAt <= ?) OR (state = 'taken' AND leaseUntil < ?))"
+            var query = "SELECT id, kind, subject, asker, attempts FROM work_job WHERE ((state = 'waiting' AND dueAt <= ?) OR (state = 'taken' AND leaseUntil < ?))"
             var arguments: [SQLValue] = [.real(now), .real(now)]
             if let kinds {
                 guard !kinds.isEmpty else { return nil }
@@ -114,7 +120,7 @@ public struct WorkQueue: Sendable {
             }
             query += " ORDER BY dueAt, id LIMIT 1" + engine.dialect.takeRowsNoOtherHolds
             guard let row = try sql.rows(query, arguments).first else { return nil }
-            let job = Job(id: try row.text("id"), kind: try row.text("kind"), subject: try row.text("subject"), attempt: try row.int("attempts") + 1, host: host)
+            let job = try Self.job(row, host: host)
             try sql.execute(
                 "UPDATE work_job SET state = 'taken', takenBy = ?, leaseUntil = ?, attempts = ? WHERE id = ?",
                 .text(host), .real(now + lease), .integer(job.attempt), .text(job.id))
@@ -127,9 +133,9 @@ public struct WorkQueue: Sendable {
     /// - Returns: nil when it is done, failed for good, gone, or held by a host whose lease runs on.
     public func take(_ id: String, host: String, lease: Double, now: Double) throws(SQLEngineError) -> Job? {
         try engine.write { sql throws(SQLEngineError) -> Job? in
-            let query = "SELECT id, kind, subject, attempts FROM work_job WHERE id = ? AND (state = 'waiting' OR (state = 'taken' AND leaseUntil < ?))"
+            let query = "SELECT id, kind, subject, asker, attempts FROM work_job WHERE id = ? AND (state = 'waiting' OR (state = 'taken' AND leaseUntil < ?))"
             guard let row = try sql.rows(query + engine.dialect.takeRowsNoOtherHolds, [.text(id), .real(now)]).first else { return nil }
-            let job = Job(id: try row.text("id"), kind: try row.text("kind"), subject: try row.text("subject"), attempt: try row.int("attempts") + 1, host: host)
+            let job = try Self.job(row, host: host)
             try sql.execute(
                 "UPDATE work_job SET state = 'taken', takenBy = ?, leaseUntil = ?, attempts = ? WHERE id = ?",
                 .text(host), .real(now + lease), .integer(job.attempt), .text(job.id))
@@ -201,6 +207,13 @@ public struct WorkQueue: Sendable {
             }
             return depth
         }
+    }
+
+    /// The job a row of `work_job` holds, taken by `host` for its next attempt.
+    private static func job(_ row: SQLRow, host: String) throws(SQLEngineError) -> Job {
+        Job(
+            id: try row.text("id"), kind: try row.text("kind"), subject: try row.text("subject"), asker: try row.optionalText("asker"),
+            attempt: try row.int("attempts") + 1, host: host)
     }
 
     /// Changes `job`'s row if this host still holds this attempt of it.

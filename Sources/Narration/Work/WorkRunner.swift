@@ -97,7 +97,7 @@ public final class WorkRunner: Sendable {
         }
     }
 
-    /// Asks for `kind` of work on `subject` and does it here and now with `body`, under the
+    /// Asks for `kind` of work on `subject` (for `asker`, see `WorkQueue.enqueue`) and does it here and now with `body`, under the
     /// job's lease: finished when `body` returns, failed (tried again later by a host's `run`)
     /// when it throws.
     /// - Returns: `body`'s result; nil when the job is already another host's (asked for before
@@ -105,13 +105,13 @@ public final class WorkRunner: Sendable {
     /// - Throws: `body`'s error; `articleBusy` when the host stopped while doing it (`stop`):
     ///   handed back, another host does it.
     public func perform<T: Sendable>(
-        _ kind: String, subject: String, _ body: @escaping @Sendable (WorkQueue.Job) async throws(NarrationError) -> T
+        _ kind: String, subject: String, asker: String? = nil, _ body: @escaping @Sendable (WorkQueue.Job) async throws(NarrationError) -> T
     ) async throws(NarrationError) -> T? {
         let now = Self.now()
         let stopping = performing.withLock { $0.stopped }
         let job = try await sql { [queue, host, lease, handOff] () throws(SQLEngineError) -> WorkQueue.Job? in
             // A stopping host asks for the work, due now, for another host to do.
-            let id = try queue.enqueue(kind, subject: subject, due: stopping ? now : now + handOff, now: now)
+            let id = try queue.enqueue(kind, subject: subject, asker: asker, due: stopping ? now : now + handOff, now: now)
             return stopping ? nil : try queue.take(id, host: host, lease: lease, now: now)
         }
         guard let job else { return nil }
