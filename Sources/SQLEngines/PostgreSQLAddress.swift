@@ -4,6 +4,10 @@ import Foundation
 /// Unix socket, `postgresql://USER@/DATABASE?host=/run/postgresql` (libpq's spelling: `host` is
 /// the socket's folder). The password is never in the address, but given apart, so that the
 /// address can be shown and logged.
+///
+/// Over TCP the connection is encrypted as libpq's `sslmode` says (`?sslmode=verify-full`, and
+/// `&sslrootcert=FILE` for an authority of the service's own); a socket never leaves the machine
+/// and is not encrypted.
 public struct PostgreSQLAddress: Sendable, Equatable, CustomStringConvertible {
     public enum Place: Sendable, Equatable {
         case tcp(host: String, port: Int)
@@ -11,14 +15,35 @@ public struct PostgreSQLAddress: Sendable, Equatable, CustomStringConvertible {
         case socket(path: String)
     }
 
+    /// How a TCP connection is encrypted: libpq's `sslmode`, whose meanings it keeps.
+    public enum Encryption: String, Sendable, Equatable, CaseIterable {
+        /// Never.
+        case disable
+        /// When the server offers it, its certificate not checked; else not (libpq's default).
+        case prefer
+        /// Always, its certificate not checked: safe from listeners, not from a server in the way.
+        case require
+        /// Always, with a certificate signed by a trusted authority, for any name.
+        case verifyCA = "verify-ca"
+        /// Always, with a certificate signed by a trusted authority for the server's name.
+        case verifyFull = "verify-full"
+    }
+
     public var place: Place
     public var user: String
     public var database: String
+    /// How a TCP connection is encrypted.
+    public var encryption: Encryption
+    /// The authorities' certificates (PEM) that `verify-ca` and `verify-full` trust; nil: the
+    /// system's (`/etc/ssl/certs`).
+    public var rootCertificates: String?
 
-    public init(place: Place, user: String, database: String) {
+    public init(place: Place, user: String, database: String, encryption: Encryption = .prefer, rootCertificates: String? = nil) {
         self.place = place
         self.user = user
         self.database = database
+        self.encryption = encryption
+        self.rootCertificates = rootCertificates
     }
 
     /// Reads an address.
@@ -48,11 +73,24 @@ public struct PostgreSQLAddress: Sendable, Equatable, CustomStringConvertible {
         }
         self.user = user
         self.database = database
+        let mode = url.queryItems?.first { $0.name == "sslmode" }?.value
+        guard let encryption = Encryption(rawValue: mode ?? Encryption.prefer.rawValue) else {
+            let modes = Encryption.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .configuration("The catalog address \(text) has sslmode=\(mode ?? ""): give one of \(modes).")
+        }
+        self.encryption = encryption
+        rootCertificates = url.queryItems?.first { $0.name == "sslrootcert" }?.value
+        if let rootCertificates, rootCertificates.isEmpty || ![.verifyCA, .verifyFull].contains(encryption) {
+            throw .configuration(
+                "The catalog address \(text) gives sslrootcert=\(rootCertificates), which only sslmode=verify-ca or verify-full reads: add one, or drop sslrootcert.")
+        }
     }
 
     public var description: String {
         switch place {
-        case .tcp(let host, let port): "postgresql://\(user)@\(host):\(port)/\(database)"
+        case .tcp(let host, let port):
+            "postgresql://\(user)@\(host):\(port)/\(database)" + (encryption == .prefer ? "" : "?sslmode=\(encryption.rawValue)")
+                + (rootCertificates.map { "&sslrootcert=\($0)" } ?? "")
         case .socket(let path):
             "postgresql://\(user)@/\(database)?host=\((path as NSString).deletingLastPathComponent)&port=\((path as NSString).pathExtension)"
         }

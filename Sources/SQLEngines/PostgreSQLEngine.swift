@@ -3,6 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import NIOSSL
 import PostgresNIO
 
 /// The catalog in PostgreSQL (PostgresNIO): for a reading service on several hosts, which share
@@ -57,7 +58,8 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
         var configuration: PostgresConnection.Configuration
         switch address.place {
         case .tcp(let host, let port):
-            configuration = .init(host: host, port: port, username: address.user, password: password, database: address.database, tls: .disable)
+            configuration = .init(
+                host: host, port: port, username: address.user, password: password, database: address.database, tls: try Self.tls(address))
         case .socket(let path):
             configuration = .init(unixSocketPath: path, username: address.user, password: password, database: address.database)
         }
@@ -151,6 +153,27 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
         }
     }
 
+    /// How a TCP connection to `address` is encrypted (`PostgreSQLAddress.Encryption`).
+    /// - Throws: `configuration` when the authorities' certificates cannot be read.
+    static func tls(_ address: PostgreSQLAddress) throws(SQLEngineError) -> PostgresConnection.Configuration.TLS {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        switch address.encryption {
+        case .disable: return .disable
+        case .prefer, .require: tls.certificateVerification = .none
+        case .verifyCA: tls.certificateVerification = .noHostnameVerification
+        case .verifyFull: tls.certificateVerification = .fullVerification
+        }
+        if let roots = address.rootCertificates { tls.trustRoots = .file(roots) }
+        let context: NIOSSLContext
+        do {
+            context = try NIOSSLContext(configuration: tls)
+        } catch {
+            throw .configuration(
+                "The catalog's sslrootcert \(address.rootCertificates ?? "") could not be read as PEM certificates (\(error)): give the file of the authority that signed the server's certificate.")
+        }
+        return address.encryption == .prefer ? .prefer(context) : .require(context)
+    }
+
     /// A new connection; the caller counts it in `open`.
     private func connect() throws(SQLEngineError) -> PostgresConnection {
         do {
@@ -186,6 +209,13 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
         if error.code == .authMechanismRequiresPassword {
             return .refused(address.description, reason: "the server asks for a password and none was given")
         }
+        if error.code == .sslUnsupported {
+            return .configuration(
+                "The catalog \(address) takes no encrypted connections, and its address asks for one (sslmode=\(address.encryption.rawValue)): turn ssl on in the server's postgresql.conf, or write sslmode=prefer.")
+        }
+        if let failure = tlsFailure(error.underlying) {
+            return .configuration("The encrypted connection to the catalog \(address) failed: \(failure.reason). \(failure.fix)")
+        }
         let state = error.serverInfo?[.sqlState] ?? ""
         let message = error.serverInfo?[.message] ?? "\(error.code)"
         switch state {
@@ -198,6 +228,20 @@ public final class PostgreSQLEngine: SQLEngine, @unchecked Sendable {
             if state.hasPrefix("08") || state.hasPrefix("57P") { return .unreachable(address.description, reason: message) }
             return .statement(sql ?? "", message: message)
         }
+    }
+
+    /// Why the TLS handshake failed and what to do, in words; nil when `error` is not the handshake's.
+    private static func tlsFailure(_ error: (any Error)?) -> (reason: String, fix: String)? {
+        guard let error, error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError else { return nil }
+        let text = String(describing: error)
+        let authority = "Give the file of the authority that signed the server's certificate as sslrootcert=FILE in the address."
+        if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return ("the server's certificate is not signed by an authority narrate trusts (the system's, or the sslrootcert file's)", authority)
+        }
+        if error is NIOSSLExtraError, text.localizedCaseInsensitiveContains("hostname") {
+            return ("the server's certificate is not made out to the host the address names", "Name the server in the address as its certificate does.")
+        }
+        return ("the TLS handshake failed (\(text))", authority)
     }
 
     private struct StatementTimedOut: Error {

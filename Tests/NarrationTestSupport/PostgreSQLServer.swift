@@ -6,6 +6,10 @@ import Glibc
 /// user when the tests run as root (PostgreSQL refuses to run as root). The socket lets the
 /// superuser `narrate` in without a password; TCP asks for one (`password`, SCRAM-SHA-256).
 /// It can be killed and started again on the same data.
+///
+/// An `encrypted` server takes TCP connections only encrypted (`hostssl`; `hostnossl` is
+/// rejected), with a certificate for 127.0.0.1 and localhost signed by an authority of the
+/// test's own (`authority`, made by openssl), as a service's catalog on another machine would.
 public final class PostgreSQLServer: @unchecked Sendable {
     public static let user = "narrate"
     public static let password = "narrate-test-catalog"
@@ -21,8 +25,15 @@ public final class PostgreSQLServer: @unchecked Sendable {
     /// The address over TCP on loopback (the password needed).
     public var tcpAddress: String { "postgresql://\(Self.user)@127.0.0.1:\(port)/narrate" }
 
-    /// Makes a cluster with a database `narrate` and starts its server.
-    public init() throws {
+    /// The path of the authority's certificate (PEM) an encrypted server's certificate is signed by.
+    public var authority: String { folder.file("authority.crt").path }
+    private let encrypted: Bool
+
+    /// Makes a cluster with a database `narrate` and starts its server; `encrypted`, one that
+    /// takes TCP connections only encrypted, its certificate made out to `names` (openssl's
+    /// subjectAltName).
+    public init(encrypted: Bool = false, names: String = "IP:127.0.0.1,DNS:localhost") throws {
+        self.encrypted = encrypted
         guard let bin = Self.binaries() else {
             throw FixtureError("PostgreSQL's programs are not in /usr/lib/postgresql/*/bin: install postgresql (Scripts/install-packages test).")
         }
@@ -41,8 +52,39 @@ public final class PostgreSQLServer: @unchecked Sendable {
             "-D", folder.file("data").path, "-U", Self.user, "--pwfile", folder.file("password").path, "-E", "UTF8",
             "--auth-local=trust", "--auth-host=scram-sha-256", "--no-sync", "--no-instructions",
         ])
+        if encrypted { try encrypt(names: names) }
         try start()
         try run("createdb", ["-h", folder.file("socket").path, "-p", "\(port)", "-U", Self.user, "narrate"])
+    }
+
+    /// An authority, and the server's key and certificate signed by it (for `names`, good for
+    /// a day), in the data folder; `pg_hba.conf` that rejects TCP connections that are not
+    /// encrypted.
+    private func encrypt(names subjectAltNames: String) throws {
+        let data = folder.file("data")
+        let names = folder.file("names.ext")
+        try Data("subjectAltName=\(subjectAltNames)\n".utf8).write(to: names)
+        let steps: [[String]] = [
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", folder.file("authority.key").path, "-out", authority,
+             "-days", "1", "-subj", "/CN=narrate test authority"],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", data.appendingPathComponent("server.key").path,
+             "-out", folder.file("server.csr").path, "-subj", "/CN=localhost"],
+            ["x509", "-req", "-in", folder.file("server.csr").path, "-CA", authority, "-CAkey", folder.file("authority.key").path,
+             "-CAcreateserial", "-out", data.appendingPathComponent("server.crt").path, "-days", "1", "-extfile", names.path],
+        ]
+        for step in steps {
+            let child = try ChildProcess("openssl", step, environment: ProcessInfo.processInfo.environment, stdoutFile: nil, stderrFile: folder.file("openssl.err"))
+            guard child.wait() == 0 else { throw FixtureError("openssl \(step[0]) failed: install openssl (Scripts/install-packages test)") }
+        }
+        try Data("local all all trust\nhostnossl all all all reject\nhostssl all all 127.0.0.1/32 scram-sha-256\n".utf8)
+            .write(to: data.appendingPathComponent("pg_hba.conf"))
+        for file in ["server.key", "server.crt", "pg_hba.conf"] {
+            let path = data.appendingPathComponent(file).path
+            guard chmod(path, 0o600) == 0 else { throw FixtureError("chmod \(path) failed") }
+            if getuid() == 0, let owner = getpwnam("postgres") {
+                guard chown(path, owner.pointee.pw_uid, owner.pointee.pw_gid) == 0 else { throw FixtureError("chown \(path) failed") }
+            }
+        }
     }
 
     /// Starts (or starts again) the server on the same data; returns once it takes connections.
@@ -50,7 +92,7 @@ public final class PostgreSQLServer: @unchecked Sendable {
         let (program, arguments) = asPostgres(binaries.appendingPathComponent("postgres").path, [
             "-D", folder.file("data").path, "-p", "\(port)", "-k", folder.file("socket").path,
             "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=60",
-        ])
+        ] + (encrypted ? ["-c", "ssl=on", "-c", "ssl_cert_file=server.crt", "-c", "ssl_key_file=server.key"] : []))
         let server = try ChildProcess(program, arguments, environment: ProcessInfo.processInfo.environment, stdoutFile: nil, stderrFile: folder.file("postgres.log"))
         process = server
         // A server shared by a whole test process is never deinitialized: a watcher ends it,
