@@ -101,7 +101,7 @@ public struct DeskDelivery: Sendable {
         let own: WorkRunner
         if let runner { own = runner } else { own = try WorkRunner(library: library) }
         let done = try await own.perform(SentDelivery.kind, subject: article.id.rawValue, asker: account) { job throws(NarrationError) in
-            try await delivery.deliver(job.subject, asker: job.asker, onRetry: onRetry)
+            try await delivery.deliver(job.subject, asker: job.asker, actor: actor, onRetry: onRetry)
         }
         return (done ?? nil).map { ($0.job, $0.entry) }
     }

@@ -39,7 +39,9 @@ public struct SentDelivery: Sendable {
     }
 
     /// Delivers the article `subject` names as `asker`'s send, if the desk still lets that
-    /// account send it, and sends it on the desk (Published).
+    /// account send it, and sends it on the desk (Published): in the name of `actor` when the
+    /// process that asked does it (the audit keeps "as ann" of the command line), else of the
+    /// account.
     /// - Returns: the delivered job and the desk record; nil when there is nothing to do: the
     ///   article was Published already (by a host before this one), withdrawn or expired,
     ///   review was turned on meanwhile, or the account may no longer send it (removed,
@@ -47,7 +49,7 @@ public struct SentDelivery: Sendable {
     /// - Throws: `catalogCorrupt` for a subject or asker narrate never makes; the export's and
     ///   the delivery's errors (the queue tries again later).
     public func deliver(
-        _ subject: String, asker: String?, onRetry: @escaping @Sendable (NarrationError, Double) -> Void = { _, _ in }
+        _ subject: String, asker: String?, actor asking: ServiceActor? = nil, onRetry: @escaping @Sendable (NarrationError, Double) -> Void = { _, _ in }
     ) async throws(NarrationError) -> Delivered? {
         guard Identifier.isWellFormed(subject), let asker, let name = try? AccountName(asker) else {
             let named = "\"\(Catalog.quoted(subject))\" for \"\(Catalog.quoted(asker ?? ""))\""
@@ -57,7 +59,8 @@ public struct SentDelivery: Sendable {
         // The account as it is now: one removed or disabled since, or whose article went to
         // another volunteer, no longer sends it.
         guard let account = try accounts.store.account(named: name) else { return nil }
-        let actor = ServiceActor.account(account)
+        let actor: ServiceActor
+        if let asking, asking.account?.name == name { actor = asking } else { actor = .account(account) }
         let entry = try desk.entry(id, by: .service)
         guard !desk.reviewIsOn, (try? entry.state.after(.send, reviewIsOn: false, naming: entry.naming)) != nil,
               actor.may(DeskEvent.send.action, entry.relation(to: name))
