@@ -217,6 +217,28 @@ public final class S3Client: Sendable {
         _ = try await send(.DELETE, key: key, query: [("uploadId", uploadID)], accepting: [404], doing: "dropping an old upload of \(key)")
     }
 
+    /// The multipart uploads begun and neither completed nor aborted whose keys begin with
+    /// `prefix` (ListMultipartUploads, page by page): each key and upload id.
+    public func listMultipartUploads(prefix: String) async throws(ObjectStorageError) -> [(key: String, uploadID: String)] {
+        var uploads: [(key: String, uploadID: String)] = []
+        var marker: (key: String, uploadID: String)?
+        while true {
+            var query = [("prefix", prefix), ("uploads", "")]
+            if let marker { query += [("key-marker", marker.key), ("upload-id-marker", marker.uploadID)] }
+            query.sort { $0.0 < $1.0 }
+            let response = try await send(.GET, key: "", query: query, doing: "listing the unfinished uploads of \(prefix)")
+            let document = S3XML(String(decoding: response.body, as: UTF8.self))
+            for upload in document.elements(named: "Upload") {
+                guard let key = upload.value(of: "Key"), let id = upload.value(of: "UploadId") else { continue }
+                uploads.append((key, id))
+            }
+            guard document.value(of: "IsTruncated") == "true", let key = document.value(of: "NextKeyMarker"),
+                let id = document.value(of: "NextUploadIdMarker"), marker.map({ $0 != (key, id) }) ?? true
+            else { return uploads }
+            marker = (key, id)
+        }
+    }
+
     /// The keys of every object whose key begins with `prefix` (ListObjectsV2, page by page).
     public func listObjects(prefix: String) async throws(ObjectStorageError) -> [String] {
         var keys: [String] = []

@@ -72,7 +72,7 @@ struct ObjectStorageTests {
         #expect(third.alreadyStored && third.job.attempts == 1 && third.bytesSent == FileSystem.size(requeued.sidecarFile))
     }
 
-    @Test("a large file goes up in 8 MiB parts; after the server is killed mid-upload, the parts it holds are not sent again")
+    @Test("a large file goes up in 8 MiB parts; after the server is killed mid-upload, the parts it holds are not sent again; an upload to the same key whose id never reached the outbox is given up, another key's is left")
     func multipartResumesAfterCrash() async throws {
         let server = try ObjectStorageServer(buckets: ["radio"])
         let fixture = try LibraryFixture(source: Signals.noise(seconds: 250, seed: 7))
@@ -94,11 +94,23 @@ struct ObjectStorageTests {
         #expect(interrupted.lastError?.contains(server.endpoint) == true)
 
         try server.start()
+        let sidecar = try JSONDecoder.narrate.decode(Sidecar.self, from: Data(contentsOf: job.sidecarFile))
+        let key = "narrations/Daily-Post/\(sidecar.date)/Budget vote-\(article.id).wav"
+        // An earlier try's upload whose start was answered as the storage stopped, so its id
+        // never reached the outbox; and another key's upload, which is not this delivery's.
+        let client = S3Client(
+            bucket: S3Bucket(name: "radio", endpoint: server.endpoint, region: "us-east-1", pathStyle: true), credentials: Self.credentials)
+        let lost = try await client.createMultipartUpload(key: key, contentType: "audio/wav", metadata: [:])
+        let other = try await client.createMultipartUpload(key: "narrations/elsewhere.wav", contentType: "audio/wav", metadata: [:])
+        #expect(try server.unfinishedUploads(in: "radio") == 3)
+
         let delivery = try await fixture.library.deliver(interrupted, to: target, credentials: Self.credentials)
         #expect(delivery.partsReused >= 1)
         #expect(delivery.bytesSent <= job.bytes - UploadPlan.minimumPartSize + FileSystem.size(job.sidecarFile))
-        let sidecar = try JSONDecoder.narrate.decode(Sidecar.self, from: Data(contentsOf: job.sidecarFile))
-        let key = "narrations/Daily-Post/\(sidecar.date)/Budget vote-\(article.id).wav"
+        let left = try await client.listMultipartUploads(prefix: "narrations/")
+        #expect(left.map(\.uploadID) == [other] && !left.contains { $0.uploadID == lost })
+        try await client.abortMultipartUpload(key: "narrations/elsewhere.wav", uploadID: other)
+        await client.shutdown()
         let objects = try server.objects(in: "radio").sorted { $0.key > $1.key }
         #expect(objects.map(\.key) == [key, String(key.dropLast(3)) + "json"])
         #expect(objects[0].size == job.bytes && objects[0].etag.hasSuffix("-3") && objects[0].contentType == "audio/wav")

@@ -176,6 +176,18 @@ struct ObjectStorageDeliveryStore: DeliveryStore {
         }
         _ = try await connection.completeMultipartUpload(key: key, uploadID: uploadID, parts: parts)
         transfer.reuse(parts: held.count)
+        await abortOtherUploads(of: key, keeping: uploadID)
+    }
+
+    /// Gives up the unfinished uploads to `key` other than `kept`: an earlier try's whose id never
+    /// reached the catalog (the storage stopped as it answered the upload's start), or a host's
+    /// that lost its job. The key is this delivery's own place, which no one else uploads to.
+    /// Best effort: the file is delivered already, and a later delivery there looks again.
+    private func abortOtherUploads(of key: String, keeping kept: String) async {
+        guard let uploads = try? await connection.listMultipartUploads(prefix: key) else { return }
+        for upload in uploads where upload.key == key && upload.uploadID != kept {
+            try? await connection.abortMultipartUpload(key: key, uploadID: upload.uploadID)
+        }
     }
 
     func abandonUpload(id: String, key: String) async throws(NarrationError) {

@@ -68,6 +68,10 @@ final class StorageConnection: Sendable {
         }
     }
 
+    func listMultipartUploads(prefix: String) async throws(NarrationError) -> [(key: String, uploadID: String)] {
+        try await translating { () async throws(ObjectStorageError) in try await client.listMultipartUploads(prefix: prefix) }
+    }
+
     func abortMultipartUpload(key: String, uploadID: String) async throws(NarrationError) {
         try await translating { () async throws(ObjectStorageError) in try await client.abortMultipartUpload(key: key, uploadID: uploadID) }
     }
