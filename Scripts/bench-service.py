@@ -396,7 +396,8 @@ def run_studios(store=False, twenty=False, hosts=1):
          "target 0: %s" % ("met" if lost == 0 and differing == 0 else "NOT MET")],
         ["", "stop to durable (stop message → chunk file in place)",
          "p50 %.0f ms, p99 %.0f ms, worst %.0f ms (%d stops)" % (p50 * 1000, p99 * 1000, max(durable) * 1000, len(durable)),
-         "p99 ≤ 150 ms: %s" % ("met" if p99 <= 0.150 else "NOT MET")],
+         # The service past one server (a store, several hosts) aims at 200 ms; one host on its own disk at 150 ms.
+         "p99 ≤ %d ms: %s" % (200 if store else 150, "met" if p99 <= (0.200 if store else 0.150) else "NOT MET")],
         ["", "stop to shown (→ the state with the chunk kept)",
          "p50 %.0f ms, p99 %.0f ms, worst %.0f ms" % (percentile(stops, 0.5) * 1000, percentile(stops, 0.99) * 1000, max(stops) * 1000),
          "after the desk's and the hours' writes"],
