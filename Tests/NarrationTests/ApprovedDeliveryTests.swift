@@ -13,71 +13,10 @@ import Testing
 /// with its error; handed back untried by a host that stops; left to the host that holds it.
 @Suite("An approved article's delivery, as a job any host does", .serialized)
 struct ApprovedDeliveryTests {
-    /// A library whose desk has an article recorded and sent for review, and a destination folder.
-    struct Service {
-        let fixture: LibraryFixture
-        let desk: DeskService
-        let article: ArticleID
-        let destination: URL
-        var library: NarrationLibrary { fixture.library }
+    typealias Service = DeskDeliveryFixture
 
-        init(_ kind: CatalogEngines.Kind) throws {
-            fixture = try LibraryFixture(catalog: kind, sourceSeconds: 3)
-            let library = fixture.library
-            desk = DeskService(store: library.deskStore)
-            let accounts = AccountService(store: library.accountStore, hashing: .init(iterations: 1, memoryKiB: 64, lanes: 1))
-            _ = try accounts.add(try AccountName("ann"), role: .volunteer, by: "test")
-            let entry = try desk.add(.init(title: "Harbour", publication: "Gazette"), by: .service) { (new) throws(NarrationError) in
-                try library.makeDeskArticle(new, text: nil)
-            }
-            try desk.assign(entry.article, to: try accounts.account(try AccountName("ann")), by: .service)
-            _ = try fixture.record(try library.article(entry.article.rawValue), seconds: 1.5)
-            try desk.recordedTake(entry.article, by: .service)
-            try desk.send(entry.article, by: .service)
-            article = entry.article
-            destination = fixture.folder.url.appendingPathComponent("delivered")
-            try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
-        }
-
-        var sending: DeskDelivery.Sending {
-            DeskDelivery.Sending(
-                destination: .folder(destination.path), profile: nil, fallback: .archive, language: "en", retry: RetrySchedule(attempts: 1, first: 0, limit: 0))
-        }
-
-        /// The files at the destination, by their paths below it.
-        func delivered() -> [String] {
-            var files: [String] = []
-            let enumerator = FileManager.default.enumerator(at: destination, includingPropertiesForKeys: [.isRegularFileKey])
-            while let url = enumerator?.nextObject() as? URL {
-                if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
-                    files.append(String(url.path.dropFirst(destination.path.count + 1)))
-                }
-            }
-            return files.sorted()
-        }
-
-        /// How often the audit log says the article was published.
-        func publications() throws -> Int {
-            try library.deskStore.auditLog(account: nil, since: nil).filter { $0.detail.contains("article \(article): publish approved → published") }.count
-        }
-
-        /// The article's chunks' samples, one after the other.
-        func chunkSamples() throws -> [Int32] {
-            try library.chunkEntries(of: try library.article(article.rawValue)).flatMap { try SoundFileReader(path: $0.file.path).readAll() }
-        }
-    }
-
-    static func now() -> Double { Date().timeIntervalSince1970 }
-
-    /// Waits up to `seconds` for `done` to hold, sleeping as a task (the runner needs the threads).
-    static func wait(_ seconds: Double, _ done: () throws -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try done() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return try done()
-    }
+    static func now() -> Double { Service.now() }
+    static func wait(_ seconds: Double, _ done: () throws -> Bool) async throws -> Bool { try await Service.wait(seconds, done) }
 
     @Test("approved through the queue: done at once by this host, Published, one file at the destination equal to the chunks; the job done on its first try",
           arguments: CatalogEngines.Kind.allCases)
@@ -87,11 +26,10 @@ struct ApprovedDeliveryTests {
         let done = try #require(try await DeskDelivery(library: service.library, desk: service.desk).approveAndDeliver(
             try service.library.article(service.article.rawValue), by: .service, sending: service.sending, runner: runner))
         #expect(done.entry.state == .published)
-        #expect(try service.publications() == 1)
+        #expect(try service.audited("publish approved → published").count == 1)
         let files = service.delivered()
         #expect(files.count == 2 && files.contains { $0.hasSuffix(".flac") } && files.contains { $0.hasSuffix(".json") }, "\(files)")
-        let audio = try #require(files.first { $0.hasSuffix(".flac") })
-        #expect(try SoundFileReader(path: service.destination.appendingPathComponent(audio).path).readAll() == service.chunkSamples())
+        #expect(try service.deliveredSamples() == service.chunkSamples())
         let queue = try service.library.workQueue()
         #expect(try queue.depth() == WorkQueue.Depth())
     }
@@ -107,18 +45,9 @@ struct ApprovedDeliveryTests {
         let id = try queue.enqueue(ApprovedDelivery.kind, subject: service.article.rawValue, due: asked + 60, now: asked)
         let dead = try #require(try queue.take(id, host: "dead-host 1 aaaa", lease: 0.5, now: asked))
 
-        // Another host: on PostgreSQL a second library with its own data folder, as a second machine
-        // would be, which finds the chunks in the service's recordings store.
-        let other: NarrationLibrary
+        // Another host, which finds the chunks in the service's recordings store.
         let recordings = RecordingStore(MemoryDeliveryStore())
-        if kind == .postgreSQL {
-            #expect(try await service.library.copyChunks(to: recordings).copied.count == 1)
-            other = try NarrationLibrary(
-                root: DataRoot(url: service.fixture.folder.url.appendingPathComponent("second-host")),
-                catalog: Catalog(engine: try CatalogEngines.another(service.library.catalog.engine), name: "the second host"), host: "second-host 2 bbbb")
-        } else {
-            other = service.library
-        }
+        let other = try await service.anotherHost(kind, recordings: recordings)
         let runner = WorkRunner(queue: try other.workQueue(), host: "second-host 2 bbbb", catalogName: "the catalog", lease: 15, idle: .milliseconds(100))
         ApprovedDelivery(library: other, desk: DeskService(store: other.deskStore), sending: service.sending, recordings: recordings).handled(by: runner)
         let outcomes = Mutex<[String]>([])
@@ -132,11 +61,9 @@ struct ApprovedDeliveryTests {
         #expect(status.attempts == 2 && status.host == "second-host 2 bbbb", "\(status)")
         #expect(outcomes.withLock { $0.count } == 1)
         #expect(try service.desk.entry(service.article, by: .service).state == .published)
-        #expect(try service.publications() == 1)
-        let files = service.delivered()
-        #expect(files.count == 2, "\(files)")
-        let audio = try #require(files.first { $0.hasSuffix(".flac") })
-        #expect(try SoundFileReader(path: service.destination.appendingPathComponent(audio).path).readAll() == service.chunkSamples())
+        #expect(try service.audited("publish approved → published").count == 1)
+        #expect(service.delivered().count == 2, "\(service.delivered())")
+        #expect(try service.deliveredSamples() == service.chunkSamples())
         // The dead host's word comes too late: the job is the second host's, done.
         #expect(try queue.finish(dead, now: Self.now()) == false)
         #expect(try queue.fail(dead, problem: "late", now: Self.now()) == false)
@@ -173,7 +100,7 @@ struct ApprovedDeliveryTests {
         #expect(try await Self.wait(60) { try queue.status(of: id)?.state == .done })
         #expect(try queue.status(of: id)?.attempts == 2)
         #expect(try service.desk.entry(service.article, by: .service).state == .published)
-        #expect(try service.publications() == 1)
+        #expect(try service.audited("publish approved → published").count == 1)
         #expect(service.delivered().count == 2)
     }
 

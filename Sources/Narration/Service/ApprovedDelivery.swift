@@ -30,10 +30,7 @@ public struct ApprovedDelivery: Sendable {
     }
 
     /// What one delivery made: the delivered job and the article's desk record, Published.
-    public struct Delivered: Sendable {
-        public let job: OutboxJob
-        public let entry: DeskEntry
-    }
+    public typealias Delivered = DeskDelivery.Delivered
 
     /// Delivers the article `subject` names if it is still Approved, and marks it Published.
     /// - Returns: nil when there is nothing to do: the article was Published already (by a host

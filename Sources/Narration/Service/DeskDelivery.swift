@@ -23,6 +23,12 @@ public struct DeskDelivery: Sendable {
         self.desk = desk
     }
 
+    /// What one delivery made: the delivered job and the article's desk record, Published.
+    public struct Delivered: Sendable {
+        public let job: OutboxJob
+        public let entry: DeskEntry
+    }
+
     /// What a delivery needs besides the article: where, in which profile, with which retries.
     public struct Sending: Sendable {
         public var destination: Destination

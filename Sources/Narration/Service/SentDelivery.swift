@@ -33,10 +33,7 @@ public struct SentDelivery: Sendable {
     }
 
     /// What one delivery made: the delivered job and the article's desk record, Published.
-    public struct Delivered: Sendable {
-        public let job: OutboxJob
-        public let entry: DeskEntry
-    }
+    public typealias Delivered = DeskDelivery.Delivered
 
     /// Delivers the article `subject` names as `asker`'s send, if the desk still lets that
     /// account send it, and sends it on the desk (Published): in the name of `actor` when the
