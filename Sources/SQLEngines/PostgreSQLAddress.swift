@@ -86,11 +86,16 @@ public struct PostgreSQLAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// `?a&b` of `items`, or nothing when there are none.
+    private static func query(_ items: [String]) -> String {
+        items.isEmpty ? "" : "?" + items.joined(separator: "&")
+    }
+
     public var description: String {
         switch place {
         case .tcp(let host, let port):
-            "postgresql://\(user)@\(host):\(port)/\(database)" + (encryption == .prefer ? "" : "?sslmode=\(encryption.rawValue)")
-                + (rootCertificates.map { "&sslrootcert=\($0)" } ?? "")
+            "postgresql://\(user)@\(host):\(port)/\(database)" + Self.query(
+                (encryption == .prefer ? [] : ["sslmode=\(encryption.rawValue)"]) + (rootCertificates.map { ["sslrootcert=\($0)"] } ?? []))
         case .socket(let path):
             "postgresql://\(user)@/\(database)?host=\((path as NSString).deletingLastPathComponent)&port=\((path as NSString).pathExtension)"
         }

@@ -19,6 +19,9 @@ struct PostgreSQLEncryptionTests {
         #expect(verified.description == "postgresql://narrate@db:5432/catalog?sslmode=verify-full&sslrootcert=/etc/narrate/ca.pem")
         #expect(try PostgreSQLAddress(parsing: verified.description) == verified)
         #expect(try PostgreSQLAddress(parsing: "postgresql://narrate@db/catalog?sslmode=disable").description == "postgresql://narrate@db:5432/catalog?sslmode=disable")
+        // Made in code, a root certificate without a checking mode is still written as a well-formed address.
+        let made = PostgreSQLAddress(place: .tcp(host: "db", port: 5432), user: "narrate", database: "catalog", rootCertificates: "/ca.pem")
+        #expect(made.description == "postgresql://narrate@db:5432/catalog?sslrootcert=/ca.pem")
         let refusals: [(String, String)] = [
             ("postgresql://narrate@db/catalog?sslmode=on",
              "The catalog address postgresql://narrate@db/catalog?sslmode=on has sslmode=on: give one of disable, prefer, require, verify-ca, verify-full."),
