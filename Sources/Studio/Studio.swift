@@ -66,7 +66,7 @@ public final class Studio {
         self.clock = clock
         recorder = StudioRecorder(devices: devices)
         playback = StudioPlayback(devices: devices)
-        export = StudioExport(library: library, profile: options.profile, language: options.language)
+        export = StudioExport(library: library, profile: options.profile, language: options.language, checkQueue: options.checkQueue)
         sending = StudioSending(library: library, options: options)
         state.confirmsEverySend = options.confirmsEverySend
         if let article {

@@ -9,6 +9,7 @@ final class StudioExport {
     private let library: NarrationLibrary
     private let profile: DeliveryProfile
     private let language: String
+    private let checkQueue: TakeCheckWork?
     /// The article's export kept nearly made between takes, for a profile that has one.
     private var ready: ReadyExport?
     /// The chunks the export was last made ready for (shown as "ready to queue" while they are
@@ -18,10 +19,11 @@ final class StudioExport {
     /// The work started after the last change, until its findings are collected.
     private var takeCheck: StudioTakeCheck?
 
-    init(library: NarrationLibrary, profile: DeliveryProfile, language: String) {
+    init(library: NarrationLibrary, profile: DeliveryProfile, language: String, checkQueue: TakeCheckWork? = nil) {
         self.library = library
         self.profile = profile
         self.language = language
+        self.checkQueue = checkQueue
     }
 
     /// Starts afresh on `article` (nil: none is open), forgetting the last article's export.
@@ -42,7 +44,8 @@ final class StudioExport {
     /// the export ready again, and (with `checking`) the take check.
     func afterChange(of article: Article, chunks: [ChunkID], checking: Bool) {
         preparingFor = chunks
-        takeCheck = StudioTakeCheck(library: library, article: article, language: language, checking: checking, ready: ready.map { ($0, profile) })
+        takeCheck = StudioTakeCheck(
+            library: library, article: article, language: language, checking: checking, queue: checkQueue, ready: ready.map { ($0, profile) })
     }
 
     /// Whether the export is ready for exactly `chunks`.

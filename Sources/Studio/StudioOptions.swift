@@ -22,6 +22,9 @@ extension Studio {
         public var checksTakes: Bool
         /// Whether q and s always ask before sending (see `StudioState.confirmsEverySend`).
         public var confirmsEverySend = true
+        /// In a reading service, the take checks as jobs of the catalog's queue, which another
+        /// host finishes when this one dies (`TakeCheckWork`); nil checks takes on this host alone.
+        public var checkQueue: TakeCheckWork?
 
         public init(
             captureDevice: String, playbackDevice: String, profile: DeliveryProfile, destination: Destination?,

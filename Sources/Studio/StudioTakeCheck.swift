@@ -22,10 +22,14 @@ final class StudioTakeCheck: Sendable {
     private let progress = Mutex(Progress())
 
     /// Starts measuring the article's chunks not measured yet, then bringing `ready` up to date,
-    /// then (with `checking`) checking its takes not checked yet.
-    init(library: NarrationLibrary, article: Article, language: String, checking: Bool, ready: (ReadyExport, DeliveryProfile)?) {
+    /// then (with `checking`) checking its takes not checked yet: on this host alone, or, with
+    /// `queue` (a reading service), as jobs of the catalog's queue asked for before anything
+    /// else, which another host finishes if this one dies.
+    init(library: NarrationLibrary, article: Article, language: String, checking: Bool, queue: TakeCheckWork? = nil, ready: (ReadyExport, DeliveryProfile)?) {
         Task.detached(priority: .utility) { [self] in
-            await BlockingWork.run(named: "narrate-take-check") { [self] in
+            let asked = await BlockingWork.run(named: "narrate-take-check") { [self] () -> [ChunkID]? in
+                // A check that cannot be asked for (the catalog away) is made here all the same.
+                let asked = checking ? queue.flatMap { try? $0.ask(for: article) } : nil
                 // A measure that cannot be taken now is taken when mastering first needs it.
                 try? library.measureChunks(of: article)
                 // An export that cannot be made ready (a take started, a chunk deleted meanwhile)
@@ -42,10 +46,16 @@ final class StudioTakeCheck: Sendable {
                     return progress.waiting
                 }
                 for task in waiting { task.resume() }
-                // A check that cannot run (no speech model) leaves the takes unchecked: hints are a help, never a gate.
-                let checks = checking ? (try? library.checkTakes(of: article, language: language)) ?? [] : []
-                progress.withLock { $0.found = checks }
+                return asked
             }
+            let checks: [TakeCheck]
+            if let queue, let asked {
+                checks = await queue.checkHere(asked, of: article)
+            } else {
+                // A check that cannot run (no speech model) leaves the takes unchecked: hints are a help, never a gate.
+                checks = checking ? await BlockingWork.run(named: "narrate-take-check") { (try? library.checkTakes(of: article, language: language)) ?? [] } : []
+            }
+            progress.withLock { $0.found = checks }
         }
     }
 

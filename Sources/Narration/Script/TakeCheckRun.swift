@@ -20,18 +20,18 @@ public struct TakeCheck: Sendable, Equatable {
 /// block anything.
 extension NarrationLibrary {
     /// Checks every take of the article that reads a paragraph and has no check yet.
-    /// - Parameter language: the article's language (see `Settings.language`).
+    /// - Parameters:
+    ///   - language: the article's language (see `Settings.language`).
+    ///   - only: the takes to check, when not every one (a job of the queue checks its own take:
+    ///     `TakeCheckWork`); those already checked, deleted or reading no paragraph are left.
     /// - Returns: the checks made, in the article's order.
     /// - Throws: `speechRecognition` when the English model is missing or fails; the catalog's errors.
     @discardableResult
-    public func checkTakes(of article: Article, language: String) throws(NarrationError) -> [TakeCheck] {
+    public func checkTakes(of article: Article, language: String, only: Set<ChunkID>? = nil) throws(NarrationError) -> [TakeCheck] {
         let paragraphs = try catalog.paragraphs(of: article.id)
         guard !paragraphs.isEmpty else { return [] }
-        let checked = Set(try catalog.takeChecks(of: article.id).keys)
         let numbers = Dictionary(uniqueKeysWithValues: paragraphs.map { ($0.id, $0.number) })
-        let unchecked = try catalog.chunks(of: article).filter { chunk in
-            !checked.contains(chunk.id) && chunk.paragraphID.flatMap { numbers[$0] } != nil
-        }
+        let unchecked = try uncheckedTakes(of: article).filter { only?.contains($0.id) ?? true }
         guard !unchecked.isEmpty else { return [] }
         let checker = try TakeChecker(paragraphs: paragraphs.map(\.content), language: language)
         defer { checker.close() }
@@ -50,6 +50,17 @@ extension NarrationLibrary {
             }
         }
         return checks
+    }
+
+    /// The takes of the article that read a paragraph of its text and have no check yet, in the
+    /// article's order: what `checkTakes` checks.
+    public func uncheckedTakes(of article: Article) throws(NarrationError) -> [Chunk] {
+        let paragraphs = Set(try catalog.paragraphs(of: article.id).map(\.id))
+        guard !paragraphs.isEmpty else { return [] }
+        let checked = Set(try catalog.takeChecks(of: article.id).keys)
+        return try catalog.chunks(of: article).filter { chunk in
+            !checked.contains(chunk.id) && chunk.paragraphID.map(paragraphs.contains) == true
+        }
     }
 
     /// Dismisses the hints of every take of paragraph `number`: the volunteer listened and the
