@@ -36,14 +36,17 @@ struct StudioTests {
         /// opens on it. With `pacedPlayback`, what is played is heard only as the test says.
         init(
             destination: Destination? = nil, text: [ScriptParagraph]? = nil, checksTakes: Bool = false, profile: DeliveryProfile = .archive,
-            recorded: [Double] = [], publication: String = "Daily Post", narrator: String = "Ann Reader", pacedPlayback: Bool = false
+            recorded: [Double] = [], publication: String = "Daily Post", narrator: String = "Ann Reader", pacedPlayback: Bool = false,
+            checksAsJobs: Bool = false
         ) throws {
             library = try NarrationLibrary(root: DataRoot(url: folder.url.appendingPathComponent("home")))
             devices = MemoryDevices(pacedPlayback: pacedPlayback)
-            let options = Studio.Options(
+            var options = Studio.Options(
                 captureDevice: "memory microphone", playbackDevice: "memory speaker", profile: profile, destination: destination,
                 retry: RetrySchedule(attempts: 1, first: 0, limit: 0), publication: publication, narrator: narrator,
                 format: .speech, checksTakes: checksTakes)
+            // As in a reading service: the take checks as jobs of the catalog's queue.
+            if checksAsJobs { options.checkQueue = TakeCheckWork(library: library, runner: try WorkRunner(library: library), language: "en") }
             var article: Article?
             if !recorded.isEmpty {
                 let new = try library.newArticle(title: "Harbour news", publication: "Daily Post", narrator: "Ann Reader", format: .speech)
@@ -462,6 +465,23 @@ struct StudioTests {
         #expect(session.state.notice?.text.contains(check.report.hints[0].description) == true)
     }
 
+
+    @Test("in a reading service the check is a job of the catalog's queue, one per take: the same notice, and each job done on its first try")
+    func takeCheckAsJob() async throws {
+        let session = try Session(text: Self.text, checksTakes: true, checksAsJobs: true)
+        let article = try #require(session.article)
+        session.recordTake(seconds: 0.5)
+        await session.run(30) { $0.notice?.text.contains("may need a listen") == true }
+        #expect(session.state.notice?.text.hasPrefix("Chunk 1, paragraph 1 may need a listen: ") == true, "\(String(describing: session.state.notice))")
+        let chunk = try #require(try session.library.catalog.chunks(of: article).first)
+        #expect(try session.library.catalog.takeChecks(of: article.id)[chunk.id] != nil)
+        let jobs = try session.library.catalog.reading { sql in
+            try sql.rows("SELECT kind, subject, state, attempts FROM work_job").map {
+                [try $0.text("kind"), try $0.text("subject"), try $0.text("state"), "\(try $0.int("attempts"))"]
+            }
+        }
+        #expect(jobs == [[TakeCheckWork.kind, TakeCheckWork.subject(chunk.id, of: article.id), "done", "1"]])
+    }
 
     @Test("a flagged take stays marked in its row and under its paragraph after moving away and back, until d dismisses it for good")
     func flaggedTakeStaysMarked() async throws {
