@@ -5,7 +5,7 @@ import NarrationCore
 
 extension Narrate {
     /// `narrate check`: measures a file or an article against a delivery profile.
-    struct Check: ParsableCommand {
+    struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Measure a file or an article: loudness, levels, noise floor, clipping, long silences.",
             discussion: """
@@ -38,7 +38,13 @@ extension Narrate {
             if path != nil && target.article != nil { throw ValidationError("Check a file or an article, not both.") }
         }
 
-        func run() throws {
+        func run() async throws {
+            // On a host of a reading service the article's chunks may be in the recordings store only.
+            if path == nil { try await CommandRunner.bringChunksHome(of: target.article) }
+            try runHere()
+        }
+
+        func runHere() throws {
             var chosen: DeliveryProfile?
             if let profile {
                 let configured = try CommandRunner.settings()

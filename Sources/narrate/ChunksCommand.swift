@@ -4,7 +4,7 @@ import NarrationCore
 
 extension Narrate {
     /// `narrate chunks`: the article's chunks in order with their levels.
-    struct Chunks: ParsableCommand {
+    struct Chunks: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the article's chunks in order, with duration, peak and RMS level.",
             discussion: "In an article with a text, each chunk shows the paragraph it reads (\"none\" for a chunk recorded before the text, or whose paragraph left it). A chunk marked \"recovered\" was adopted after an interrupted recording. One marked \"MISSING\", \"SHORT\", \"OTHER FORMAT\" or \"UNREADABLE\" has lost its file, or its file was cut short or replaced (read from each file's header and size); the others are unaffected.")
@@ -12,7 +12,13 @@ extension Narrate {
         @OptionGroup var target: ArticleOption
         @OptionGroup var output: JSONOption
 
-        func run() throws {
+        func run() async throws {
+            // On a host of a reading service the article's chunks may be in the recordings store only.
+            try await CommandRunner.bringChunksHome(of: target.article)
+            try runHere()
+        }
+
+        func runHere() throws {
             let (article, entries, paragraphs) = try CommandRunner.withLibrary(readOnly: true) { library throws(NarrationError) in
                 let article = try library.article(target.article)
                 return (article, try library.chunkEntries(of: article), try library.records(of: article).paragraphs())

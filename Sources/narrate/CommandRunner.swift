@@ -46,21 +46,47 @@ enum CommandRunner {
         _ = try await copyChunks(of: library, to: destination, includingTrash: false)
     }
 
+    /// On a host of a reading service (a shared catalog and `[service] recordings`), brings home
+    /// from the recordings store the chunks of the article `id` names (the current one for nil)
+    /// that this host lacks, another host having recorded them or this host's copies having been
+    /// thrown away, before a command reads the article's audio. Nothing elsewhere.
+    static func bringChunksHome(of id: String?) async throws {
+        guard let destination = try settings().serviceRecordings else { return }
+        try await withLibrary { (library) async throws(NarrationError) in
+            guard library.catalogKind == "postgresql" else { return }
+            let article = try library.article(id)
+            try await withRecordings(destination) { (store) async throws(NarrationError) in _ = try await library.bringChunksHome(of: article.id, from: store) }
+        }
+    }
+
+    /// Runs `body` with the reading service's recordings store (nil on a personal library: no
+    /// shared catalog or no `[service] recordings`), and lets go of the store's connection after.
+    static func withRecordings<T>(_ library: NarrationLibrary, _ body: (RecordingStore?) async throws(NarrationError) -> T) async throws(NarrationError) -> T {
+        guard library.catalogKind == "postgresql", let destination = try Settings.load().serviceRecordings else { return try await body(nil) }
+        return try await withRecordings(destination) { (store) async throws(NarrationError) in try await body(store) }
+    }
+
+    private static func withRecordings<T>(_ destination: Destination, _ body: (RecordingStore) async throws(NarrationError) -> T) async throws(NarrationError) -> T {
+        let store = RecordingStore(try NarrationLibrary.store(for: destination))
+        let result: Result<T, NarrationError>
+        do throws(NarrationError) {
+            result = .success(try await body(store))
+        } catch {
+            result = .failure(error)
+        }
+        await store.close()
+        return try result.get()
+    }
+
     /// Copies `library`'s chunks that have no copy yet to the recordings store at `destination`,
     /// each checked, and lets go of the store's connection whatever happened.
     /// - Returns: the store's name and what was copied.
     static func copyChunks(
         of library: NarrationLibrary, to destination: Destination, includingTrash: Bool
     ) async throws(NarrationError) -> (store: String, round: ChunkCopyRound) {
-        let store = RecordingStore(try NarrationLibrary.store(for: destination))
-        let round: Result<ChunkCopyRound, NarrationError>
-        do throws(NarrationError) {
-            round = .success(try await library.copyChunks(to: store, includingTrash: includingTrash))
-        } catch {
-            round = .failure(error)
+        try await withRecordings(destination) { (store) async throws(NarrationError) in
+            (store.name, try await library.copyChunks(to: store, includingTrash: includingTrash))
         }
-        await store.close()
-        return (store.name, try round.get())
     }
 
     private static func openLibrary(readOnly: Bool) throws(NarrationError) -> NarrationLibrary {

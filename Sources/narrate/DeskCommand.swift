@@ -378,9 +378,13 @@ extension Narrate {
                         destination: resolved, profile: requested, fallback: fallback, language: settings.language, retry: retry.schedule)
                     let accounts = AccountService(store: library.accountStore)
                     let delivery = DeskDelivery(library: library, desk: desk)
-                    guard let (job, entry) = try await delivery.sendAndDeliver(found, by: actor, sending: sending, accounts: accounts, onRetry: { error, delay in
-                        Console.error("\(error.sentence) Trying again in \(String(format: "%g", delay)) s.")
-                    }) else {
+                    // On a host of a reading service the chunks another host recorded come from the recordings store.
+                    let done = try await CommandRunner.withRecordings(library) { (recordings) async throws(NarrationError) in
+                        try await delivery.sendAndDeliver(found, by: actor, sending: sending, accounts: accounts, recordings: recordings, onRetry: { error, delay in
+                            Console.error("\(error.sentence) Trying again in \(String(format: "%g", delay)) s.")
+                        })
+                    }
+                    guard let (job, entry) = done else {
                         return (try desk.entry(id, by: actor), nil)
                     }
                     return (entry, job)

@@ -15,7 +15,7 @@ enum ExportFormatArgument: String, ExpressibleByArgument, CaseIterable {
 
 extension Narrate {
     /// `narrate export -o PATH`: one tagged file of the whole article, or of chunks N…M.
-    struct Export: ParsableCommand {
+    struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Export the article's chunks as one tagged file (MP3, WAV, FLAC, Ogg Vorbis or Ogg Opus), or as an EPUB or DAISY book.",
             discussion: """
@@ -178,7 +178,13 @@ extension Narrate {
             return nil
         }
 
-        func run() throws {
+        func run() async throws {
+            // On a host of a reading service the article's chunks may be in the recordings store only.
+            if book == nil { try await CommandRunner.bringChunksHome(of: target.article) }
+            try runHere()
+        }
+
+        func runHere() throws {
             let configured = try CommandRunner.settings()
             // One rule for export, queue and submit: --profile, else config.toml's profile (archive,
             // which keeps the samples untouched, when config.toml names none).

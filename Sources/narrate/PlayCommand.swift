@@ -5,7 +5,7 @@ import NarrationCore
 
 extension Narrate {
     /// `narrate play`: plays chunks of the article as one gapless stream.
-    struct Play: ParsableCommand {
+    struct Play: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Play the article's chunks in order, gaplessly, from any chunk.",
             discussion: """
@@ -55,7 +55,13 @@ extension Narrate {
             }
         }
 
-        func run() throws {
+        func run() async throws {
+            // On a host of a reading service the article's chunks may be in the recordings store only.
+            try await CommandRunner.bringChunksHome(of: target.article)
+            try runHere()
+        }
+
+        func runHere() throws {
             if let from, let to, from > to {
                 Console.error("--from \(from) comes after --to \(to); give the first chunk first.")
                 throw ExitCode(NarrationError.usage("").exitStatus)

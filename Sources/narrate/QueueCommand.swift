@@ -18,7 +18,7 @@ struct ProfileOption: ParsableArguments {
 
 extension Narrate {
     /// `narrate queue`: export into the outbox, ready for delivery, and start afresh.
-    struct Queue: ParsableCommand {
+    struct Queue: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Export the article into the outbox with its metadata sidecar; deliver it later with submit or outbox push.",
             discussion: """
@@ -42,7 +42,13 @@ extension Narrate {
         @OptionGroup var incomplete: IncompleteOption
         @OptionGroup var output: JSONOption
 
-        func run() throws {
+        func run() async throws {
+            // On a host of a reading service the article's chunks may be in the recordings store only.
+            try await CommandRunner.bringChunksHome(of: target.article)
+            try runHere()
+        }
+
+        func runHere() throws {
             let bar = ProgressBar(label: "Exporting")
             let settings = try CommandRunner.settings()
             let (job, sidecar) = try CommandRunner.withLibrary { (library) throws(NarrationError) -> (OutboxJob, Sidecar) in

@@ -346,9 +346,11 @@ extension Narrate {
                     let engine = ReviewDesk(library: library, desk: DeskService(store: library.deskStore, reviewIsOn: reviewIsOn))
                     let sending = DeskDelivery.Sending(
                         destination: resolved, profile: requested, fallback: fallback, language: settings.language, retry: retry.schedule)
-                    let delivered = try await engine.approve(
-                        article, by: .commandLine(user: NSUserName(), as: account), sending: sending) { error, delay in
-                        Console.error("\(error.sentence) Trying again in \(String(format: "%g", delay)) s.")
+                    // On a host of a reading service the chunks another host recorded come from the recordings store.
+                    let delivered = try await CommandRunner.withRecordings(library) { (recordings) async throws(NarrationError) in
+                        try await engine.approve(article, by: .commandLine(user: NSUserName(), as: account), sending: sending, recordings: recordings) { error, delay in
+                            Console.error("\(error.sentence) Trying again in \(String(format: "%g", delay)) s.")
+                        }
                     }
                     return (delivered, article)
                 }

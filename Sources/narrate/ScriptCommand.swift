@@ -7,7 +7,7 @@ import NarrationText
 
 extension Narrate {
     /// `narrate script [FILE]`: attaches the article's text, or lists its paragraphs and their state.
-    struct Script: ParsableCommand {
+    struct Script: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Attach the article's text, or list its paragraphs and what is read.",
             discussion: """
@@ -76,7 +76,13 @@ extension Narrate {
             }
         }
 
-        func run() throws {
+        func run() async throws {
+            // On a host of a reading service the article's chunks may be in the recordings store only.
+            if check { try await CommandRunner.bringChunksHome(of: target.article) }
+            try runHere()
+        }
+
+        func runHere() throws {
             if let file {
                 try attach(file)
             } else if check {

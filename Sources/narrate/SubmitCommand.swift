@@ -54,6 +54,8 @@ extension Narrate {
         func run() async throws {
             let settings = try CommandRunner.settings()
             let resolved = try destination.required(settings)
+            // On a host of a reading service the article's chunks may be in the recordings store only.
+            try await CommandRunner.bringChunksHome(of: target.article)
             let exporting = ProgressBar(label: "Exporting", mode: progress.progress)
             let uploading = ProgressBar(label: "Sending", stage: "upload", mode: progress.progress)
             let (job, sidecar, check) = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> (OutboxJob, Sidecar?, String) in

@@ -4,7 +4,7 @@ import NarrationCore
 
 extension Narrate {
     /// `narrate trim N`: cuts a chunk's edges.
-    struct Trim: ParsableCommand {
+    struct Trim: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Cut the start or end of chunk N: by time, or the silence at its edges with --auto.",
             discussion: """
@@ -47,7 +47,13 @@ extension Narrate {
             }
         }
 
-        func run() throws {
+        func run() async throws {
+            // On a host of a reading service the article's chunks may be in the recordings store only.
+            try await CommandRunner.bringChunksHome(of: target.article)
+            try runHere()
+        }
+
+        func runHere() throws {
             let (article, result) = try CommandRunner.withLibrary { library throws(NarrationError) in
                 let bounds: TrimBounds = auto ? .automatic : .times(start: try start?.checkedAsUsage("--start"), end: try end?.checkedAsUsage("--end"))
                 let article = try library.article(target.article)

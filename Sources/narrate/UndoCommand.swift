@@ -4,7 +4,7 @@ import NarrationCore
 
 extension Narrate {
     /// `narrate undo`: reverses the last edit.
-    struct Undo: ParsableCommand {
+    struct Undo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Take back the last edit: a take recorded, a chunk deleted, re-recorded, inserted, punched, moved or trimmed, the details changed, or an article deleted.",
             discussion: """
@@ -24,7 +24,13 @@ extension Narrate {
         @OptionGroup var target: ArticleOption
         @OptionGroup var output: JSONOption
 
-        func run() throws {
+        func run() async throws {
+            // On a host of a reading service the article's chunks may be in the recordings store only.
+            try await CommandRunner.bringChunksHome(of: target.article)
+            try runHere()
+        }
+
+        func runHere() throws {
             let (undone, article, chunks) = try CommandRunner.withLibrary { library throws(NarrationError) in
                 let scope: UndoScope
                 if let id = target.article {

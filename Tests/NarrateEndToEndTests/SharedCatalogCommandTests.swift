@@ -59,13 +59,14 @@ struct SharedCatalogCommandTests {
             to: fixture.folder.file("other-config/narrate/config.toml"), atomically: true, encoding: .utf8)
         let other = Narrate(
             home: fixture.folder.file("other-home"),
-            environment: narrate.environment.merging([
+            environment: narrate.environment.filter { $0.key != "NARRATE_HOME" && $0.key != "HOME" }.merging([
                 "NARRATE_CATALOG_PASSWORD": PostgreSQLServer.password, "XDG_CONFIG_HOME": fixture.folder.file("other-config").path,
             ]) { $1 })
         let listed = try other.run(["list", "--json"])
         #expect(listed.status == 0, "\(listed.stderr)")
         let articles = try #require(try listed.json() as? [[String: Any]])
         #expect(articles.map { $0["title"] as? String } == ["Harbour news"])
+        #expect(!FileManager.default.fileExists(atPath: fixture.folder.file("other-home/articles/\(id)").path), "the second host has a data folder of its own")
     }
 
     @Test("a password file others can read, a wrong password, no server and an address that is not PostgreSQL's: one sentence each, no catalog made")
