@@ -18,6 +18,15 @@ extension Narrate {
 
                   narrate prune --article k3v9 --dry-run   # what would go
                   narrate prune --all                      # every delivered article
+
+                On a host of a reading service (config.toml's [service] catalog and \
+                recordings), --cached-chunks frees this host's disk instead: of the articles \
+                Published, Expired or Withdrawn on the desk, it removes the chunk files whose \
+                copy in the recordings store is recorded and, as the store says now, the same \
+                bytes. Nothing is lost: every command and page brings a chunk home again when \
+                it needs it. Articles still in work are left whole.
+
+                  narrate prune --cached-chunks --dry-run
                 """)
 
         @Option(help: ArgumentHelp("The article to prune (its id, or the start of it).", valueName: "ID"))
@@ -26,18 +35,23 @@ extension Narrate {
         @Flag(help: "Prune every article whose delivery is confirmed.")
         var all = false
 
+        @Flag(name: .customLong("cached-chunks"), help: "On a host of a reading service: remove the finished articles' chunk files the recordings store holds a checked copy of.")
+        var cachedChunks = false
+
         @Flag(name: .customLong("dry-run"), help: "Say what would be removed; remove nothing.")
         var dryRun = false
 
         @OptionGroup var output: JSONOption
 
         func validate() throws {
-            guard (article != nil) != all else {
-                throw ValidationError("Say what to prune: --article ID for one article, or --all for every delivered one.")
+            guard [article != nil, all, cachedChunks].filter({ $0 }).count == 1 else {
+                throw ValidationError(
+                    "Say what to prune: --article ID for one article, --all for every delivered one, or --cached-chunks for this host's copies of the recordings store's chunks.")
             }
         }
 
         func run() async throws {
+            if cachedChunks { return try await trimCache() }
             // With --all, an article whose delivery cannot be confirmed is reported and the rest go on.
             let (results, refusals) = try await CommandRunner.withLibrary {
                 (library) async throws(NarrationError) -> ([PruneResult], [String]) in
@@ -74,6 +88,41 @@ extension Narrate {
                 Console.print(
                     "\(verb) \(result.chunks) chunk\(result.chunks == 1 ? "" : "s") of \(result.article) (\(Self.mebibytes(result.bytes))); delivered to \(result.deliveredTo).")
             }
+        }
+
+        /// `--cached-chunks`: this host's chunk files whose copies the recordings store holds, removed.
+        private func trimCache() async throws {
+            let trim = try await CommandRunner.withLibrary { (library) async throws(NarrationError) -> ChunkCacheTrim in
+                try await CommandRunner.withRecordings(library) { (recordings) async throws(NarrationError) in
+                    guard let recordings else {
+                        throw NarrationError.usage(
+                            "--cached-chunks is for a host of a reading service, and config.toml's [service] names no catalog and recordings store: this data folder holds the only copy of its chunks. To free space, prune delivered articles with --all.")
+                    }
+                    return try await library.trimChunkCache(keeping: recordings, dryRun: dryRun)
+                }
+            }
+            if output.json {
+                Console.printJSON(CacheTrimJSON(files: trim.files, bytes: trim.bytes, articlesLeft: trim.articlesLeft, kept: trim.kept, dryRun: dryRun))
+                return
+            }
+            let files = "\(trim.files) chunk file\(trim.files == 1 ? "" : "s") (\(Self.mebibytes(trim.bytes)))"
+            var line = dryRun
+                ? "Would remove \(files) whose copies the recordings store holds."
+                : "Removed \(files) whose copies the recordings store holds; each comes back from the store when it is needed."
+            if trim.kept > 0 { line += " Kept \(trim.kept) whose copy in the store is missing, different or not recorded yet." }
+            if trim.articlesLeft > 0 {
+                line += " Left \(trim.articlesLeft) article\(trim.articlesLeft == 1 ? "" : "s") whole: still in work (not Published, Expired or Withdrawn on the desk) or in use."
+            }
+            Console.print(line)
+        }
+
+        /// What `--cached-chunks --json` prints.
+        struct CacheTrimJSON: Encodable {
+            let files: Int
+            let bytes: Int
+            let articlesLeft: Int
+            let kept: Int
+            let dryRun: Bool
         }
 
         static func mebibytes(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }

@@ -49,4 +49,67 @@ struct RecordingsCacheCommandTests {
         #expect(missing.stderr.contains("of this article is neither in \(local.appendingPathComponent("chunks").path) nor in the recordings store \(store.path)"), "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: fixture.folder.file("none.flac").path))
     }
+
+    @Test("prune --cached-chunks leaves an article in work whole; of a withdrawn one it removes only files whose checked copy the store holds (a changed copy keeps its file); export then brings them home, equal; refused without a service")
+    func pruneCachedChunks() throws {
+        let (_, address) = try SharedCatalogCommandTests.database()
+        let fixture = try EndToEndFixture()
+        let store = fixture.folder.file("recordings-store")
+        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        let password = try SharedCatalogCommandTests.passwordFile(fixture, PostgreSQLServer.password, mode: 0o600)
+        let narrate = try fixture.narrate(config: SharedCatalogCommandTests.config(address, passwordFile: password) + "recordings = \"\(store.path)\"\n")
+        let id = try #require(try narrate.run(["desk", "add", "--title", "Harbour news", "--publication", "Gazette", "--json"]).json() as? [String: Any])["id"] as? String ?? ""
+        var tones: [String] = []
+        for (number, frequency) in ["440", "660"].enumerated() {
+            let tone = fixture.folder.file("tone-\(number).wav").path
+            _ = try Signals.run("sox", ["-n", "-r", "44100", "-c", "1", "-b", "16", tone, "synth", "1", "sine", frequency, "vol", "0.5"])
+            tones.append(tone)
+        }
+        let imported = try narrate.run(["import", tones[0], tones[1], "--article", id])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let chunks = narrate.home.appendingPathComponent("articles/\(id)/chunks")
+        let files = try FileManager.default.contentsOfDirectory(atPath: chunks.path).sorted()
+        #expect(files.count == 2)
+        let before = fixture.folder.file("before.flac").path
+        #expect(try narrate.run(["export", "--article", id, "-o", before]).status == 0)
+        // The store's copy of one chunk changed behind narrate's back: its file here must stay.
+        let changed = try #require(try FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("articles/\(id)").path).sorted().last)
+        let changedCopy = store.appendingPathComponent("articles/\(id)/\(changed)")
+        let original = try Data(contentsOf: changedCopy)
+        var tampered = original
+        tampered[tampered.count - 1] ^= 0x01
+        try tampered.write(to: changedCopy)
+
+        // Still in work on the desk: left whole.
+        let inWork = try narrate.run(["prune", "--cached-chunks", "--dry-run", "--json"])
+        #expect(inWork.status == 0, "\(inWork.stderr)")
+        let left = try #require(try inWork.json() as? [String: Any])
+        #expect(left["files"] as? Int == 0 && left["articlesLeft"] as? Int == 1, "\(left)")
+        #expect(try narrate.run(["desk", "withdraw", id]).status == 0)
+
+        let dry = try narrate.run(["prune", "--cached-chunks", "--dry-run", "--json"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        let planned = try #require(try dry.json() as? [String: Any])
+        #expect(planned["files"] as? Int == 1 && planned["kept"] as? Int == 1 && planned["articlesLeft"] as? Int == 0 && planned["dryRun"] as? Bool == true, "\(planned)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: chunks.path).sorted() == files)
+
+        let pruned = try narrate.run(["prune", "--cached-chunks"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        #expect(pruned.stdout.hasPrefix("Removed 1 chunk file (0.1 MiB) whose copies the recordings store holds; each comes back from the store when it is needed. Kept 1 whose copy in the store is missing, different or not recorded yet."), "\(pruned.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: chunks.path) == [changed])
+
+        // Brought home for the next export: the same audio as before the prune.
+        try original.write(to: changedCopy)
+        let after = fixture.folder.file("after.flac").path
+        let export = try narrate.run(["export", "--article", id, "-o", after])
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(try SoundFileReader(path: after).readAll() == (try SoundFileReader(path: before).readAll()))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: chunks.path).sorted() == files)
+
+        // A personal library: its data folder holds the only copy.
+        let personal = try EndToEndFixture()
+        let refused = try personal.narrate.run(["prune", "--cached-chunks"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.hasPrefix("--cached-chunks is for a host of a reading service, and config.toml's [service] names no catalog and recordings store"), "\(refused.stderr)")
+    }
 }
