@@ -87,4 +87,39 @@ struct SentDeliveryTests {
         #expect(try Self.senders(service).isEmpty)
         #expect(try queue.status(of: id)?.state == .waiting)
     }
+
+    @Test("the account disabled after the page's check and before the job: refused with the sentence that says so, nothing delivered, still Recording, the job done")
+    func disabledMeanwhile() async throws {
+        let service = try Self.service(.sqlite)
+        // The page's account as it was when the volunteer pressed Send.
+        let actor = ServiceActor.account(try service.account("ann"))
+        #expect(try service.accounts.disable(try AccountName("ann"), by: "test") != nil)
+        let error = await #expect(throws: NarrationError.self) {
+            try await DeskDelivery(library: service.library, desk: service.desk).sendAndDeliver(
+                try service.library.article(service.article.rawValue), by: actor, sending: service.sending, accounts: service.accounts)
+        }
+        #expect(error?.kind == .notPermitted)
+        #expect(error?.message == "The account ann was removed or disabled while the article was being sent: nothing was delivered.")
+        #expect(service.delivered().isEmpty)
+        #expect(try service.desk.entry(service.article, by: .service).state == .recording)
+        #expect(try Self.senders(service).isEmpty)
+        let jobs = try service.library.catalog.reading { sql in
+            try sql.rows("SELECT kind, state, attempts FROM work_job").map { [try $0.text("kind"), try $0.text("state"), "\(try $0.int("attempts"))"] }
+        }
+        #expect(jobs == [[SentDelivery.kind, "done", "1"]])
+    }
+
+    @Test("the article given to bob after ann's page checked: refused as ann may not send it; withdrawn meanwhile: the desk's own sentence")
+    func deskChangedMeanwhile() throws {
+        let service = try Self.service(.sqlite)
+        let delivery = DeskDelivery(library: service.library, desk: service.desk)
+        try service.desk.assign(service.article, to: try service.account("bob"), by: .service)
+        let reassigned = delivery.refusalAfterTheFact(service.article, by: .account(try service.account("ann")), accounts: service.accounts)
+        #expect(reassigned.kind == .notPermitted)
+        #expect(reassigned.message == NarrationError.notPermitted(.account(try service.account("ann")), DeskEvent.send.action, article: service.article).message)
+        _ = try service.desk.withdraw(service.article, by: .service)
+        let withdrawn = delivery.refusalAfterTheFact(service.article, by: .account(try service.account("bob")), accounts: service.accounts)
+        #expect(withdrawn.kind == .deskRefused)
+        #expect(withdrawn.message.hasSuffix("is Withdrawn, so it cannot be sent: nothing more can happen to it."), "\(withdrawn.message)")
+    }
 }

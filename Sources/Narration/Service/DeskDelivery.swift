@@ -85,8 +85,10 @@ public struct DeskDelivery: Sendable {
     /// - Returns: the delivered job and the article's desk record, Published; or nil when the
     ///   send is already another host's to deliver (the article stays Recording until it is done).
     /// - Throws: `deskRefused` with review on or in a state that cannot be sent, `notPermitted`,
-    ///   both before anything is exported; the export's and the delivery's errors after (the
-    ///   article stays Recording, its job in the outbox, and the queue tries again later).
+    ///   both before anything is exported, and again when the desk or the account changed
+    ///   between that check and the job (`refusalAfterTheFact`); the export's and the delivery's
+    ///   errors after (the article stays Recording, its job in the outbox, and the queue tries
+    ///   again later).
     public func sendAndDeliver(
         _ article: Article, by actor: ServiceActor, sending: Sending, accounts: AccountService, runner: WorkRunner? = nil,
         recordings: RecordingStore? = nil, onRetry: @escaping @Sendable (NarrationError, Double) -> Void = { _, _ in }
@@ -109,7 +111,31 @@ public struct DeskDelivery: Sendable {
         let done = try await own.perform(SentDelivery.kind, subject: article.id.rawValue, asker: account) { job throws(NarrationError) in
             try await delivery.deliver(job.subject, asker: job.asker, actor: actor, onRetry: onRetry)
         }
-        return (done ?? nil).map { ($0.job, $0.entry) }
+        switch done {
+        case .none: return nil  // the job is another host's
+        case .some(.none): throw refusalAfterTheFact(article.id, by: actor, accounts: accounts)
+        case .some(.some(let delivered)): return (delivered.job, delivered.entry)
+        }
+    }
+
+    /// Why a send the desk let through a moment before was then not delivered: between the
+    /// check and the job, the account was removed or disabled, the article given to another
+    /// volunteer, or sent, withdrawn or expired (by another page or host). Nothing was delivered.
+    func refusalAfterTheFact(_ article: ArticleID, by actor: ServiceActor, accounts: AccountService) -> NarrationError {
+        if let name = actor.account?.name, ((try? accounts.store.account(named: name)) ?? nil)?.isEnabled != true {
+            return NarrationError(.notPermitted, "The account \(name) was removed or disabled while the article was being sent: nothing was delivered.")
+        }
+        do throws(NarrationError) {
+            let entry = try desk.entry(article, by: .service)
+            _ = try entry.state.after(.send, reviewIsOn: desk.reviewIsOn, naming: entry.naming)
+            if let name = actor.account?.name, let account = try accounts.store.account(named: name),
+               !ServiceActor.account(account).may(DeskEvent.send.action, entry.relation(to: name)) {
+                return .notPermitted(.account(account), DeskEvent.send.action, article: article)
+            }
+            return NarrationError(.deskRefused, "\(entry.naming) was not delivered: the desk changed while it was being sent. Look at it on the desk, then send it again.")
+        } catch {
+            return error
+        }
     }
 
     /// The export of the chunks as they stand, and its delivery as `submit` makes it.

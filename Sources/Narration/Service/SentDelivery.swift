@@ -55,13 +55,14 @@ public struct SentDelivery: Sendable {
         let id = ArticleID(subject)
         // The account as it is now: one removed or disabled since, or whose article went to
         // another volunteer, no longer sends it.
-        guard let account = try accounts.store.account(named: name) else { return nil }
-        let actor: ServiceActor
-        if let asking, asking.account?.name == name { actor = asking } else { actor = .account(account) }
+        // Judged by the account as the catalog has it now, never by the caller's copy of it.
+        guard let account = try accounts.store.account(named: name), account.isEnabled else { return nil }
         let entry = try desk.entry(id, by: .service)
         guard !desk.reviewIsOn, (try? entry.state.after(.send, reviewIsOn: false, naming: entry.naming)) != nil,
-              actor.may(DeskEvent.send.action, entry.relation(to: name))
+              ServiceActor.account(account).may(DeskEvent.send.action, entry.relation(to: name))
         else { return nil }
+        let actor: ServiceActor
+        if let asking, asking.account?.name == name { actor = asking } else { actor = .account(account) }
         if let recordings { try await library.bringChunksHome(of: id, from: recordings) }
         let article = try library.article(subject)
         let job = try await DeskDelivery(library: library, desk: desk).exportAndDeliver(article, sending: sending, onRetry: onRetry)
