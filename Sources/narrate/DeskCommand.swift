@@ -335,7 +335,11 @@ extension Narrate {
         struct Send: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Send a recorded article on for its volunteer: to Ready for review, or with review off delivered and Published.",
-                discussion: "With review off ([service] review = false) the destination and profile options say where it goes, as for narrate submit.")
+                discussion: """
+                    With review off ([service] review = false) the destination and profile options say where it goes, as for narrate submit. \
+                    The delivery is then a job of the service's catalog: should this command stop before it is done, a running \
+                    "narrate serve" finishes it, to the service's own destination and profile in config.toml (not to --to).
+                    """)
 
             @OptionGroup var article: ArticleArgument
 

@@ -315,6 +315,10 @@ extension Narrate {
                     Only a proof-listener approves, and only an article ready for review. A refused \
                     approval exports and sends nothing. A delivery that fails leaves the article \
                     Approved, its export waiting in the outbox ("narrate outbox push" sends it).
+
+                    The delivery is a job of the service's catalog: should this command stop \
+                    before it is done, a running "narrate serve" finishes it, to the service's \
+                    own destination and profile in config.toml (not to --to).
                     """)
 
             @OptionGroup var target: ArticleOption
