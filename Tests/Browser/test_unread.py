@@ -41,6 +41,9 @@ class UnreadTests(DeliveringStudioTestCase):
         page.wait_recording(1.0)
         page.press("r")
         page.wait_chunk_count(1)
+        # The take's check (a tone, no words) says its hint in the status line: wait for it, so
+        # that it does not replace what the send's answer says there.
+        page.wait(lambda d: "may need a listen" in page.text("status"), "the take check's hint", timeout=60)
         before = self.recordings()
         self.assertEqual(len(before), 1)
 
