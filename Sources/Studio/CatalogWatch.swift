@@ -18,12 +18,9 @@ public struct CatalogWatch {
     private var pending = false
     private var lastLook: Double
 
-    /// - Parameter interval: how often the number is read when no message comes; by default a
-    ///   quarter of a second on SQLite (no table is read) and a second on PostgreSQL (a query to
-    ///   the server that every host's studios share).
-    public init(library: NarrationLibrary, interval: Double? = nil) {
+    public init(library: NarrationLibrary, interval: Double = 0.25) {
         self.library = library
-        self.interval = interval ?? (library.catalogKind == "postgresql" ? 1 : 0.25)
+        self.interval = interval
         lastLook = MonotonicClock.now()
     }
 

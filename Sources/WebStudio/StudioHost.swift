@@ -203,14 +203,7 @@ final class StudioHost: Sendable {
             }
             // What another command changed is read before a page's message acts on the chunks,
             // and a few times a second besides, so the page shows it.
-            // A take's upload (its start, stop, resume and keep) acts on no chunk the page sees.
-            let messages = inputs.contains { input in
-                switch input {
-                case .message(.uploading, _), .message(.stopTake, _), .message(.resumeTake, _), .message(.keepTake, _): false
-                case .message: true
-                default: false
-                }
-            }
+            let messages = inputs.contains { if case .message = $0 { true } else { false } }
             if catalog.changed(checkingNow: messages, article: studio.openArticle?.id) {
                 if studio.reloadAfterOutsideChange() { catalog.caughtUp() }
                 publishOutbox()
