@@ -204,7 +204,7 @@ final class StudioHost: Sendable {
             // What another command changed is read before a page's message acts on the chunks,
             // and a few times a second besides, so the page shows it.
             let messages = inputs.contains { if case .message = $0 { true } else { false } }
-            if catalog.changed(checkingNow: messages, article: studio.openArticle?.id) {
+            if catalog.changed(checkingNow: messages) {
                 if studio.reloadAfterOutsideChange() { catalog.caughtUp() }
                 publishOutbox()
             }

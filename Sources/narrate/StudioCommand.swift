@@ -78,7 +78,7 @@ extension Narrate {
             var catalog = catalog
             while !studio.isFinished {
                 let key = screen.nextKey(waiting: 50)
-                if catalog.changed(checkingNow: key != nil, article: studio.openArticle?.id), studio.reloadAfterOutsideChange() { catalog.caughtUp() }
+                if catalog.changed(checkingNow: key != nil), studio.reloadAfterOutsideChange() { catalog.caughtUp() }
                 if let key, let action = studio.state.action(for: key) {
                     studio.perform(action)
                 }

@@ -357,8 +357,8 @@ public final class Catalog: Sendable {
     /// A number that changes whenever another connection (another narrate command) has changed
     /// the catalog since this one last looked; this process's own changes leave it alone. Cheap:
     /// SQLite's `PRAGMA data_version`, no table is read. PostgreSQL has no such number: a
-    /// catalog there throws `catalogCorrupt` saying so; a studio watches the article's own change
-    /// number there (`changeNumber(of:)`).
+    /// catalog there throws `catalogCorrupt` saying so, and a studio watching it does not refresh
+    /// by itself.
     public func dataVersion() throws(NarrationError) -> Int {
         try readSQLite { try Int.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }
     }

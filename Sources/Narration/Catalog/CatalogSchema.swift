@@ -17,8 +17,7 @@ enum CatalogSchema {
     static let migrator: SQLMigrator = {
         var migrator = SQLMigrator(earlierRecords: .init(table: "grdb_migrations", column: "identifier"))
         for (name, statements) in steps {
-            let own = postgreSQLOnly[name]
-            migrator.register(name) { dialect in dialect == .sqlite ? statements : own ?? statements.flatMap(postgreSQL) }
+            migrator.register(name) { dialect in dialect == .sqlite ? statements : statements.flatMap(postgreSQL) }
         }
         return migrator
     }()
@@ -95,8 +94,6 @@ enum CatalogSchema {
         ("take-uploads", Catalog.takeUploadSchema),
         ("chunk-copies", Catalog.chunkCopySchema),
         ("article-leases", Catalog.articleLeaseSchema),
-        // PostgreSQL's alone (`postgreSQLOnly`): SQLite has `PRAGMA data_version`.
-        ("article-changes", []),
     ]
 
     /// `statement`, written for SQLite, as PostgreSQL takes it: names unquoted; SQLite's types as
@@ -104,9 +101,6 @@ enum CatalogSchema {
     /// `BIGINT` holding 0 and 1; `DATETIME` as the `TEXT` GRDB wrote; `DOUBLE`; `BLOB` as
     /// `BYTEA`); a row id key as an identity column; and a trigger that refuses a change
     /// (`SELECT RAISE(ABORT, '…')`) as a trigger function that raises the same sentence.
-    /// The steps PostgreSQL is given in its own words, not from SQLite's statements.
-    static let postgreSQLOnly: [String: [String]] = ["article-changes": Catalog.articleChangeSchema]
-
     static func postgreSQL(_ statement: String) -> [String] {
         if let refusal = refusingTrigger(statement) {
             let function = "\(refusal.name)_refuse"

@@ -59,11 +59,4 @@ public struct LibraryRecords: Sendable {
     public func dataVersion() throws(NarrationError) -> Int {
         try catalog.dataVersion()
     }
-
-    /// A number that changes whenever `article` changed in a way its studio must show: the
-    /// whole file's data version on SQLite, the article's own change number on PostgreSQL
-    /// (`Catalog.changeNumber(of:)`).
-    public func changeNumber(of article: ArticleID?) throws(NarrationError) -> Int {
-        try catalog.changeNumber(of: article)
-    }
 }
