@@ -9,14 +9,21 @@ import Testing
 /// were thrown away), and a chunk that is in neither place is one sentence.
 @Suite("A host's chunks are a cache of the recordings store, for every command")
 struct RecordingsCacheCommandTests {
-    @Test("a second host exports and checks a take the first imported, equal sample for sample; again after its copies were thrown away; in neither place, one sentence")
-    func secondHost() throws {
+    /// A host of a reading service: a catalog of its own on the tests' PostgreSQL server, the
+    /// password in a private file, and a recordings store in a folder.
+    static func serviceHost() throws -> (fixture: EndToEndFixture, store: URL, narrate: Narrate) {
         let (_, address) = try SharedCatalogCommandTests.database()
         let fixture = try EndToEndFixture()
         let store = fixture.folder.file("recordings-store")
         try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
         let password = try SharedCatalogCommandTests.passwordFile(fixture, PostgreSQLServer.password, mode: 0o600)
-        let first = try fixture.narrate(config: SharedCatalogCommandTests.config(address, passwordFile: password) + "recordings = \"\(store.path)\"\n")
+        let narrate = try fixture.narrate(config: SharedCatalogCommandTests.config(address, passwordFile: password) + "recordings = \"\(store.path)\"\n")
+        return (fixture, store, narrate)
+    }
+
+    @Test("a second host exports and checks a take the first imported, equal sample for sample; again after its copies were thrown away; in neither place, one sentence")
+    func secondHost() throws {
+        let (fixture, store, first) = try Self.serviceHost()
         let id = try #require(try first.run(["new", "Harbour news", "--json"]).json() as? [String: Any])["id"] as? String ?? ""
         let tone = fixture.folder.file("tone.wav").path
         _ = try Signals.run("sox", ["-n", "-r", "44100", "-c", "1", "-b", "16", tone, "synth", "1.5", "sine", "440", "vol", "0.5"])
@@ -52,12 +59,7 @@ struct RecordingsCacheCommandTests {
 
     @Test("prune --cached-chunks leaves an article in work whole; of a withdrawn one it removes only files whose checked copy the store holds (a changed copy keeps its file); export then brings them home, equal; refused without a service")
     func pruneCachedChunks() throws {
-        let (_, address) = try SharedCatalogCommandTests.database()
-        let fixture = try EndToEndFixture()
-        let store = fixture.folder.file("recordings-store")
-        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
-        let password = try SharedCatalogCommandTests.passwordFile(fixture, PostgreSQLServer.password, mode: 0o600)
-        let narrate = try fixture.narrate(config: SharedCatalogCommandTests.config(address, passwordFile: password) + "recordings = \"\(store.path)\"\n")
+        let (fixture, store, narrate) = try Self.serviceHost()
         let id = try #require(try narrate.run(["desk", "add", "--title", "Harbour news", "--publication", "Gazette", "--json"]).json() as? [String: Any])["id"] as? String ?? ""
         var tones: [String] = []
         for (number, frequency) in ["440", "660"].enumerated() {
