@@ -153,9 +153,11 @@ public struct WebStudioServer: Sendable {
         let metrics = door.map { _ in ServiceMetrics(library: library) }
         let copier = configuration.service?.recordings.map { ChunkCopier(library: library, recordings: $0) }
         let runner = try door.map { _ throws(NarrationError) in try workRunner(log: log, metrics: metrics) }
-        // In a service a take's check is a job of the catalog's queue, finished by another host if this one dies.
+        // In a service a take's check is a job of the catalog's queue: the studios ask for it and
+        // do it, and the runner does any host's that is due (one whose host died).
         var options = options
         options.checkQueue = runner.map { TakeCheckWork(library: library, runner: $0, language: options.language, recordings: configuration.service?.recordings) }
+        options.checkQueue?.handleDueJobs()
         let host = StudioHost(library: library, options: options, article: article, settings: configuration.settings)
         let rooms = configuration.service.map { service in
             let (library, options, settings) = (library, options, configuration.settings)
@@ -251,13 +253,12 @@ public struct WebStudioServer: Sendable {
     /// what it did not copy stays on this host's disk and is copied when the service starts again.
     static let finalCopyLimit = Duration.seconds(10)
 
-    /// The host's hands on the catalog's queue of background work, doing the take checks of
-    /// every host's takes, and the deliveries of approved articles and of volunteers' sends
-    /// (review off) when the service has a destination; each Approved article that has no job (its approval's process died before
-    /// asking) is asked for now.
+    /// The host's hands on the catalog's queue of background work, doing the deliveries of
+    /// approved articles and of volunteers' sends (review off) when the service has a
+    /// destination; each Approved article that has no job (its approval's process died before
+    /// asking) is asked for now. (Take checks are handed to it in `run`.)
     private func workRunner(log: Logger?, metrics: ServiceMetrics?) throws(NarrationError) -> WorkRunner {
         let runner = try WorkRunner(library: library)
-        TakeCheckWork(library: library, runner: runner, language: options.language, recordings: configuration.service?.recordings).handleDueJobs()
         guard let destination = options.destination else { return runner }
         let desk = configuration.service?.desk ?? DeskService(store: library.deskStore)
         let sending = DeskDelivery.Sending(destination: destination, profile: nil, fallback: options.profile, language: options.language, retry: options.retry)

@@ -51,11 +51,12 @@ enum CommandRunner {
     /// that this host lacks, another host having recorded them or this host's copies having been
     /// thrown away, before a command reads the article's audio. Nothing elsewhere.
     static func bringChunksHome(of id: String?) async throws {
-        guard let destination = try settings().serviceRecordings else { return }
+        guard try settings().serviceRecordings != nil else { return }  // a personal library: not opened twice
         try await withLibrary { (library) async throws(NarrationError) in
-            guard library.catalogKind == "postgresql" else { return }
-            let article = try library.article(id)
-            try await withRecordings(destination) { (store) async throws(NarrationError) in _ = try await library.bringChunksHome(of: article.id, from: store) }
+            try await withRecordings(library) { (store) async throws(NarrationError) in
+                guard let store else { return }
+                _ = try await library.bringChunksHome(of: try library.article(id).id, from: store)
+            }
         }
     }
 

@@ -180,7 +180,7 @@ extension Narrate {
 
         func run() async throws {
             // On a host of a reading service the article's chunks may be in the recordings store only.
-            if book == nil { try await CommandRunner.bringChunksHome(of: target.article) }
+            try await CommandRunner.bringChunksHome(of: target.article)  // a book reads them too
             try runHere()
         }
 

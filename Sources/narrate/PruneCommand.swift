@@ -23,8 +23,10 @@ extension Narrate {
                 recordings), --cached-chunks frees this host's disk instead: of the articles \
                 Published, Expired or Withdrawn on the desk, it removes the chunk files whose \
                 copy in the recordings store is recorded and, as the store says now, the same \
-                bytes. Nothing is lost: every command and page brings a chunk home again when \
-                it needs it. Articles still in work are left whole.
+                bytes. Nothing is lost: the pages, the service's jobs and the commands that \
+                read an article's audio (export, play, queue, submit, check, chunks, trim, \
+                undo, review approve, desk send) bring a chunk home again when they need it. \
+                Articles still in work are left whole.
 
                   narrate prune --cached-chunks --dry-run
                 """)

@@ -31,7 +31,7 @@ extension NarrationLibrary {
         let paragraphs = try catalog.paragraphs(of: article.id)
         guard !paragraphs.isEmpty else { return [] }
         let numbers = Dictionary(uniqueKeysWithValues: paragraphs.map { ($0.id, $0.number) })
-        let unchecked = try uncheckedTakes(of: article).filter { only?.contains($0.id) ?? true }
+        let unchecked = try uncheckedTakes(of: article, reading: Set(paragraphs.map(\.id))).filter { only?.contains($0.id) ?? true }
         guard !unchecked.isEmpty else { return [] }
         let checker = try TakeChecker(paragraphs: paragraphs.map(\.content), language: language)
         defer { checker.close() }
@@ -55,7 +55,11 @@ extension NarrationLibrary {
     /// The takes of the article that read a paragraph of its text and have no check yet, in the
     /// article's order: what `checkTakes` checks.
     public func uncheckedTakes(of article: Article) throws(NarrationError) -> [Chunk] {
-        let paragraphs = Set(try catalog.paragraphs(of: article.id).map(\.id))
+        try uncheckedTakes(of: article, reading: Set(try catalog.paragraphs(of: article.id).map(\.id)))
+    }
+
+    /// `uncheckedTakes(of:)`, given the ids of the article's paragraphs.
+    private func uncheckedTakes(of article: Article, reading paragraphs: Set<ParagraphID>) throws(NarrationError) -> [Chunk] {
         guard !paragraphs.isEmpty else { return [] }
         let checked = Set(try catalog.takeChecks(of: article.id).keys)
         return try catalog.chunks(of: article).filter { chunk in

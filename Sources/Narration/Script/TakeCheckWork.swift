@@ -91,6 +91,8 @@ public struct TakeCheckWork: Sendable {
         } catch where error.kind == .unknownArticle {
             return nil  // deleted meanwhile
         }
+        // Nothing is fetched from the store for a take gone or checked meanwhile; the check itself
+        // lists the takes again, as they are once the fetch is over.
         let takes = try await BlockingWork.run(named: "narrate-take-check") { () throws(NarrationError) in try library.uncheckedTakes(of: article).map(\.id) }
         guard takes.contains(chunk) else { return nil }
         if let recordings { try await library.bringChunksHome(of: articleID, from: recordings) }

@@ -53,9 +53,8 @@ public struct SentDelivery: Sendable {
             throw NarrationError(.catalogCorrupt, "The catalog's queue of work names a send \(named) that narrate never makes. \(Catalog.damagedFix)")
         }
         let id = ArticleID(subject)
-        // The account as it is now: one removed or disabled since, or whose article went to
-        // another volunteer, no longer sends it.
-        // Judged by the account as the catalog has it now, never by the caller's copy of it.
+        // Judged by the account as the catalog has it now, never by the caller's copy of it: one
+        // removed or disabled since, or whose article went to another volunteer, no longer sends it.
         guard let account = try accounts.store.account(named: name), account.isEnabled else { return nil }
         let entry = try desk.entry(id, by: .service)
         guard !desk.reviewIsOn, (try? entry.state.after(.send, reviewIsOn: false, naming: entry.naming)) != nil,
