@@ -20,12 +20,14 @@ public struct SpeechModel: Sendable, Equatable {
 
 /// Offline speech recognition for the takes of one article, listening for that article's own
 /// words: its language model is made from the article's sentences and its dictionary holds
-/// only the article's words (those the pronouncing dictionary knows).
+/// only the article's words (those the pronouncing dictionary knows), and the asides narrators
+/// say when they stumble (`AsideWords`).
 ///
 /// The single owner of its decoder; `close()` frees it (or `deinit` does). One thread at a
 /// time.
 public final class ArticleRecogniser {
-    /// The words the recogniser can say: the article's words with a dictionary entry.
+    /// The article's words the recogniser can say (those with a dictionary entry); it can say
+    /// `AsideWords` too.
     public let vocabulary: Set<String>
     /// The article's words it cannot say, in order of first use (numbers among them).
     public let unknownWords: [String]
@@ -42,8 +44,8 @@ public final class ArticleRecogniser {
         for paragraph in paragraphs {
             for word in paragraph.spokenWords where seen.insert(word).inserted { articleWords.append(word) }
         }
-        let dictionary = try PronouncingDictionary(path: model.dictionary, words: seen)
-        vocabulary = dictionary.known
+        let dictionary = try PronouncingDictionary(path: model.dictionary, words: seen.union(AsideWords.words))
+        vocabulary = dictionary.known.intersection(seen)
         unknownWords = articleWords.filter { !dictionary.known.contains($0) }
         guard !vocabulary.isEmpty else {
             throw NarrationError(.speechRecognition, "None of the article's words is in the speech recogniser's dictionary.")
@@ -53,7 +55,9 @@ public final class ArticleRecogniser {
             let words = paragraph.spokenWords
             return paragraph.sentences.map { sentence in words[sentence.words].filter { known.contains($0) } }
         }
-        let languageModel = ArticleLanguageModel(sentences: sentences).arpa
+        // The asides a narrator says when they stumble, so that they are heard as themselves.
+        let asides = AsideWords.phrases.filter { $0.allSatisfy(dictionary.known.contains) }
+        let languageModel = ArticleLanguageModel(sentences: sentences + asides).arpa
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let languageModelPath = try folder.write("article.lm", languageModel)

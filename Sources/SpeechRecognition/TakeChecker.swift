@@ -8,8 +8,8 @@ import Synchronization
 /// - every language: the speaking rate (the paragraph's words per minute of speech, pauses
 ///   excluded) against the narrator's median; far faster is `possiblySkipped`.
 /// - English (`en`, `en-GB`, `en_US`…): speech recognition with PocketSphinx against a language
-///   model of the article's own text, giving `wrongParagraph` and `unheard` hints and sentence
-///   cues.
+///   model of the article's own text, giving `wrongParagraph`, `unheard` and `notInText` hints,
+///   the restarts to cut (`Fumbles`) and sentence cues.
 ///
 /// The decoder is single-threaded and `check` runs on the calling thread only; calls from
 /// several threads take turns.
@@ -17,6 +17,7 @@ public final class TakeChecker: Sendable {
     public let paragraphs: [ScriptParagraph]
     public let language: String
     public let settings: TakeAlignment.Settings
+    public let fumbleSettings: Fumbles.Settings
     /// The article's recogniser, nil for a language without one or once closed.
     private let recogniser: Mutex<ArticleRecogniser?>
 
@@ -32,12 +33,13 @@ public final class TakeChecker: Sendable {
     ///   cannot be read.
     public init(
         paragraphs: [ScriptParagraph], language: String, model: SpeechModel = .english,
-        settings: TakeAlignment.Settings = TakeAlignment.Settings()
+        settings: TakeAlignment.Settings = TakeAlignment.Settings(), fumbleSettings: Fumbles.Settings = Fumbles.Settings()
     ) throws(NarrationError) {
         precondition(!paragraphs.isEmpty, "an article to check takes of has paragraphs")
         self.paragraphs = paragraphs
         self.language = language
         self.settings = settings
+        self.fumbleSettings = fumbleSettings
         let recogniser = Self.recognises(language: language) ? try ArticleRecogniser(paragraphs: paragraphs, model: model) : nil
         self.recogniser = Mutex(recogniser)
     }
@@ -58,9 +60,11 @@ public final class TakeChecker: Sendable {
                     paragraphs: paragraphs, paragraphIndex: paragraphIndex, activity: activity, narratorMedianRate: narratorMedianRate, heard: nil)
             }
             let heard = try recogniser.recognise(samples: samples, sampleRate: sampleRate)
+            let envelope = LevelEnvelope(samples: samples, sampleRate: sampleRate, speechThreshold: activity.threshold)
             return TakeCheckReport(
                 paragraphs: paragraphs, paragraphIndex: paragraphIndex, activity: activity, narratorMedianRate: narratorMedianRate,
-                heard: heard, vocabulary: recogniser.vocabulary, unknownWords: recogniser.unknownWords, settings: settings)
+                heard: heard, vocabulary: recogniser.vocabulary, unknownWords: recogniser.unknownWords, envelope: envelope,
+                sampleRate: sampleRate, settings: settings, fumbleSettings: fumbleSettings)
         }
     }
 

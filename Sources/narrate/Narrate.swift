@@ -24,6 +24,6 @@ struct Narrate: AsyncParsableCommand {
             record is lost on a crash: the next command adopts an interrupted take.
             """,
         version: "0.1.0",
-        subcommands: [New.self, List.self, Script.self, Record.self, Import.self, Chunks.self, DeleteChunk.self, MoveChunk.self, Trim.self, Undo.self, History.self, Hours.self, EditDetails.self, DeleteArticle.self, Play.self, Export.self, Check.self, Queue.self, Submit.self, Outbox.self, Feed.self, Prune.self, Devices.self, Config.self, Doctor.self, Studio.self, Serve.self, Accounts.self, Audit.self, Desk.self, Review.self, Backup.self, Restore.self, Migrate.self, Demo.self]
+        subcommands: [New.self, List.self, Script.self, Record.self, Import.self, Chunks.self, DeleteChunk.self, MoveChunk.self, Trim.self, Cuts.self, Undo.self, History.self, Hours.self, EditDetails.self, DeleteArticle.self, Play.self, Export.self, Check.self, Queue.self, Submit.self, Outbox.self, Feed.self, Prune.self, Devices.self, Config.self, Doctor.self, Studio.self, Serve.self, Accounts.self, Audit.self, Desk.self, Review.self, Backup.self, Restore.self, Migrate.self, Demo.self]
     )
 }

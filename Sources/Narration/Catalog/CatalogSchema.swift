@@ -94,6 +94,8 @@ enum CatalogSchema {
         ("take-uploads", Catalog.takeUploadSchema),
         ("chunk-copies", Catalog.chunkCopySchema),
         ("article-leases", Catalog.articleLeaseSchema),
+        // The proposed cuts of a take the volunteer dismissed, by their numbers in its report ("0,2").
+        ("take-cuts", [#"ALTER TABLE "takeCheck" ADD COLUMN "dismissedCuts" TEXT NOT NULL DEFAULT ''"#]),
     ]
 
     /// `statement`, written for SQLite, as PostgreSQL takes it: names unquoted; SQLite's types as

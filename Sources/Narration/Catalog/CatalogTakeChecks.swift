@@ -11,6 +11,13 @@ struct TakeCheckRow: CatalogRecord {
     var wordsPerMinute: Double?
     var checkedAt: Date
     var dismissed: Bool
+    /// The numbers (indices into the report's cuts) of the cuts dismissed, joined by commas.
+    var dismissedCuts: String
+
+    /// `dismissedCuts` as numbers; what is not a number is left out.
+    var dismissedCutNumbers: Set<Int> { Set(dismissedCuts.split(separator: ",").compactMap { Int($0) }) }
+
+    static func joined(_ numbers: Set<Int>) -> String { numbers.sorted().map(String.init).joined(separator: ",") }
 }
 
 extension Catalog {
@@ -25,7 +32,8 @@ extension Catalog {
         for row in rows {
             // A report this narrate cannot read (written by a newer one) is left out, not fatal.
             guard let report = try? JSONDecoder().decode(TakeCheckReport.self, from: Data(row.report.utf8)) else { continue }
-            checks[ChunkID(row.chunkId)] = TakeCheck(chunk: ChunkID(row.chunkId), report: report, dismissed: row.dismissed)
+            checks[ChunkID(row.chunkId)] = TakeCheck(
+                chunk: ChunkID(row.chunkId), report: report, dismissed: row.dismissed, dismissedCuts: row.dismissedCutNumbers)
         }
         return checks
     }
@@ -34,11 +42,44 @@ extension Catalog {
     /// process checked it first (the background check after a take and `script --check` may
     /// both check it): the first check stays, with its hints dismissed if they were.
     func storeTakeCheck(_ report: TakeCheckReport, for chunk: ChunkID) throws(NarrationError) -> Bool {
-        let json = String(decoding: (try? JSONEncoder().encode(report)) ?? Data(), as: UTF8.self)
-        return try writing { sql in
+        try writing { sql in
             guard try ChunkRow.exists(sql, key: .text(chunk.rawValue)), try !TakeCheckRow.exists(sql, key: .text(chunk.rawValue)) else { return false }
-            try TakeCheckRow(chunkId: chunk.rawValue, report: json, wordsPerMinute: report.rate.wordsPerMinute, checkedAt: Date(), dismissed: false)
-                .save(sql)
+            try Self.takeCheckRow(report, for: chunk).save(sql)
+            return true
+        }
+    }
+
+    /// The row that keeps `report` for `chunk`, as checked now.
+    static func takeCheckRow(_ report: TakeCheckReport, for chunk: ChunkID, dismissed: Bool = false, dismissedCuts: Set<Int> = []) -> TakeCheckRow {
+        let json = String(decoding: (try? JSONEncoder().encode(report)) ?? Data(), as: UTF8.self)
+        return TakeCheckRow(
+            chunkId: chunk.rawValue, report: json, wordsPerMinute: report.rate.wordsPerMinute, checkedAt: Date(), dismissed: dismissed,
+            dismissedCuts: TakeCheckRow.joined(dismissedCuts))
+    }
+
+    /// Keeps the check of a take made from a checked one (accepting cuts moves its check with
+    /// the audio); false when the chunk is gone or was checked first.
+    @discardableResult
+    func keepTakeCheck(_ report: TakeCheckReport, for chunk: ChunkID, dismissed: Bool, dismissedCuts: Set<Int>) throws(NarrationError) -> Bool {
+        try writing { sql in
+            guard try ChunkRow.exists(sql, key: .text(chunk.rawValue)), try !TakeCheckRow.exists(sql, key: .text(chunk.rawValue)) else { return false }
+            try Self.takeCheckRow(report, for: chunk, dismissed: dismissed, dismissedCuts: dismissedCuts).save(sql)
+            return true
+        }
+    }
+
+    /// Dismisses cut `number` of the chunk's check; false when the take has no such cut open
+    /// (no check, no such cut, or dismissed already).
+    func dismissCut(_ number: Int, of chunk: ChunkID) throws(NarrationError) -> Bool {
+        try writing { sql in
+            guard var row = try TakeCheckRow.one(sql, key: .text(chunk.rawValue)),
+                let report = try? JSONDecoder().decode(TakeCheckReport.self, from: Data(row.report.utf8)),
+                report.cuts.indices.contains(number), !row.dismissed
+            else { return false }
+            var dismissed = row.dismissedCutNumbers
+            guard dismissed.insert(number).inserted else { return false }
+            row.dismissedCuts = TakeCheckRow.joined(dismissed)
+            try row.save(sql)
             return true
         }
     }

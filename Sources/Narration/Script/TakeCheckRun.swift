@@ -9,9 +9,24 @@ public struct TakeCheck: Sendable, Equatable {
     public let chunk: ChunkID
     public let report: TakeCheckReport
     public let dismissed: Bool
+    /// The cuts (their numbers in `report.cuts`) the volunteer dismissed one by one.
+    public let dismissedCuts: Set<Int>
+
+    public init(chunk: ChunkID, report: TakeCheckReport, dismissed: Bool, dismissedCuts: Set<Int> = []) {
+        self.chunk = chunk
+        self.report = report
+        self.dismissed = dismissed
+        self.dismissedCuts = dismissedCuts
+    }
 
     /// The hints the volunteer has not dismissed.
     public var openHints: [TakeHint] { dismissed ? [] : report.hints }
+
+    /// The proposed cuts neither dismissed one by one nor with the take's hints, with their
+    /// numbers in `report.cuts`.
+    public var openCuts: [(number: Int, cut: ProposedCut)] {
+        dismissed ? [] : report.cuts.enumerated().filter { !dismissedCuts.contains($0.offset) }.map { ($0.offset, $0.element) }
+    }
 }
 
 /// The take check in the library: each take of an article with a text is checked once, after it

@@ -33,6 +33,8 @@ public struct Edit: Sendable, Equatable {
         case skip
         /// A chunk put on another paragraph of the text (and among that paragraph's chunks).
         case rebind
+        /// Restarts the take check proposed cut out of a take (`ProposedCut`).
+        case cut
 
         /// The word `narrate history` shows.
         public var label: String {
@@ -52,6 +54,7 @@ public struct Edit: Sendable, Equatable {
             case .deleteArticle: "delete article"
             case .skip: "skip"
             case .rebind: "take moved"
+            case .cut: "restart cut"
             }
         }
 

@@ -50,10 +50,12 @@ public struct TakeAlignment: Sendable, Equatable {
     public let sentenceCues: [SentenceCue]
 
     /// Aligns the words `heard` in a take of `paragraphs[paragraphIndex]`.
-    /// - Parameter vocabulary: the words the recogniser can say; nil when it can say any.
+    /// - Parameters:
+    ///   - vocabulary: the words the recogniser can say; nil when it can say any.
+    ///   - notText: the heard words (indices) that are not the paragraph's (`Fumbles.notText`).
     public init(
         heard: [RecognisedWord], paragraphs: [ScriptParagraph], paragraphIndex: Int,
-        vocabulary: Set<String>? = nil, settings: Settings = Settings()
+        vocabulary: Set<String>? = nil, notText: Set<Int> = [], settings: Settings = Settings()
     ) {
         precondition(paragraphs.indices.contains(paragraphIndex), "the take's paragraph is one of the article's")
         let heardWords = heard.map(\.word)
@@ -87,7 +89,7 @@ public struct TakeAlignment: Sendable, Equatable {
             sentenceCues = []
             return
         }
-        hints = Self.unheardRuns(words: own.words, hearable: own.hearable, pairs: own.pairs, heard: heard, settings: settings)
+        hints = Self.unheardRuns(words: own.words, hearable: own.hearable, pairs: own.pairs, heard: heard, notText: notText, settings: settings)
         sentenceCues = Self.cues(
             sentences: paragraphs[paragraphIndex].sentences, hearable: Set(own.hearable), pairs: own.pairs, heard: heard, settings: settings)
     }
@@ -128,8 +130,11 @@ public struct TakeAlignment: Sendable, Equatable {
     }
 
     /// Runs of at least `unheardRun` hearable words without a match, where the recogniser heard
-    /// too little speech to have misheard them rather than not heard them.
-    static func unheardRuns(words: [String], hearable: [Int], pairs: [Int: Int], heard: [RecognisedWord], settings: Settings) -> [TakeHint] {
+    /// too little speech to have misheard them rather than not heard them; words heard that are
+    /// not the text (`notText`: an aside, a stray line) do not count as speech there.
+    static func unheardRuns(
+        words: [String], hearable: [Int], pairs: [Int: Int], heard: [RecognisedWord], notText: Set<Int> = [], settings: Settings
+    ) -> [TakeHint] {
         let matchedDurations = pairs.values.map { heard[$0].end - heard[$0].start }
         let wordSeconds = matchedDurations.isEmpty ? 0.35 : matchedDurations.reduce(0, +) / Double(matchedDurations.count)
         var hints: [TakeHint] = []
@@ -139,7 +144,7 @@ public struct TakeAlignment: Sendable, Equatable {
             defer { run = [] }
             guard run.count >= settings.unheardRun, let first = run.first, let last = run.last else { return }
             let between = (lastHeard.map { $0 + 1 } ?? 0)..<(next ?? heard.count)
-            let spoken = heard[between].reduce(0) { $0 + ($1.end - $1.start) }
+            let spoken = between.filter { !notText.contains($0) }.reduce(0) { $0 + (heard[$1].end - heard[$1].start) }
             guard spoken < settings.speechShareInGap * Double(run.count) * wordSeconds else { return }
             let at = lastHeard.map { heard[$0].end } ?? 0
             hints.append(TakeHint(.unheard, words: words[first...last].joined(separator: " "), seconds: at))

@@ -26,6 +26,9 @@ public struct TakeHint: Codable, Sendable, Equatable, CustomStringConvertible {
         case unheard
         /// The take sounds like another paragraph (`paragraph`) more than its own.
         case wrongParagraph
+        /// Words were said that are not in the paragraph (an aside, a line of another
+        /// paragraph); `words` are the words heard.
+        case notInText
     }
 
     public var kind: Kind
@@ -51,6 +54,7 @@ public struct TakeHint: Codable, Sendable, Equatable, CustomStringConvertible {
         case .possiblySkipped: return "possibly skipped: far faster than usual"
         case .unheard: return "\(time): not heard: “\(words)”"
         case .wrongParagraph: return "sounds like paragraph \((paragraph ?? 0) + 1): “\(words)”"
+        case .notInText: return "\(time): not in the text: “\(words)”"
         }
     }
 }
@@ -73,8 +77,10 @@ public struct SentenceCue: Codable, Sendable, Equatable {
 /// What the check of one take found; the catalog stores it as JSON beside the take.
 public struct TakeCheckReport: Codable, Sendable, Equatable {
     /// Hints, in the order of the take: `wrongParagraph` first, then `possiblySkipped`, then
-    /// `unheard` by time.
+    /// `unheard` and `notInText` by time.
     public var hints: [TakeHint]
+    /// The restarts found, each a cut the volunteer may accept, by time (`Fumbles`).
+    public var cuts: [ProposedCut]
     /// Cues for the sentences heard with confidence; a sentence without one has no cue.
     public var sentenceCues: [SentenceCue]
     public var rate: SpeakingRate
@@ -89,15 +95,57 @@ public struct TakeCheckReport: Codable, Sendable, Equatable {
     public var unknownWords: [String]
 
     public init(
-        hints: [TakeHint], sentenceCues: [SentenceCue], rate: SpeakingRate, recognised: Bool,
+        hints: [TakeHint], cuts: [ProposedCut] = [], sentenceCues: [SentenceCue], rate: SpeakingRate, recognised: Bool,
         match: Double? = nil, unknownWords: [String] = []
     ) {
         self.hints = hints
+        self.cuts = cuts
         self.sentenceCues = sentenceCues
         self.rate = rate
         self.recognised = recognised
         self.match = match
         self.unknownWords = unknownWords
+    }
+
+    private enum CodingKeys: String, CodingKey { case hints, cuts, sentenceCues, rate, recognised, match, unknownWords }
+
+    /// Reads a report as any narrate wrote it: those written before restarts were found have no cuts.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        hints = try container.decode([TakeHint].self, forKey: .hints)
+        cuts = try container.decodeIfPresent([ProposedCut].self, forKey: .cuts) ?? []
+        sentenceCues = try container.decode([SentenceCue].self, forKey: .sentenceCues)
+        rate = try container.decode(SpeakingRate.self, forKey: .rate)
+        recognised = try container.decode(Bool.self, forKey: .recognised)
+        match = try container.decodeIfPresent(Double.self, forKey: .match)
+        unknownWords = try container.decodeIfPresent([String].self, forKey: .unknownWords) ?? []
+    }
+
+    /// The report of the take once the stretch `removed` (frames) is cut from it: the hints,
+    /// cues and other cuts after it move earlier by its length, those within it go, and the
+    /// speech cut no longer counts in the speaking rate.
+    public func cutting(_ removed: Range<Int>, sampleRate: Int) -> TakeCheckReport {
+        let from = Double(removed.lowerBound) / Double(sampleRate)
+        let to = Double(removed.upperBound) / Double(sampleRate)
+        let length = to - from
+        func moved(_ seconds: Double) -> Double? { seconds <= from ? seconds : seconds >= to ? seconds - length : nil }
+        var report = self
+        report.cuts = cuts.compactMap { $0.shifted(byRemoving: removed, sampleRate: sampleRate) }
+        report.hints = hints.compactMap { hint in
+            guard hint.kind == .unheard || hint.kind == .notInText else { return hint }
+            guard let seconds = moved(hint.seconds) else { return nil }
+            var hint = hint
+            hint.seconds = seconds
+            return hint
+        }
+        report.sentenceCues = sentenceCues.compactMap { cue in
+            // A sentence whose first attempt was cut now starts where the second begins.
+            let start = moved(cue.start) ?? from
+            guard let end = moved(cue.end), start <= end else { return nil }
+            return SentenceCue(sentence: cue.sentence, start: start, end: end)
+        }
+        report.rate.speechSeconds = max(0, rate.speechSeconds - length)
+        return report
     }
 }
 
@@ -114,7 +162,8 @@ extension TakeCheckReport {
     public init(
         paragraphs: [ScriptParagraph], paragraphIndex: Int, activity: SpeechActivity, narratorMedianRate: Double?,
         heard: [RecognisedWord]?, vocabulary: Set<String>? = nil, unknownWords: [String] = [],
-        settings: TakeAlignment.Settings = TakeAlignment.Settings()
+        envelope: LevelEnvelope? = nil, sampleRate: Int = 16_000,
+        settings: TakeAlignment.Settings = TakeAlignment.Settings(), fumbleSettings: Fumbles.Settings = Fumbles.Settings()
     ) {
         let paragraph = paragraphs[paragraphIndex]
         let rate = SpeakingRate(paragraph: paragraph, activity: activity)
@@ -124,14 +173,21 @@ extension TakeCheckReport {
             self.init(hints: fast ? [skipHint] : [], sentenceCues: [], rate: rate, recognised: false)
             return
         }
-        let alignment = TakeAlignment(heard: heard, paragraphs: paragraphs, paragraphIndex: paragraphIndex, vocabulary: vocabulary, settings: settings)
+        let hearable = paragraph.spokenWords.filter { vocabulary?.contains($0) ?? true }
+        let fumbles = Fumbles(heard: heard, text: hearable, envelope: envelope, sampleRate: sampleRate, settings: fumbleSettings)
+        let alignment = TakeAlignment(
+            heard: heard, paragraphs: paragraphs, paragraphIndex: paragraphIndex, vocabulary: vocabulary, notText: fumbles.notText, settings: settings)
         var hints = alignment.hints
+        let wrong = hints.contains { $0.kind == .wrongParagraph }
+        if !wrong {
+            hints = (hints + fumbles.strays).sorted { $0.seconds < $1.seconds }
+        }
         if fast, !hints.contains(where: { $0.kind != .possiblySkipped }) {
             hints.insert(skipHint, at: 0)
         }
         let words = Set(paragraph.spokenWords)
         self.init(
-            hints: hints, sentenceCues: alignment.sentenceCues, rate: rate, recognised: true, match: alignment.match,
+            hints: hints, cuts: wrong ? [] : fumbles.cuts, sentenceCues: alignment.sentenceCues, rate: rate, recognised: true, match: alignment.match,
             unknownWords: unknownWords.filter(words.contains))
     }
 }

@@ -1,0 +1,129 @@
+/// The fumbles in a take: where the reader went back and read again (each a `ProposedCut`) and
+/// what they said that is not in the text (`notInText` hints), found from the words a
+/// recogniser heard and the path they take through the paragraph (`ReadingPath`).
+///
+/// A jump back in the path is a restart when the words are heard twice: at least
+/// `Settings.wordsReadTwice` of the text's words heard in both attempts, or fewer with an aside
+/// between, a broken-off word, or a long pause to show it. The cut runs from the pause before
+/// the first attempt to the pause before the second (`LevelEnvelope.cutPoint`).
+///
+/// Pure logic; without an envelope the edges are the recogniser's word boundaries.
+public struct Fumbles: Sendable, Equatable {
+    public struct Settings: Sendable, Equatable {
+        /// The fewest of the text's words heard in both attempts that make a restart on their own.
+        public var wordsReadTwice: Int
+        /// A pause between attempts at least this long (seconds) shows a restart of fewer words.
+        public var restartPause: Double
+        /// The fewest words added outside any cut, in a row, that are "not in the text" without
+        /// an aside word among them.
+        public var strayRun: Int
+        public var costs: ReadingPath.Costs
+
+        public init(wordsReadTwice: Int = 2, restartPause: Double = 0.6, strayRun: Int = 4, costs: ReadingPath.Costs = ReadingPath.Costs()) {
+            self.wordsReadTwice = wordsReadTwice
+            self.restartPause = restartPause
+            self.strayRun = strayRun
+            self.costs = costs
+        }
+    }
+
+    public let cuts: [ProposedCut]
+    /// `notInText` hints, by time.
+    public let strays: [TakeHint]
+    /// The heard words that are asides or strays (indices into the heard words): they are not
+    /// the paragraph's words misheard, so they do not count as speech where words are unheard.
+    public let notText: Set<Int>
+
+    /// - Parameters:
+    ///   - heard: the words recognised in the take.
+    ///   - text: the paragraph's words the recogniser can hear, in order.
+    ///   - envelope: the take's levels, to place the cuts' edges; nil places them at the
+    ///     recogniser's word boundaries.
+    public init(heard: [RecognisedWord], text: [String], envelope: LevelEnvelope?, sampleRate: Int, settings: Settings = Settings()) {
+        let path = ReadingPath(heard: heard.map(\.word), text: text, costs: settings.costs)
+        var cuts: [ProposedCut] = []
+        var cutHeard: [Range<Int>] = []  // heard words inside each cut
+        for (number, jump) in path.jumps.enumerated() {
+            let passStart = number == 0 ? 0 : path.jumps[number - 1].heard
+            let passEnd = jump.heard
+            let nextEnd = number + 1 < path.jumps.count ? path.jumps[number + 1].heard : heard.count
+            guard passEnd < heard.count, passStart < passEnd else { continue }
+            // The first attempt: from the first word of this pass read at or after the jump's target.
+            guard let first = (passStart..<passEnd).first(where: { index in
+                if case .read(let position, _) = path.steps[index] { return position >= jump.to }
+                return false
+            }) else { continue }
+            var firstRead: Set<Int> = []
+            var furthest = jump.to
+            var lastRead = -1
+            var aside: [String] = []
+            for index in first..<passEnd {
+                switch path.steps[index] {
+                case .read(let position, let matched):
+                    if matched { firstRead.insert(position) }
+                    furthest = max(furthest, position)
+                    lastRead = index
+                case .added:
+                    if AsideWords.words.contains(heard[index].word) { aside.append(heard[index].word) }
+                }
+            }
+            var secondRead: Set<Int> = []
+            for index in passEnd..<nextEnd {
+                if case .read(let position, true) = path.steps[index] { secondRead.insert(position) }
+            }
+            let twice = firstRead.intersection(secondRead).count
+            // Broken off: the first attempt's last word before anything added is misheard or added.
+            let brokenOff: Bool = {
+                guard lastRead >= 0, case .read(_, let matched) = path.steps[lastRead] else { return true }
+                return !matched || (lastRead + 1 < passEnd && !AsideWords.words.contains(heard[lastRead + 1].word))
+            }()
+            let pause = heard[passEnd].start - heard[passEnd - 1].end
+            let shown = twice >= settings.wordsReadTwice || (twice >= 1 && (!aside.isEmpty || brokenOff || pause >= settings.restartPause))
+            guard shown else { continue }
+            let before = first > 0 ? heard[first - 1].end : 0
+            let between = heard[passEnd - 1].end
+            let startFrame: Int, endFrame: Int
+            if let envelope {
+                let firstOnset = envelope.onset(near: heard[first].start, notBefore: before)
+                let secondOnset = envelope.onset(near: heard[passEnd].start, notBefore: between)
+                startFrame = envelope.cutPoint(before: firstOnset, notBefore: before)
+                endFrame = envelope.cutPoint(before: secondOnset, notBefore: between)
+            } else {
+                startFrame = Int((heard[first].start * Double(sampleRate)).rounded())
+                endFrame = Int((heard[passEnd].start * Double(sampleRate)).rounded())
+            }
+            guard endFrame > startFrame else { continue }
+            cuts.append(ProposedCut(
+                kind: twice >= settings.wordsReadTwice || !brokenOff ? .restart : .falseStart,
+                words: text[jump.to...furthest].joined(separator: " "), aside: aside.joined(separator: " "),
+                startFrame: startFrame, endFrame: endFrame, sampleRate: sampleRate))
+            cutHeard.append(first..<passEnd)
+        }
+        self.cuts = cuts
+
+        // Words added outside the cuts: runs with an aside word, or long runs.
+        var strays: [TakeHint] = []
+        var notText: Set<Int> = []
+        var run: [Int] = []
+        func finish() {
+            defer { run = [] }
+            guard !run.isEmpty else { return }
+            let asides = run.filter { AsideWords.words.contains(heard[$0].word) }
+            guard !asides.isEmpty || run.count >= settings.strayRun else { return }
+            notText.formUnion(run)
+            strays.append(TakeHint(.notInText, words: run.map { heard[$0].word }.joined(separator: " "), seconds: heard[run[0]].start))
+        }
+        for (index, step) in path.steps.enumerated() {
+            let inCut = cutHeard.contains { $0.contains(index) }
+            if inCut {
+                if AsideWords.words.contains(heard[index].word), case .added = step { notText.insert(index) }
+                finish()
+                continue
+            }
+            if case .added = step { run.append(index) } else { finish() }
+        }
+        finish()
+        self.strays = strays
+        self.notText = notText
+    }
+}

@@ -1,0 +1,69 @@
+import func Foundation.log10
+import func Foundation.sqrt
+
+/// A take's level in short frames (5 ms), fine enough to place a cut between words: where the
+/// speech of a word begins, and the quietest moment of the pause before it.
+///
+/// Pure maths over mono `Float` samples (full scale 1.0).
+public struct LevelEnvelope: Sendable, Equatable {
+    public static let frameSeconds = 0.005
+
+    public let sampleRate: Int
+    /// Samples per frame.
+    public let frameLength: Int
+    /// Each frame's RMS level in dBFS, no lower than −120.
+    public let levels: [Double]
+    /// The level above which a frame is speech (`SpeechActivity`'s threshold).
+    public let speechThreshold: Double
+
+    public init(samples: [Float], sampleRate: Int, speechThreshold: Double) {
+        precondition(sampleRate > 0, "a sample rate is positive")
+        self.sampleRate = sampleRate
+        self.speechThreshold = speechThreshold
+        let frameLength = max(1, Int((Self.frameSeconds * Double(sampleRate)).rounded()))
+        self.frameLength = frameLength
+        var levels: [Double] = []
+        levels.reserveCapacity(samples.count / frameLength + 1)
+        samples.withUnsafeBufferPointer { samples in
+            var start = 0
+            while start + frameLength <= samples.count {
+                var sum: Float = 0
+                for index in start..<(start + frameLength) { sum += samples[index] * samples[index] }
+                let rms = Double(sqrt(sum / Float(frameLength)))
+                levels.append(rms > 1e-6 ? max(20 * log10(rms), -120) : -120)
+                start += frameLength
+            }
+        }
+        self.levels = levels
+    }
+
+    /// The whole frames from `from` to `to` seconds; none when `to` is not after `from`.
+    private func frames(from: Double, to: Double) -> Range<Int> {
+        guard from.isFinite, to.isFinite, to > from else { return 0..<0 }
+        let first = max(0, min(levels.count, Int((max(0, from) / Self.frameSeconds).rounded(.up))))
+        let last = max(0, min(levels.count, Int((max(0, to) / Self.frameSeconds).rounded(.down))))
+        return first..<max(first, last)
+    }
+
+    /// Where the speech of a word the recogniser placed at `wordStart` begins: the first frame
+    /// above the speech threshold from 100 ms before it, no later than 150 ms after it (the
+    /// recogniser's boundaries are 10 ms frames and may hold a little of the pause), and not
+    /// before `earliest` (the previous word's end).
+    public func onset(near wordStart: Double, notBefore earliest: Double) -> Double {
+        let window = frames(from: max(earliest, wordStart - 0.1), to: wordStart + 0.15)
+        for frame in window where levels[frame] > speechThreshold {
+            return Double(frame) * Self.frameSeconds
+        }
+        return wordStart
+    }
+
+    /// The frame of the take at which to cut before speech that begins at `onset`: the middle of
+    /// the quietest frame in the 150 ms before it (the latest of equals, nearest the speech), but
+    /// not before `earliest` (the previous word's end); the onset itself when there is no pause.
+    public func cutPoint(before onset: Double, notBefore earliest: Double) -> Int {
+        let window = frames(from: max(earliest, onset - 0.15), to: onset - Self.frameSeconds)
+        guard var quietest = window.first else { return Int((onset * Double(sampleRate)).rounded()) }
+        for frame in window where levels[frame] <= levels[quietest] { quietest = frame }
+        return quietest * frameLength + frameLength / 2
+    }
+}
