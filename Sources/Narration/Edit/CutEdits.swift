@@ -240,3 +240,36 @@ extension CutPreview {
         }
     }
 }
+
+extension CutPreview {
+    /// The surroundings as a WAV file in memory (PCM at the article's rate, channels and bit
+    /// depth), for a page to play.
+    public func wav(asCut: Bool) -> [UInt8] {
+        let samples = asCut ? self.asCut : asRead
+        let bytesPerSample = max(1, format.bitsPerSample / 8)
+        let dataBytes = samples.count * bytesPerSample
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(44 + dataBytes)
+        func append(_ text: String) { bytes += Array(text.utf8) }
+        func append32(_ value: Int) { for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) } }
+        func append16(_ value: Int) { for shift in [0, 8] { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) } }
+        append("RIFF")
+        append32(36 + dataBytes)
+        append("WAVEfmt ")
+        append32(16)
+        append16(1)
+        append16(format.channels)
+        append32(format.sampleRate)
+        append32(format.sampleRate * format.channels * bytesPerSample)
+        append16(format.channels * bytesPerSample)
+        append16(bytesPerSample * 8)
+        append("data")
+        append32(dataBytes)
+        let dropped = 32 - bytesPerSample * 8
+        for sample in samples {
+            let value = Int(sample) >> dropped
+            for byte in 0..<bytesPerSample { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * byte))) }
+        }
+        return bytes
+    }
+}
