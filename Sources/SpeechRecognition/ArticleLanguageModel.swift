@@ -22,16 +22,40 @@ struct ArticleLanguageModel {
     private struct Pair: Hashable { var first: String, second: String }
     private struct Triple: Hashable { var first: String, second: String, third: String }
 
-    /// The model of `sentences`, each a list of words (already restricted to the vocabulary).
-    init(sentences: [[String]]) {
+    /// The model of `sentences`, each a list of words (already restricted to the vocabulary),
+    /// and of `fragments`: runs of words counted as they are, without a sentence's start and end
+    /// (the junction of a restart: the last words read, then the words gone back to).
+    init(sentences: [[String]], fragments: [[String]] = []) {
         for sentence in sentences where !sentence.isEmpty {
-            let words = ["<s>"] + sentence + ["</s>"]
-            for word in words.dropFirst() { unigrams[word, default: 0] += 1 }
-            for index in 1..<words.count { bigrams[Pair(first: words[index - 1], second: words[index]), default: 0] += 1 }
-            for index in 2..<words.count {
-                trigrams[Triple(first: words[index - 2], second: words[index - 1], third: words[index]), default: 0] += 1
+            count(["<s>"] + sentence + ["</s>"], from: 1)
+        }
+        for fragment in fragments where fragment.count >= 2 {
+            count(fragment, from: fragment.count - 2)
+        }
+    }
+
+    /// Counts the n-grams of `words` that end at `from` or later (earlier words are context).
+    private mutating func count(_ words: [String], from: Int) {
+        for index in max(1, from)..<words.count {
+            unigrams[words[index], default: 0] += 1
+            bigrams[Pair(first: words[index - 1], second: words[index]), default: 0] += 1
+            if index >= 2 { trigrams[Triple(first: words[index - 2], second: words[index - 1], third: words[index]), default: 0] += 1 }
+        }
+    }
+
+    /// The junctions of the restarts a narrator makes in `sentence`: from each of its first
+    /// words back to its start, and from every word back one to three words.
+    static func restartJunctions(of sentence: [String]) -> [[String]] {
+        guard sentence.count >= 2 else { return [] }
+        var junctions: [[String]] = []
+        for end in 1..<sentence.count {
+            // Back to the start: "... w(end-1) w(end) | w0 w1".
+            if end < 8 { junctions.append([sentence[end - 1], sentence[end], sentence[0], sentence[1]]) }
+            for back in 1...3 where end - back >= 1 && back < end {
+                junctions.append([sentence[end - 1], sentence[end], sentence[end - back], sentence[end - back + 1]])
             }
         }
+        return junctions
     }
 
     /// The model in ARPA format: log10 probabilities and backoff weights.

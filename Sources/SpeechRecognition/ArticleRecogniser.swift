@@ -57,7 +57,8 @@ public final class ArticleRecogniser {
         }
         // The asides a narrator says when they stumble, so that they are heard as themselves.
         let asides = AsideWords.phrases.filter { $0.allSatisfy(dictionary.known.contains) }
-        let languageModel = ArticleLanguageModel(sentences: sentences + asides).arpa
+        let junctions = sentences.flatMap(ArticleLanguageModel.restartJunctions(of:))
+        let languageModel = ArticleLanguageModel(sentences: sentences + asides, fragments: junctions).arpa
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let languageModelPath = try folder.write("article.lm", languageModel)

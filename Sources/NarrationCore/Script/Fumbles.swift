@@ -48,13 +48,30 @@ public struct Fumbles: Sendable, Equatable {
             let passEnd = jump.heard
             let nextEnd = number + 1 < path.jumps.count ? path.jumps[number + 1].heard : heard.count
             guard passEnd < heard.count, passStart < passEnd else { continue }
-            // The first attempt: from the first word of this pass read at or after the jump's target.
+            // Where the second attempt really starts: its first two words in a row read as the
+            // first attempt read them. A recogniser that hears an aside as text words ("the
+            // start again") makes the path jump back too soon; those words go with the cut.
+            var target = jump.to
+            var resume = passEnd
+            func readAt(_ index: Int) -> Int? {
+                guard index < nextEnd, case .read(let position, true) = path.steps[index] else { return nil }
+                return position
+            }
+            let firstPass: Set<Int> = Set((passStart..<passEnd).compactMap(readAt))
+            for index in passEnd..<nextEnd {
+                if let position = readAt(index), let next = readAt(index + 1), next == position + 1, firstPass.contains(position) {
+                    target = position
+                    resume = index
+                    break
+                }
+            }
+            // The first attempt: from the first word of this pass read at or after the target.
             guard let first = (passStart..<passEnd).first(where: { index in
-                if case .read(let position, _) = path.steps[index] { return position >= jump.to }
+                if case .read(let position, _) = path.steps[index] { return position >= target }
                 return false
             }) else { continue }
             var firstRead: Set<Int> = []
-            var furthest = jump.to
+            var furthest = target
             var lastRead = -1
             var aside: [String] = []
             for index in first..<passEnd {
@@ -67,8 +84,9 @@ public struct Fumbles: Sendable, Equatable {
                     if AsideWords.words.contains(heard[index].word) { aside.append(heard[index].word) }
                 }
             }
+            for index in passEnd..<resume where AsideWords.words.contains(heard[index].word) { aside.append(heard[index].word) }
             var secondRead: Set<Int> = []
-            for index in passEnd..<nextEnd {
+            for index in resume..<nextEnd {
                 if case .read(let position, true) = path.steps[index] { secondRead.insert(position) }
             }
             let twice = firstRead.intersection(secondRead).count
@@ -77,27 +95,27 @@ public struct Fumbles: Sendable, Equatable {
                 guard lastRead >= 0, case .read(_, let matched) = path.steps[lastRead] else { return true }
                 return !matched || (lastRead + 1 < passEnd && !AsideWords.words.contains(heard[lastRead + 1].word))
             }()
-            let pause = heard[passEnd].start - heard[passEnd - 1].end
+            let pause = heard[resume].start - heard[resume - 1].end
             let shown = twice >= settings.wordsReadTwice || (twice >= 1 && (!aside.isEmpty || brokenOff || pause >= settings.restartPause))
             guard shown else { continue }
             let before = first > 0 ? heard[first - 1].end : 0
-            let between = heard[passEnd - 1].end
+            let between = heard[resume - 1].end
             let startFrame: Int, endFrame: Int
             if let envelope {
                 let firstOnset = envelope.onset(near: heard[first].start, notBefore: before)
-                let secondOnset = envelope.onset(near: heard[passEnd].start, notBefore: between)
+                let secondOnset = envelope.onset(near: heard[resume].start, notBefore: between)
                 startFrame = envelope.cutPoint(before: firstOnset, notBefore: before)
                 endFrame = envelope.cutPoint(before: secondOnset, notBefore: between)
             } else {
                 startFrame = Int((heard[first].start * Double(sampleRate)).rounded())
-                endFrame = Int((heard[passEnd].start * Double(sampleRate)).rounded())
+                endFrame = Int((heard[resume].start * Double(sampleRate)).rounded())
             }
             guard endFrame > startFrame else { continue }
             cuts.append(ProposedCut(
                 kind: twice >= settings.wordsReadTwice || !brokenOff ? .restart : .falseStart,
-                words: text[jump.to...furthest].joined(separator: " "), aside: aside.joined(separator: " "),
+                words: text[target...min(furthest, text.count - 1)].joined(separator: " "), aside: aside.joined(separator: " "),
                 startFrame: startFrame, endFrame: endFrame, sampleRate: sampleRate))
-            cutHeard.append(first..<passEnd)
+            cutHeard.append(first..<resume)
         }
         self.cuts = cuts
 

@@ -45,25 +45,30 @@ public struct LevelEnvelope: Sendable, Equatable {
         return first..<max(first, last)
     }
 
-    /// Where the speech of a word the recogniser placed at `wordStart` begins: the first frame
-    /// above the speech threshold from 100 ms before it, no later than 150 ms after it (the
-    /// recogniser's boundaries are 10 ms frames and may hold a little of the pause), and not
-    /// before `earliest` (the previous word's end).
+    /// Where the speech of a word the recogniser placed at `wordStart` begins: the rise into
+    /// speech (a frame above the speech threshold after one below it) nearest to it, within
+    /// 150 ms before and 350 ms after (the recogniser's boundaries are 10 ms frames and may hold
+    /// some of the pause), and not before `earliest` (the previous word's end); `wordStart`
+    /// itself when there is none.
     public func onset(near wordStart: Double, notBefore earliest: Double) -> Double {
-        let window = frames(from: max(earliest, wordStart - 0.1), to: wordStart + 0.15)
-        for frame in window where levels[frame] > speechThreshold {
-            return Double(frame) * Self.frameSeconds
+        let window = frames(from: max(earliest, wordStart - 0.15), to: wordStart + 0.35)
+        var best: Int?
+        for frame in window where frame > 0 && levels[frame] > speechThreshold && levels[frame - 1] <= speechThreshold {
+            let seconds = Double(frame) * Self.frameSeconds
+            if best.map({ abs(seconds - wordStart) < abs(Double($0) * Self.frameSeconds - wordStart) }) ?? true { best = frame }
         }
-        return wordStart
+        return best.map { Double($0) * Self.frameSeconds } ?? wordStart
     }
 
     /// The frame of the take at which to cut before speech that begins at `onset`: the middle of
-    /// the quietest frame in the 150 ms before it (the latest of equals, nearest the speech), but
-    /// not before `earliest` (the previous word's end); the onset itself when there is no pause.
+    /// the quiet frame nearest the speech among those within 3 dB of the quietest in the 150 ms
+    /// before it, but not before `earliest` (the previous word's end); the onset itself when
+    /// there is no pause.
     public func cutPoint(before onset: Double, notBefore earliest: Double) -> Int {
         let window = frames(from: max(earliest, onset - 0.15), to: onset - Self.frameSeconds)
-        guard var quietest = window.first else { return Int((onset * Double(sampleRate)).rounded()) }
-        for frame in window where levels[frame] <= levels[quietest] { quietest = frame }
-        return quietest * frameLength + frameLength / 2
+        guard let quietest = window.map({ levels[$0] }).min(), let chosen = window.last(where: { levels[$0] <= quietest + 3 }) else {
+            return Int((onset * Double(sampleRate)).rounded())
+        }
+        return chosen * frameLength + frameLength / 2
     }
 }

@@ -26,6 +26,10 @@ public struct AuditEntry: Sendable, Equatable {
         case reviewSentBack = "review-sent-back"
         /// A volunteer did a pickup (the edit that did it is in the detail).
         case reviewPickupDone = "review-pickup-done"
+        /// A proof-listener accepted a cut the take check proposed: an edit of the article's takes.
+        case reviewCutAccepted = "review-cut-accepted"
+        /// A proof-listener left a take as it is where the take check proposed a cut.
+        case reviewCutLeft = "review-cut-left"
     }
 
     /// Its place in the log, counting up from 1 (0 for an entry not yet written).
