@@ -56,13 +56,13 @@ struct CatalogSchemaTests {
         try queue.close()
 
         let engine = try SQLiteEngine(path: path)
-        #expect(try CatalogSchema.migrator.pending(on: engine) == ["service-accounts", "service-activity", "service-desk", "service-review", "service-desk-urgency", "take-uploads", "chunk-copies", "article-leases"])
+        #expect(try CatalogSchema.migrator.pending(on: engine) == ["service-accounts", "service-activity", "service-desk", "service-review", "service-desk-urgency", "take-uploads", "chunk-copies", "article-leases", "take-cuts"])
         engine.close()
         let catalog = try Catalog(path: path)
         #expect(try catalog.articles().map(\.title) == ["Harbour"])
         #expect(try CatalogSchema.migrator.pending(on: catalog.engine) == [])
         let ran = try catalog.engine.read { sql throws(SQLEngineError) in try sql.rows("SELECT name FROM catalog_migration ORDER BY name").map { row throws(SQLEngineError) in try row.text("name") } }
-        #expect(ran == ["article-leases", "chunk-copies", "service-accounts", "service-activity", "service-desk", "service-desk-urgency", "service-review", "take-uploads"])
+        #expect(ran == ["article-leases", "chunk-copies", "service-accounts", "service-activity", "service-desk", "service-desk-urgency", "service-review", "take-cuts", "take-uploads"])
     }
 
     @Test("a catalog that has every step opens read-only; one missing a step is refused read-only, naming the fix")

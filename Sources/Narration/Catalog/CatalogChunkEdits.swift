@@ -26,11 +26,12 @@ extension Catalog {
     /// Puts `replacement` (a new file made from the chunk `original`: trimmed, punched) in the
     /// original's place, in one transaction whose last step is `moveFiles()` (the new file to
     /// its name, the original's to the trash). The replacement keeps the original's paragraph.
-    /// `finishingTake` names a take (a punch) whose registration ends with this edit.
+    /// `finishingTake` names a take (a punch) whose registration ends with this edit; `audit`,
+    /// a line of the service's audit log written in the same transaction (a proof-listener's cut).
     /// - Returns: the chunk's index and the export withdrawn.
     /// - Throws: `chunkIndexOutOfRange` when the original left the article meanwhile.
     func substituteChunk(
-        _ original: ChunkID, with replacement: Chunk, kind: Edit.Kind, finishingTake: ChunkID? = nil,
+        _ original: ChunkID, with replacement: Chunk, kind: Edit.Kind, finishingTake: ChunkID? = nil, audit: AuditEntry? = nil,
         summary: @escaping @Sendable (ChunkIndex) -> String,
         moveFiles: @escaping @Sendable () throws -> Void
     ) throws(NarrationError) -> (index: ChunkIndex, withdrawn: WithdrawnExport?) {
@@ -40,12 +41,14 @@ extension Catalog {
             guard let index = order.index(of: original), let old = before.first(where: { $0.id == original.rawValue }) else {
                 throw NarrationError(.chunkIndexOutOfRange, "The chunk being changed was deleted meanwhile; nothing was changed.")
             }
+            try self.setAsideTakeCheck(of: original, in: replacement.articleID, sql)
             try old.delete(sql)
             var row = ChunkRow(replacement, position: old.position)
             row.paragraphId = old.paragraphId
             try row.insert(sql)
             if let take = finishingTake { try PendingTakeRow.delete(sql, key: .text(take.rawValue)) }
             try self.recordEdit(kind, of: replacement.articleID, summary: summary(index), before: before, sql)
+            if let audit { try Self.append(audit, sql) }
             let withdrawn = try self.withdrawExport(of: replacement.articleID, sql)
             try moveFiles()
             return (index, withdrawn)

@@ -191,6 +191,7 @@ extension Catalog {
                 if let paragraph = chunk.paragraphId, try !ParagraphRow.exists(sql, key: .text(paragraph)) { chunk.paragraphId = nil }
                 if present.contains(chunk.id) { try chunk.update(sql) } else { try chunk.insert(sql) }
             }
+            for id in returning { try self.restoreTakeCheck(of: id, sql) }
             if let details = row.detailsBefore {
                 let restored = try decoder.decode(ArticleDetails.self, from: Data(details.utf8))
                 try sql.execute(

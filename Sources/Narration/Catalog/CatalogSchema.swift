@@ -94,8 +94,12 @@ enum CatalogSchema {
         ("take-uploads", Catalog.takeUploadSchema),
         ("chunk-copies", Catalog.chunkCopySchema),
         ("article-leases", Catalog.articleLeaseSchema),
-        // The proposed cuts of a take the volunteer dismissed, by their numbers in its report ("0,2").
-        ("take-cuts", [#"ALTER TABLE "takeCheck" ADD COLUMN "dismissedCuts" TEXT NOT NULL DEFAULT ''"#]),
+        // The proposed cuts of a take the volunteer dismissed, by their numbers in its report
+        // ("0,2"); the checks of takes an edit replaced, kept for undo to bring back with them.
+        ("take-cuts", [
+            #"ALTER TABLE "takeCheck" ADD COLUMN "dismissedCuts" TEXT NOT NULL DEFAULT ''"#,
+            #"CREATE TABLE "takeCheckTrash" ("chunkId" TEXT PRIMARY KEY NOT NULL, "articleId" TEXT NOT NULL REFERENCES "article"("id") ON DELETE CASCADE, "report" TEXT NOT NULL, "wordsPerMinute" DOUBLE, "checkedAt" DATETIME NOT NULL, "dismissed" BOOLEAN NOT NULL DEFAULT 0, "dismissedCuts" TEXT NOT NULL DEFAULT '')"#,
+        ]),
     ]
 
     /// `statement`, written for SQLite, as PostgreSQL takes it: names unquoted; SQLite's types as

@@ -20,7 +20,42 @@ struct TakeCheckRow: CatalogRecord {
     static func joined(_ numbers: Set<Int>) -> String { numbers.sorted().map(String.init).joined(separator: ",") }
 }
 
+/// The check of a take an edit replaced (trim, punch, a cut), kept while the take waits in the
+/// article's trash, so that undo brings the take back with its check.
+struct TakeCheckTrashRow: CatalogRecord {
+    static let table = "takeCheckTrash"
+    static let key = ["chunkId"]
+    var chunkId: String
+    var articleId: String
+    var report: String
+    var wordsPerMinute: Double?
+    var checkedAt: Date
+    var dismissed: Bool
+    var dismissedCuts: String
+}
+
 extension Catalog {
+    /// Keeps the check of `chunk` aside before its row goes (the check would go with it).
+    func setAsideTakeCheck(of chunk: ChunkID, in article: ArticleID, _ sql: any SQLTransaction) throws {
+        guard let row = try TakeCheckRow.one(sql, key: .text(chunk.rawValue)) else { return }
+        _ = try TakeCheckTrashRow.delete(sql, key: .text(chunk.rawValue))
+        try TakeCheckTrashRow(
+            chunkId: row.chunkId, articleId: article.rawValue, report: row.report, wordsPerMinute: row.wordsPerMinute, checkedAt: row.checkedAt,
+            dismissed: row.dismissed, dismissedCuts: row.dismissedCuts
+        ).insert(sql)
+    }
+
+    /// Puts back the check kept aside for `chunk`, now that undo brought the chunk back.
+    func restoreTakeCheck(of chunk: ChunkID, _ sql: any SQLTransaction) throws {
+        guard let row = try TakeCheckTrashRow.one(sql, key: .text(chunk.rawValue)) else { return }
+        _ = try TakeCheckTrashRow.delete(sql, key: .text(chunk.rawValue))
+        guard try !TakeCheckRow.exists(sql, key: .text(chunk.rawValue)) else { return }
+        try TakeCheckRow(
+            chunkId: row.chunkId, report: row.report, wordsPerMinute: row.wordsPerMinute, checkedAt: row.checkedAt, dismissed: row.dismissed,
+            dismissedCuts: row.dismissedCuts
+        ).insert(sql)
+    }
+
     /// The checks of the article's takes, by chunk.
     public func takeChecks(of article: ArticleID) throws(NarrationError) -> [ChunkID: TakeCheck] {
         let rows = try reading { sql in
@@ -68,9 +103,10 @@ extension Catalog {
         }
     }
 
-    /// Dismisses cut `number` of the chunk's check; false when the take has no such cut open
-    /// (no check, no such cut, or dismissed already).
-    func dismissCut(_ number: Int, of chunk: ChunkID) throws(NarrationError) -> Bool {
+    /// Dismisses cut `number` of the chunk's check, with the audit line `audit` when one is given
+    /// (a proof-listener's), in one transaction; false when the take has no such cut open (no
+    /// check, no such cut, or dismissed already), and then nothing is written.
+    func dismissCut(_ number: Int, of chunk: ChunkID, audit: AuditEntry? = nil) throws(NarrationError) -> Bool {
         try writing { sql in
             guard var row = try TakeCheckRow.one(sql, key: .text(chunk.rawValue)),
                 let report = try? JSONDecoder().decode(TakeCheckReport.self, from: Data(row.report.utf8)),
@@ -80,6 +116,7 @@ extension Catalog {
             guard dismissed.insert(number).inserted else { return false }
             row.dismissedCuts = TakeCheckRow.joined(dismissed)
             try row.save(sql)
+            if let audit { try Self.append(audit, sql) }
             return true
         }
     }

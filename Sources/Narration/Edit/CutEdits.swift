@@ -60,17 +60,21 @@ extension NarrationLibrary {
     }
 
     /// Dismisses cut `number` of a take: the volunteer listened and the take is right there.
-    /// - Returns: whether the cut was open.
+    /// `audit` is a line of the service's audit log written with it (a proof-listener's).
+    /// - Returns: whether the cut was open (nothing is written when not).
     @discardableResult
-    public func dismissCut(_ number: Int, ofChunk chunk: ChunkID) throws(NarrationError) -> Bool {
-        try catalog.dismissCut(number, of: chunk)
+    public func dismissCut(_ number: Int, ofChunk chunk: ChunkID, audit: AuditEntry? = nil) throws(NarrationError) -> Bool {
+        try catalog.dismissCut(number, of: chunk, audit: audit)
     }
 
-    /// Cuts the open cuts `numbers` (all of them when nil) out of a take, as one edit.
+    /// Cuts the open cuts `numbers` (all of them when nil) out of a take, as one edit. `audit`
+    /// is a line of the service's audit log written in the edit's transaction (a proof-listener's).
     /// - Returns: nil when the take has none of those cuts open (no edit is made).
     /// - Throws: `chunkIndexOutOfRange` when the take left the article; `catalogCorrupt` when
     ///   a cut lies outside the take; the file's errors; `articleBusy`.
-    public func acceptCuts(_ numbers: Set<Int>? = nil, ofChunk id: ChunkID, of article: Article) throws(NarrationError) -> CutResult? {
+    public func acceptCuts(
+        _ numbers: Set<Int>? = nil, ofChunk id: ChunkID, of article: Article, audit: AuditEntry? = nil
+    ) throws(NarrationError) -> CutResult? {
         let lock = try ArticleLock.acquire(for: article, at: root.lockURL(article.id), purpose: .edit)
         defer { withExtendedLifetime(lock) {} }
         let entries = try chunkEntries(of: article)
@@ -113,7 +117,7 @@ extension NarrationLibrary {
         let root = self.root
         let placed: (index: ChunkIndex, withdrawn: WithdrawnExport?)
         do {
-            placed = try catalog.substituteChunk(chunk.id, with: cut, kind: .cut, summary: summary) {
+            placed = try catalog.substituteChunk(chunk.id, with: cut, kind: .cut, audit: audit, summary: summary) {
                 try FileSystem.move(partial, to: root.chunkURL(cutID, of: article.id))
                 try FileSystem.move(root.chunkURL(chunk.id, of: article.id), to: root.trashedChunkURL(chunk.id, of: article.id))
             }

@@ -1,11 +1,12 @@
 /// How accepting proposed cuts joins what is left of a take: the frames before each cut, a short
-/// crossfade from the audio at the cut's start into the audio at its end, and on.
+/// crossfade into the audio at its end, and on.
 ///
-/// At a cut `s..<e` of a take of `F` frames, the overlap is `n = min(crossfade, e − s, F − e)`
-/// frames: the take's frames `s..<s+n` fade out while `e..<e+n` fade in (equal-power, as
-/// `PunchJoin`), then the take goes on from `e + n`. So the result is exactly the take without
-/// `s..<e`, but for the `n` frames after each join; both sides of it lie in a pause, where the
-/// cut's edges are placed.
+/// A cut's edges lie in the pauses just before the first attempt and just before the second
+/// (`ProposedCut`), so the quiet frames are those *before* each edge. At a cut `s..<e` the
+/// overlap is `n = min(crossfade, s, e − s)` frames: the take's frames `s−n..<s` (the pause
+/// before the first attempt) fade out while `e−n..<e` (the pause before the second) fade in
+/// (equal-power, as `PunchJoin`), then the take goes on from `e`. So the result is exactly the
+/// take without `s..<e`, but for the `n` frames before each join, and no speech is faded.
 public enum CutJoin {
     public static let defaultCrossfadeSeconds = 0.010
 
@@ -22,12 +23,12 @@ public enum CutJoin {
         var position = 0
         for cut in cuts {
             precondition(cut.lowerBound >= position && cut.upperBound <= frames, "cuts are in order, apart and within the take")
-            if cut.lowerBound > position { pieces.append(.copy(position..<cut.lowerBound)) }
-            let overlap = max(0, min(crossfade, cut.count, frames - cut.upperBound))
+            let overlap = max(0, min(crossfade, cut.lowerBound - position, cut.count))
+            if cut.lowerBound - overlap > position { pieces.append(.copy(position..<(cut.lowerBound - overlap))) }
             if overlap > 0 {
-                pieces.append(.crossfade(fadingOut: cut.lowerBound..<(cut.lowerBound + overlap), fadingIn: cut.upperBound..<(cut.upperBound + overlap)))
+                pieces.append(.crossfade(fadingOut: (cut.lowerBound - overlap)..<cut.lowerBound, fadingIn: (cut.upperBound - overlap)..<cut.upperBound))
             }
-            position = cut.upperBound + overlap
+            position = cut.upperBound
         }
         if position < frames { pieces.append(.copy(position..<frames)) }
         return pieces

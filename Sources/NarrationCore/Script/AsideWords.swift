@@ -7,12 +7,14 @@
 public enum AsideWords {
     /// The phrases, each a sentence of the recogniser's language model.
     public static let phrases: [[String]] = [
-        ["sorry"], ["correction"], ["oops"], ["pardon"], ["excuse", "me"], ["i", "mean"],
-        ["let", "me", "start", "again"], ["let", "me", "read", "that", "again"], ["i'll", "start", "again"],
-        ["start", "again"], ["oh", "no"], ["oh", "no", "wait"], ["wait"], ["hang", "on"], ["one", "more", "time"],
-        ["let", "me", "try", "that", "again"], ["again"],
+        ["sorry"], ["correction"], ["oops"], ["pardon"], ["excuse", "me"],
+        ["let", "me", "start", "again"], ["let", "me", "try", "again"], ["start", "again"], ["oh", "no", "wait"],
     ]
 
     /// Every word of `phrases`.
     public static let words: Set<String> = Set(phrases.joined())
+
+    /// The words that are an aside on their own; the others ("no", "again") are asides only
+    /// beside another aside word, since a recogniser also hears them where nothing was said.
+    public static let unmistakable: Set<String> = ["sorry", "correction", "oops", "pardon", "excuse"]
 }

@@ -15,11 +15,11 @@ public struct Fumbles: Sendable, Equatable {
         /// A pause between attempts at least this long (seconds) shows a restart of fewer words.
         public var restartPause: Double
         /// The fewest words added outside any cut, in a row, that are "not in the text" without
-        /// an aside word among them.
+        /// an aside among them (one unmistakable aside word, or two of the others).
         public var strayRun: Int
         public var costs: ReadingPath.Costs
 
-        public init(wordsReadTwice: Int = 2, restartPause: Double = 0.6, strayRun: Int = 4, costs: ReadingPath.Costs = ReadingPath.Costs()) {
+        public init(wordsReadTwice: Int = 2, restartPause: Double = 0.6, strayRun: Int = 5, costs: ReadingPath.Costs = ReadingPath.Costs()) {
             self.wordsReadTwice = wordsReadTwice
             self.restartPause = restartPause
             self.strayRun = strayRun
@@ -126,8 +126,10 @@ public struct Fumbles: Sendable, Equatable {
         func finish() {
             defer { run = [] }
             guard !run.isEmpty else { return }
-            let asides = run.filter { AsideWords.words.contains(heard[$0].word) }
-            guard !asides.isEmpty || run.count >= settings.strayRun else { return }
+            // An aside heard with little confidence is as likely noise the recogniser named.
+            let asides = run.filter { AsideWords.words.contains(heard[$0].word) && heard[$0].confidence >= 0.5 }
+            let unmistakable = asides.contains { AsideWords.unmistakable.contains(heard[$0].word) }
+            guard unmistakable || asides.count >= 2 || run.count >= settings.strayRun else { return }
             notText.formUnion(run)
             strays.append(TakeHint(.notInText, words: run.map { heard[$0].word }.joined(separator: " "), seconds: heard[run[0]].start))
         }

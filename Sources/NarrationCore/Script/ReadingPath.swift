@@ -5,7 +5,7 @@
 /// It is the least-cost alignment of the words heard to the paragraph's words in which the
 /// position in the text may also jump back: a match costs nothing; a word left out and one
 /// added cost one each (an aside word added, `AsideWords`, a little less: it is expected between
-/// attempts); a word misheard costs 1.4, so that words read twice are not slid onto the text's
+/// attempts, and one taken for another text word costs a word left out more); a word misheard costs 1.4, so that words read twice are not slid onto the text's
 /// words they do not match; a jump back costs 1.2. With a jump dearer than one added word and
 /// cheaper than two, a single word said twice stays an added word, while two or more words read
 /// again are a jump. The costs were chosen on `FumbleTestSet` (FumbleMeasurementTests): with
@@ -70,12 +70,15 @@ public struct ReadingPath: Sendable, Equatable {
             if i > 0 {
                 let previous = (i - 1) * width
                 let word = heard[i - 1]
-                let added = AsideWords.words.contains(word) ? costs.addedAside : costs.added
+                let aside = AsideWords.words.contains(word)
+                let added = aside ? costs.addedAside : costs.added
+                // An aside word is said, not misheard: reading it as another text word costs more.
+                let mismatch = aside ? costs.mismatch + costs.leftOut : costs.mismatch
                 for j in 0...n {
                     var best = cost[previous + j] + added
                     var how: UInt8 = 2
                     if j > 0 {
-                        let read = cost[previous + j - 1] + (text[j - 1] == word ? 0 : costs.mismatch)
+                        let read = cost[previous + j - 1] + (text[j - 1] == word ? 0 : mismatch)
                         if read <= best {
                             best = read
                             how = 1

@@ -21,7 +21,7 @@ CREATE TABLE "paragraph" ("id" TEXT PRIMARY KEY NOT NULL, "articleId" TEXT NOT N
 -- index paragraph_by_article
 CREATE INDEX "paragraph_by_article" ON "paragraph"("articleId", "position");
 -- table takeCheck
-CREATE TABLE "takeCheck" ("chunkId" TEXT PRIMARY KEY NOT NULL REFERENCES "chunk"("id") ON DELETE CASCADE, "report" TEXT NOT NULL, "wordsPerMinute" DOUBLE, "checkedAt" DATETIME NOT NULL, "dismissed" BOOLEAN NOT NULL DEFAULT 0);
+CREATE TABLE "takeCheck" ("chunkId" TEXT PRIMARY KEY NOT NULL REFERENCES "chunk"("id") ON DELETE CASCADE, "report" TEXT NOT NULL, "wordsPerMinute" DOUBLE, "checkedAt" DATETIME NOT NULL, "dismissed" BOOLEAN NOT NULL DEFAULT 0, "dismissedCuts" TEXT NOT NULL DEFAULT '');
 -- table edit
 CREATE TABLE "edit" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "articleId" TEXT NOT NULL REFERENCES "article"("id") ON DELETE CASCADE, "kind" TEXT NOT NULL, "summary" TEXT NOT NULL, "madeAt" DATETIME NOT NULL, "chunksBefore" TEXT NOT NULL, "chunksAfter" TEXT NOT NULL, "detailsBefore" TEXT, "detailsAfter" TEXT, "undoneAt" DATETIME, "skipsBefore" TEXT, "skipsAfter" TEXT);
 -- table sqlite_sequence
@@ -183,3 +183,5 @@ CREATE TABLE article_lease (
     host TEXT NOT NULL,
     expires_ms BIGINT NOT NULL
 );
+-- table takeCheckTrash
+CREATE TABLE "takeCheckTrash" ("chunkId" TEXT PRIMARY KEY NOT NULL, "articleId" TEXT NOT NULL REFERENCES "article"("id") ON DELETE CASCADE, "report" TEXT NOT NULL, "wordsPerMinute" DOUBLE, "checkedAt" DATETIME NOT NULL, "dismissed" BOOLEAN NOT NULL DEFAULT 0, "dismissedCuts" TEXT NOT NULL DEFAULT '');
