@@ -7,8 +7,10 @@ import Studio
 
 /// The proof-listener's review page in a reading service: `/review` and its JSON routes, which
 /// offer what `narrate review` offers (the articles ready for review, one article's paragraphs
-/// with their times and its notes, pinning a note, sending back, approving) and count the audio
-/// the page reports heard to the proof-listener's hours. Each route asks `Permissions.may` with
+/// with their times and its notes, pinning a note, sending back, approving), show the take
+/// check's open cuts and flags of each paragraph and let the proof-listener hear a cut and cut it
+/// or leave it (as the studio does), and count the audio the page reports heard to the
+/// proof-listener's hours. Each route asks `Permissions.may` with
 /// the article's relation from the desk, then takes the same steps as the command line
 /// (`ReviewDesk`), so the audit log records the same. Every number and text of a request is
 /// checked before use; a refusal is one sentence and changes nothing. Service.md beside this
@@ -45,11 +47,14 @@ struct ReviewRoutes: Sendable {
     }
 
     static let onlyReviewers = "Review is for proof-listeners (coordinators and admins may look): ask the service's coordinator if you should have it."
-    static let onlyProofListeners = "Only proof-listeners pin notes, send articles back and approve them: coordinators and admins may look."
+    static let onlyProofListeners = "Only proof-listeners pin notes, cut takes, send articles back and approve them: coordinators and admins may look."
     static let notReady = "This article is not ready for review now (it may have been sent back or approved meanwhile): reload the list of articles."
     static let noDestination = "No destination is set to deliver approved articles to: ask the service's operator to set one."
     static let noteForms = "A note is \"said\" with \"should be\", or a \"text\": give one of the two."
     static let tooBig = "The request is too big: a review note is a few words, at most 16 KiB."
+    static let notACut = "That is not a cut of this article: a cut is named by its take's id and its number from 0, as the article's page lists them. Reload the article."
+    static let listenAs = "Say how to listen to the cut: as=read (the take as it was read) or as=cut (as it would be cut)."
+    static let busyCutting = "Someone is recording into this article or changing its takes right now: nothing was cut. Try again in a moment."
     /// Said after a delivery that failed once the article was approved.
     static let triedAgain = "The article stays approved, and the service tries its delivery again by itself."
 
@@ -58,6 +63,7 @@ struct ReviewRoutes: Sendable {
         addPage(to: router)
         addReading(to: router)
         addChanges(to: router)
+        addCuts(to: router)
     }
 
     // MARK: The page
@@ -90,7 +96,7 @@ struct ReviewRoutes: Sendable {
             let engine = routes.engine
             return await Self.answer { () throws(NarrationError) in
                 let review = try engine.context(article, account: account, actor: .account(account))
-                return (200, try ReviewedPage(review, paragraphs: try engine.library.records(of: article).paragraphs()))
+                return (200, try ReviewedPage(review, paragraphs: try engine.library.records(of: article).paragraphs(), findings: try engine.findings(review)))
             }
         }
     }
@@ -172,6 +178,108 @@ struct ReviewRoutes: Sendable {
         }
     }
 
+    // MARK: The take check's cuts
+
+    /// Listening to a cut (`view`: coordinators and admins may listen too), and cutting it or
+    /// leaving the take as it is (`review`: the proof-listener's), each as the studio does it
+    /// (`ReviewDesk.acceptCut`, `leaveCut`, `cutPreview`). The take's chunks are brought home
+    /// first on a host that lacks them.
+    private func addCuts(to router: Router<StudioRequestContext>) {
+        let routes = self
+        router.get("/api/review/:id/cuts/:chunk/:number/audio") { request, context -> Response in
+            let found = await routes.article(context, .view)
+            guard case .found(let account, let article) = found else { return found.refusal }
+            guard let (chunk, number) = Self.cut(context) else { return WebStudioServer.refusal(400, Self.notACut) }
+            let asCut: Bool
+            switch request.uri.queryParameters.get("as") {
+            case "read": asCut = false
+            case "cut": asCut = true
+            default: return WebStudioServer.refusal(400, Self.listenAs)
+            }
+            await routes.bringHome(article)
+            let engine = routes.engine
+            let wave: [UInt8]
+            do throws(NarrationError) {
+                wave = try await BlockingWork.run(named: "narrate-web-review") { () throws(NarrationError) in
+                    let review = try engine.context(article, account: account, actor: .account(account))
+                    return try engine.cutPreview(number, ofChunk: chunk, in: review).preview.wav(asCut: asCut)
+                }
+            } catch {
+                return WebStudioServer.refusal(Self.status(of: error), error.message)
+            }
+            return Self.wave(wave, range: request.headers[.range])
+        }
+        router.post("/api/review/:id/cuts/:chunk/:number/accept") { request, context -> Response in
+            let found = await routes.article(context, .review)
+            guard case .found(let account, let article) = found else { return found.refusal }
+            guard let (chunk, number) = Self.cut(context) else { return WebStudioServer.refusal(400, Self.notACut) }
+            guard await Self.body(request) != nil else { return WebStudioServer.refusal(413, Self.tooBig) }
+            await routes.bringHome(article)
+            let engine = routes.engine
+            do throws(NarrationError) {
+                let accepted = try await BlockingWork.run(named: "narrate-web-review") { () throws(NarrationError) in
+                    let review = try engine.context(article, account: account, actor: .account(account))
+                    let (cut, result) = try engine.acceptCut(number, ofChunk: chunk, in: review)
+                    return CutAccepted(
+                        article: article.id.rawValue, chunk: result.chunk.id.rawValue, take: result.index.number, paragraph: NullWhenAbsent(cut.paragraph),
+                        framesCut: result.framesCut, secondsCut: Cut.milliseconds(article.format.seconds(result.framesCut)))
+                }
+                return WebStudioServer.json(200, accepted)
+            } catch where error.kind == .articleBusy {
+                return WebStudioServer.refusal(409, Self.busyCutting)
+            } catch {
+                return WebStudioServer.refusal(Self.status(of: error), error.message)
+            }
+        }
+        router.post("/api/review/:id/cuts/:chunk/:number/dismiss") { request, context -> Response in
+            let found = await routes.article(context, .review)
+            guard case .found(let account, let article) = found else { return found.refusal }
+            guard let (chunk, number) = Self.cut(context) else { return WebStudioServer.refusal(400, Self.notACut) }
+            guard await Self.body(request) != nil else { return WebStudioServer.refusal(413, Self.tooBig) }
+            let engine = routes.engine
+            return await Self.answer { () throws(NarrationError) in
+                let review = try engine.context(article, account: account, actor: .account(account))
+                let cut = try engine.leaveCut(number, ofChunk: chunk, in: review)
+                return (200, CutLeft(article: article.id.rawValue, chunk: chunk.rawValue, take: cut.index.number, paragraph: NullWhenAbsent(cut.paragraph), number: number))
+            }
+        }
+    }
+
+    /// The cut a route names: its take's id and its number in the take's check (0 to 99,999);
+    /// nil for anything else.
+    static func cut(_ context: StudioRequestContext) -> (ChunkID, Int)? {
+        guard let chunk = context.parameters.get("chunk"), Identifier.isWellFormed(chunk),
+            let text = context.parameters.get("number"), (1...5).contains(text.count), text.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text)
+        else { return nil }
+        return (ChunkID(chunk), number)
+    }
+
+    /// A WAV file in memory, whole or the byte range asked for.
+    static func wave(_ bytes: [UInt8], range asked: String?) -> Response {
+        var headers: HTTPFields = [.contentType: "audio/wav", .acceptRanges: "bytes", .cacheControl: "no-store"]
+        let range: Range<Int>
+        let status: HTTPResponse.Status
+        switch ByteRange.parse(asked, size: bytes.count) {
+        case .whole:
+            (range, status) = (0..<bytes.count, .ok)
+        case .part(let part):
+            (range, status) = (part, .partialContent)
+            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound - 1)/\(bytes.count)"
+        case .unsatisfiable:
+            headers[.contentRange] = "bytes */\(bytes.count)"
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        }
+        headers[.contentLength] = String(range.count)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes[range])))
+    }
+
+    /// Brings home from the recordings store the chunks of `article` this host lacks (another
+    /// host recorded them), before a take of it is heard or cut here.
+    func bringHome(_ article: Article) async {
+        guard let recordings else { return }
+        _ = try? await engine.library.bringChunksHome(of: article.id, from: recordings)
+    }
+
     // MARK: Who may
 
     /// Whether `account` may look at articles in review at all: proof-listeners, coordinators
@@ -248,8 +356,8 @@ struct ReviewRoutes: Sendable {
         switch error.kind {
         case .usage: return 400
         case .notPermitted, .accountRefused: return 403
-        case .unknownArticle: return 404
-        case .deskRefused: return 409
+        case .unknownArticle, .chunkIndexOutOfRange: return 404
+        case .deskRefused, .articleBusy: return 409
         default: return 500
         }
     }

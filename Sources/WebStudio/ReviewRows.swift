@@ -68,7 +68,9 @@ extension ReviewRoutes {
     }
 
     /// One paragraph of the text and where it is heard: from the start of the first take that
-    /// reads it to the end of the last; null times for a paragraph no take reads.
+    /// reads it to the end of the last; null times for a paragraph no take reads. With the
+    /// restarts the take check proposes to cut in its takes and the flags it raised on them,
+    /// those still open (neither accepted nor dismissed).
     struct TimedParagraph: Encodable, Sendable {
         let number: Int
         /// heading or paragraph.
@@ -76,6 +78,8 @@ extension ReviewRoutes {
         let text: String
         let start: NullWhenAbsent<Double>
         let end: NullWhenAbsent<Double>
+        let cuts: [Cut]
+        let flags: [Flag]
 
         /// Each paragraph's times in an article of `chunks` (in order) at `sampleRate`.
         static func times(_ reviewed: ReviewedArticle) -> [Int: (start: Double, end: Double)] {
@@ -90,6 +94,92 @@ extension ReviewRoutes {
             }
             return times
         }
+    }
+
+    /// A restart the take check proposes to cut: its take (`chunk` its id, `take` its number in
+    /// the article), its number in that take's check (`number`, from 0: with `chunk`, what the
+    /// cut routes name), what was read twice, where it lies in the article's audio (`at` to
+    /// `end`, seconds), the frames it takes out, and the check's sentence about it.
+    struct Cut: Encodable, Sendable {
+        let chunk: String
+        let take: Int
+        let number: Int
+        /// restart or false-start.
+        let kind: String
+        let words: String
+        let aside: String
+        let at: Double
+        let end: Double
+        let frames: Int
+        /// "Chunk 2, at 0.2 s: “the storm” read twice: cut 0.20–0.50 s" (times in the take).
+        let sentence: String
+
+        init(_ cut: TakeCut, takeStart: FrameCount, sampleRate: Int) {
+            let rate = Double(max(sampleRate, 1))
+            chunk = cut.chunk.rawValue
+            take = cut.index.number
+            number = cut.number
+            switch cut.cut.kind {
+            case .restart: kind = "restart"
+            case .falseStart: kind = "false-start"
+            }
+            words = cut.cut.words
+            aside = cut.cut.aside
+            at = Self.milliseconds(Double(takeStart + cut.cut.startFrame) / rate)
+            end = Self.milliseconds(Double(takeStart + cut.cut.endFrame) / rate)
+            frames = cut.cut.frames.count
+            sentence = "Chunk \(cut.index.number), \(cut.cut)"
+        }
+
+        static func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+    }
+
+    /// A flag the take check raised on a take: its take, its kind, the words concerned, where it
+    /// lies in the article's audio (seconds), and the check's sentence about it.
+    struct Flag: Encodable, Sendable {
+        let chunk: String
+        let take: Int
+        /// possibly-skipped, unheard, wrong-paragraph or not-in-text.
+        let kind: String
+        let words: String
+        let at: Double
+        /// "Chunk 2, at 0.3 s: not in the text: “oh no wait”" (the time in the take).
+        let sentence: String
+
+        init(_ flag: ReviewDesk.TakeFlag, takeStart: FrameCount, sampleRate: Int) {
+            chunk = flag.chunk.rawValue
+            take = flag.index.number
+            switch flag.hint.kind {
+            case .possiblySkipped: kind = "possibly-skipped"
+            case .unheard: kind = "unheard"
+            case .wrongParagraph: kind = "wrong-paragraph"
+            case .notInText: kind = "not-in-text"
+            }
+            words = flag.hint.words
+            let seconds = flag.hint.seconds.isFinite ? max(0, flag.hint.seconds) : 0
+            at = Cut.milliseconds(Double(takeStart) / Double(max(sampleRate, 1)) + seconds)
+            sentence = "Chunk \(flag.index.number), \(flag.hint)"
+        }
+    }
+
+    /// What accepting a cut answers: the take as it now is (a new take, `chunk` its id, in the
+    /// same place `take`), its paragraph, and what was taken out.
+    struct CutAccepted: Encodable, Sendable {
+        let article: String
+        let chunk: String
+        let take: Int
+        let paragraph: NullWhenAbsent<Int>
+        let framesCut: Int
+        let secondsCut: Double
+    }
+
+    /// What leaving a take as it is at a cut answers.
+    struct CutLeft: Encodable, Sendable {
+        let article: String
+        let chunk: String
+        let take: Int
+        let paragraph: NullWhenAbsent<Int>
+        let number: Int
     }
 
     /// A change since the last send-back: the take's paragraph (null for none), how it changed,
@@ -121,16 +211,26 @@ extension ReviewRoutes {
         /// Empty until it was sent back and came back.
         let changes: [Change]
 
-        /// The page of `review` (an article on the desk) with its text's `paragraphs`.
-        init(_ review: ReviewDesk.Context, paragraphs: [Paragraph]) throws(NarrationError) {
+        /// The page of `review` (an article on the desk) with its text's `paragraphs` and what
+        /// the take check found in its takes.
+        init(_ review: ReviewDesk.Context, paragraphs: [Paragraph], findings: ReviewDesk.TakeFindings) throws(NarrationError) {
             let (reviewed, entry) = (review.reviewed, review.entry)
             article = Heading(
                 id: review.article.id.rawValue, title: review.article.title, publication: review.article.publication,
                 volunteer: NullWhenAbsent(entry?.assignee?.rawValue), state: entry?.state.rawValue ?? "", stateTitle: entry?.state.title ?? "")
             duration = reviewed.seconds
             let times = TimedParagraph.times(reviewed)
+            let rate = reviewed.sampleRate
+            let cuts = Dictionary(grouping: findings.cuts.compactMap { cut in
+                cut.paragraph.map { ($0, Cut(cut, takeStart: findings.takeStarts[cut.chunk] ?? 0, sampleRate: rate)) }
+            }, by: \.0)
+            let flags = Dictionary(grouping: findings.flags.compactMap { flag in
+                flag.paragraph.map { ($0, Flag(flag, takeStart: findings.takeStarts[flag.chunk] ?? 0, sampleRate: rate)) }
+            }, by: \.0)
             self.paragraphs = paragraphs.map {
-                TimedParagraph(number: $0.number, kind: $0.kind.rawValue, text: $0.text, start: NullWhenAbsent(times[$0.number]?.start), end: NullWhenAbsent(times[$0.number]?.end))
+                TimedParagraph(
+                    number: $0.number, kind: $0.kind.rawValue, text: $0.text, start: NullWhenAbsent(times[$0.number]?.start),
+                    end: NullWhenAbsent(times[$0.number]?.end), cuts: (cuts[$0.number] ?? []).map(\.1), flags: (flags[$0.number] ?? []).map(\.1))
             }
             let looked = try ReviewDesk.looked(review)
             notes = looked.notes.map { Note($0, reviewed: reviewed) }

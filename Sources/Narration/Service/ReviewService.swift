@@ -33,6 +33,11 @@ public final class ReviewService: Sendable {
         channel.map { "\(account.name) via \($0)" } ?? account.name.rawValue
     }
 
+    /// A line of the audit log for `account`'s `action` now, as this service names its actors.
+    func auditLine(_ action: AuditEntry.Action, by account: Account, detail: String) -> AuditEntry {
+        AuditEntry(at: clock(), actor: actor(account), action: action, account: nil, detail: detail)
+    }
+
     /// An article sent back: the send-back as stored, and its pickups.
     public struct SentBack: Sendable, Equatable {
         public let sendBack: ReviewSendBack

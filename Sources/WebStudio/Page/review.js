@@ -1,7 +1,9 @@
 // The proof-listener's review page: the articles ready for review; one of them played with the
 // paragraph being heard marked (from the paragraph timings), paragraph jumps, notes pinned at a
 // time of a paragraph ("said / should be" or free text), what changed since it was sent back,
-// and the verdict: Approve or Send back, each confirmed first. One state, drawn by
+// what the take check found in each paragraph's takes (restarts it proposes to cut, each heard
+// as read and as cut, then cut or left as it is; flags, each played from its time), and the
+// verdict: Approve or Send back, each confirmed first. One state, drawn by
 // render(state); the server's answers (the routes under /api/review in Service.md) change it.
 // The server checks everything again.
 "use strict";
@@ -18,13 +20,14 @@ let state = {
   noting: null,          // {paragraph, at} while the note form is open
   kind: "slip",          // the note form's kind: slip (said / should be) or remark
   confirming: null,      // "approve" or "send-back" while its confirmation is asked
+  hearing: null,         // {cut, as} while a proposed cut is played ("read" or "cut")
   status: "",
   problem: "",
   busy: false,
 };
 
 /** What render drew last, so that the lists are rebuilt only when they change (focus stays). */
-const drawn = { article: null, notes: null, list: null };
+const drawn = { article: null, notes: null, list: null, findings: null };
 /** Seconds heard since the last report (counted to the proof-listener's hours). */
 const heard = { seconds: 0, last: null };
 
@@ -62,6 +65,30 @@ function paragraphAt(paragraphs, time) {
 
 function note(n) {
   return n.kind === "said-should-be" ? `said “${n.said}”, should be “${n.shouldBe}”` : n.text;
+}
+
+/** A proposed cut's place in the page: "cut 1 of paragraph 2". */
+function cutName(c) {
+  return `cut ${c.place} of paragraph ${c.paragraph}`;
+}
+
+/** What a cut takes out, in words: "“the storm” was read twice". */
+function restart(c) {
+  return c.kind === "false-start" ? `“${c.words}” was broken off and begun again` : `“${c.words}” was read twice`;
+}
+
+/** Each paragraph's open cuts and flags, numbered within the paragraph; only paragraphs with some. */
+function findings(open) {
+  return open.paragraphs.filter((p) => (p.cuts || []).length + (p.flags || []).length > 0).map((p) => ({
+    number: p.number,
+    cuts: p.cuts.map((c, i) => Object.assign({}, c, { paragraph: p.number, place: i + 1 })),
+    flags: p.flags.map((f, i) => Object.assign({}, f, { paragraph: p.number, place: i + 1 })),
+  }));
+}
+
+/** Where a cut's routes are. */
+function cutPath(articleId, c) {
+  return `/api/review/${encodeURIComponent(articleId)}/cuts/${encodeURIComponent(c.chunk)}/${c.number}`;
 }
 
 /** Whether the account may pin notes and give a verdict (the server checks it again). */
@@ -106,9 +133,11 @@ function renderArticle(s) {
     (current ? ` · paragraph ${current.number} of ${a.paragraphs.length}` : "");
   byId("play").textContent = s.playing ? "Pause" : "Play";
 
-  if (drawn.article !== a.article.id) {
-    drawn.article = a.article.id;
+  const textKey = JSON.stringify([a.article.id, a.paragraphs.map((p) => [p.number, p.start, p.end]), a.changes]);
+  if (drawn.article !== textKey) {
+    drawn.article = textKey;
     drawn.notes = null;
+    drawn.findings = null;
     byId("paragraphs").replaceChildren(...a.paragraphs.map((p) => {
       const words = element(p.kind === "heading" ? "strong" : "span", { class: "words", text: p.text });
       const item = element("li", { "data-number": String(p.number), class: "paragraph kind-" + p.kind }, words);
@@ -145,6 +174,7 @@ function renderArticle(s) {
     }));
   }
   byId("notes-empty").hidden = a.notes.length > 0;
+  renderFindings(s);
 
   byId("note-form").hidden = s.noting === null;
   if (s.noting) byId("note-heading").textContent = `A note at ${clock(s.noting.at)} in paragraph ${s.noting.paragraph}`;
@@ -169,6 +199,46 @@ function renderArticle(s) {
     if (open === 0) byId("confirm-question").textContent += " There is no note to send yet.";
   }
   for (const id of ["approve", "send-back", "confirm-yes", "confirm-no", "note-submit", "back", "pin"]) byId(id).disabled = s.busy;
+}
+
+/** What the take check found, paragraph by paragraph: each cut with its sentence and four
+ *  buttons (Listen as read, Listen as cut, and for proof-listeners Cut it and Leave it), each
+ *  flag with its sentence and a button that plays the article from it. Every button's name
+ *  says which cut or flag of which paragraph it is about. */
+function renderFindings(s) {
+  const a = s.open;
+  const found = findings(a);
+  const decides = mayDecide(s);
+  byId("findings-empty").hidden = found.length > 0;
+  const key = JSON.stringify([found, decides, s.busy]);
+  if (drawn.findings === key) return;
+  drawn.findings = key;
+  const hidden = (text) => element("span", { class: "visually-hidden", text });
+  byId("findings").replaceChildren(...found.map((p) => {
+    const items = [];
+    for (const c of p.cuts) {
+      const data = { "data-chunk": c.chunk, "data-number": String(c.number) };
+      const button = (action, label, extra) => {
+        const made = element("button", Object.assign({ type: "button", class: extra || "secondary", "data-cut": action }, data),
+          label, hidden(`, ${cutName(c)}`));
+        made.disabled = s.busy;
+        return made;
+      };
+      const buttons = [button("read", "Listen as read"), button("cut", "Listen as cut")];
+      if (decides) buttons.push(button("accept", "Cut it", "cut-it"), button("dismiss", "Leave it"));
+      items.push(element("li", { class: "finding cut" },
+        element("p", {}, element("strong", { text: `Cut ${c.place}: ` }), c.sentence),
+        element("div", { class: "button-row" }, ...buttons)));
+    }
+    for (const f of p.flags) {
+      const play = element("button", { type: "button", class: "secondary", "data-seek": String(f.at), "data-number": String(p.number), "data-play": "true" },
+        `Play from ${clock(f.at)}`, hidden(`, flag ${f.place} of paragraph ${p.number}`));
+      items.push(element("li", { class: "finding flag" },
+        element("p", {}, element("strong", { text: `Flag ${f.place}: ` }), f.sentence), play));
+    }
+    const heading = element("h4", { text: `Paragraph ${p.number}` });
+    return element("li", { "data-paragraph": String(p.number) }, heading, element("ul", { class: "notes" }, ...items));
+  }));
 }
 
 /** A JSON request to the service: {status, body}. The cookie goes along; the server checks it. */
@@ -199,13 +269,13 @@ async function loadList(status) {
 async function openArticle(id) {
   update({ busy: true, problem: "", status: "" });
   const answer = await call("GET", `/api/review/${encodeURIComponent(id)}`);
-  const elsewhere = verdict === "approve" && answer.status === 202;  // another server of the service is delivering it
-  if (answer.status !== 200 && !elsewhere) {
+  if (answer.status !== 200) {
     update({ busy: false, problem: answer.body.error || "The article could not be opened: reload the list." });
     return loadList();
   }
   const player = byId("player");
   player.src = `/audio?article=${encodeURIComponent(id)}`;
+  stopCut();
   heard.seconds = 0;
   heard.last = null;
   const first = answer.body.paragraphs.find((p) => p.start !== null);
@@ -225,6 +295,7 @@ function reportHeard(keepalive) {
 
 async function leave(status) {
   reportHeard();
+  stopCut();
   const player = byId("player");
   player.pause();
   player.removeAttribute("src");
@@ -233,6 +304,69 @@ async function leave(status) {
   update({ open: null, noting: null, confirming: null, playing: false, busy: true });
   await loadList(status);
   byId("list-heading").focus();
+}
+
+/** Plays a proposed cut's surroundings, as read or as cut; the article's audio pauses. */
+function hearCut(c, as) {
+  const player = byId("player");
+  if (!player.paused) player.pause();
+  const cutPlayer = byId("cut-player");
+  cutPlayer.src = `${cutPath(state.open.article.id, c)}/audio?as=${as}`;
+  update({ hearing: { cut: c, as }, problem: "", status: `Playing ${cutName(c)} ${as === "read" ? "as it was read" : "as it would be cut"}…` });
+  cutPlayer.play().catch(() => {});
+}
+
+function stopCut() {
+  const cutPlayer = byId("cut-player");
+  cutPlayer.pause();
+  cutPlayer.removeAttribute("src");
+  cutPlayer.load();
+  state = Object.assign({}, state, { hearing: null });  // drawn by the update that follows
+}
+
+/** Says why a cut could not be played: the server's sentence for its route. */
+async function cutUnplayable() {
+  const hearing = state.hearing;
+  if (!hearing || !state.open) return;
+  const answer = await call("GET", `${cutPath(state.open.article.id, hearing.cut)}/audio?as=${hearing.as}`);
+  update({ hearing: null, status: "", problem: (answer.body && answer.body.error) || "The cut could not be played: reload the article." });
+}
+
+/** Cuts a proposed cut ("accept") or leaves its take as it is ("dismiss"), then reads the article again. */
+async function decideCut(c, action) {
+  if (!mayDecide(state)) return update({ status: "Only proof-listeners cut takes: coordinators and admins may look and listen." });
+  stopCut();
+  const a = state.open;
+  update({ busy: true, problem: "", status: action === "accept" ? `Cutting ${cutName(c)}…` : `Leaving the take as it is at ${cutName(c)}…` });
+  const answer = await call("POST", `${cutPath(a.article.id, c)}/${action}`, {});
+  if (answer.status !== 200) {
+    await reread("", action === "accept");
+    update({ problem: answer.body.error || "That did not work: try again." });
+    return byId("findings-heading").focus();
+  }
+  const said = action === "accept"
+    ? `Done: ${answer.body.secondsCut.toFixed(2)} s cut from chunk ${answer.body.take} (paragraph ${c.paragraph}), where ${restart(c)}. Its volunteer can undo it.`
+    : `Done: chunk ${answer.body.take} (paragraph ${c.paragraph}) left as it is where ${restart(c)}.`;
+  await reread(said, action === "accept");
+  byId("findings-heading").focus();
+}
+
+/** Reads the open article again (after a cut, with its audio, at the same time as far as it goes). */
+async function reread(status, audioChanged) {
+  const id = state.open.article.id;
+  const answer = await call("GET", `/api/review/${encodeURIComponent(id)}`);
+  if (answer.status !== 200) {
+    update({ busy: false, status: "", problem: answer.body.error || "The article could not be read again: reload the list." });
+    return;
+  }
+  if (audioChanged) {
+    const player = byId("player");
+    const at = player.currentTime || 0;
+    player.pause();
+    player.src = `/audio?article=${encodeURIComponent(id)}&v=${Date.now()}`;
+    player.addEventListener("loadedmetadata", () => { player.currentTime = Math.min(at, answer.body.duration); }, { once: true });
+  }
+  update({ busy: false, open: answer.body, status });
 }
 
 function togglePlay() {
@@ -404,7 +538,23 @@ function start() {
     const number = button.dataset.number === undefined ? undefined : Number(button.dataset.number);
     seek(Number(button.dataset.seek), number, button.dataset.play === "true");
   };
-  for (const id of ["paragraphs", "notes", "changes"]) byId(id).addEventListener("click", seekFrom);
+  for (const id of ["paragraphs", "notes", "changes", "findings"]) byId(id).addEventListener("click", seekFrom);
+  byId("findings").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-cut]");
+    if (!button || !state.open) return;
+    const c = findings(state.open).flatMap((p) => p.cuts).find((x) => x.chunk === button.dataset.chunk && String(x.number) === button.dataset.number);
+    if (!c) return;
+    const action = button.dataset.cut;
+    if (action === "read" || action === "cut") hearCut(c, action);
+    else decideCut(c, action);
+  });
+  const cutPlayer = byId("cut-player");
+  cutPlayer.addEventListener("ended", () => {
+    const hearing = state.hearing;
+    if (hearing) update({ hearing: null, status: `Heard ${cutName(hearing.cut)} ${hearing.as === "read" ? "as it was read" : "as it would be cut"}.` });
+  });
+  cutPlayer.addEventListener("error", () => { if (state.hearing) cutUnplayable(); });
+  byId("player").addEventListener("play", () => { if (state.hearing) { stopCut(); } });
   byId("play").addEventListener("click", togglePlay);
   byId("next-paragraph").addEventListener("click", () => jump(1));
   byId("previous-paragraph").addEventListener("click", () => jump(-1));
