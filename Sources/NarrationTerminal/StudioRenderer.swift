@@ -117,6 +117,11 @@ public enum StudioRenderer {
             ]
         case .preRoll(let preRoll):
             return [StyledText(" ▶ Pre-roll: fixing chunk \(preRoll.chunk) from \(Timecode.tenths(preRoll.at))", .recording), StyledText(" · Esc cancels")]
+        case .listening(let cut, let asCut):
+            return [
+                StyledText(" ▶ Hearing chunk \(cut.chunk) at \(seconds(cut.start)) \(asCut ? "as it would be cut" : "as read")", .playing),
+                StyledText(" · Esc stops"),
+            ]
         case .working(let stage, let fraction):
             let clamped = min(1, max(0, fraction))
             let filled = Int((clamped * 30).rounded(.down))
@@ -159,7 +164,51 @@ public enum StudioRenderer {
             return ArticleListRenderer.lines(list, width: width, rows: rows)
         case .confirmSend(let question):
             return sendQuestion(question, width: width)
+        case .cuts(let selection):
+            return cutList(state.cuts, selection: selection, width: width, rows: rows)
         }
+    }
+
+    /// "1.00 s": a time in a take as the cuts say it.
+    static func seconds(_ value: Double) -> String {
+        guard value.isFinite else { return "0.00 s" }
+        let hundredths = Int((max(0, value) * 100).rounded())
+        return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) s"
+    }
+
+    /// The restarts the take check proposes to cut, one a line, scrolled to keep the chosen one
+    /// in view; under them the chosen one in full, asked about.
+    private static func cutList(_ cuts: [StudioState.Cut], selection: Int, width: Int, rows: Int) -> [[StyledText]] {
+        let count = cuts.count == 1 ? "1 restart" : "\(cuts.count) restarts"
+        var lines: [[StyledText]] = [[StyledText(" Cuts: the take check found \(count) where words were read again", .heading)]]
+        guard cuts.indices.contains(selection) else { return lines }
+        let chosen = cuts[selection]
+        let where_ = chosen.paragraph.map { "Chunk \(chosen.chunk), paragraph \($0), " } ?? "Chunk \(chosen.chunk), "
+        // The heading, the chosen cut's row and the keys always show; then the question, in full
+        // when there is room; the list gets the rest. Short screens leave out the blank lines.
+        let blanks = rows >= 10 ? 2 : 0
+        var question = shown("\(where_)\(chosen.sentence) (\(seconds(chosen.seconds))).").wrapped(to: width - 4)
+        let questionRoom = max(0, rows - 3 - blanks)
+        if question.count > questionRoom {
+            question = Array(question.prefix(questionRoom))
+            if let last = question.indices.last { question[last] = question[last].clipped(to: width - 6) + " …" }
+        }
+        let visible = max(1, rows - 2 - blanks - question.count)
+        let top = max(0, min(selection - visible / 2, cuts.count - visible))
+        if blanks > 0 { lines.append([]) }
+        for (offset, cut) in cuts[top..<min(cuts.count, top + visible)].enumerated() {
+            let selected = top + offset == selection
+            let paragraph = cut.paragraph.map { " ¶\($0)" } ?? ""
+            let line = "\(selected ? "▸" : " ") \(top + offset + 1). chunk \(cut.chunk)\(paragraph): \(shown(cut.sentence))"
+            lines.append([StyledText(firstWords(line, fitting: width - 1), selected ? .selected : .plain)])
+        }
+        if blanks > 0 { lines.append([]) }
+        lines += question.map { [StyledText("   \($0)")] }
+        lines.append([
+            StyledText("   l", .key), StyledText(" hear it as read  "), StyledText("c", .key), StyledText(" as it would be cut  "),
+            StyledText("y", .key), StyledText(" cut it  "), StyledText("n", .key), StyledText(" leave it"),
+        ])
+        return lines
     }
 
     /// The question before queue or submit: what happens, what is not read, and that only y sends.
@@ -195,6 +244,10 @@ public enum StudioRenderer {
         // for three lines of its text.
         for flag in reading.flags.prefix(max(0, room - 4)) {
             lines.append([StyledText(Self.firstWords("   ⚑ chunk \(flag.chunk): \(shown(flag.hint))", fitting: width - 1), .problem)])
+        }
+        // Restarts proposed to cut from its takes, while room is left for three lines of its text.
+        for cut in reading.cuts.prefix(max(0, room - 3 - lines.count)) {
+            lines.append([StyledText(Self.firstWords("   ✂ chunk \(cut.chunk): \(shown(cut.sentence))", fitting: width - 1), .key)])
         }
         let textRoom = room - lines.count
         let limit = min(readingLines(height: height), textRoom >= 4 ? textRoom - 1 : textRoom)
@@ -269,7 +322,8 @@ public enum StudioRenderer {
         let number = "\(row.index)"
         let peak = row.missing ? "" : "\(row.peak.formatted) dB"
         let lead = "\(selected ? "▸" : " ") \(String(repeating: " ", count: max(0, 4 - number.count)))\(number)  \(Timecode.tenths(row.duration))  \(String(repeating: " ", count: max(0, 8 - peak.count)))\(peak)  "
-        let mark = row.missing ? " ✗ missing" : row.recovered ? " ↺ recovered" : row.suggestedParagraph.map { " → ¶\($0)? m" } ?? ""
+        let mark = row.missing ? " ✗ missing" : row.recovered ? " ↺ recovered" : row.suggestedParagraph.map { " → ¶\($0)? m" }
+            ?? (row.cuts > 0 ? " ✂ \(row.cuts) to cut" : "")
         let sparkWidth = max(0, width - lead.terminalColumns - 12)
         let style: StudioStyle = selected ? .selected : .plain
         if let hint = row.hints.first, !row.missing {
@@ -284,13 +338,13 @@ public enum StudioRenderer {
 
     /// The keys for the chunk list, the same with a text and without.
     private static let chunkKeys: [[StyledText]] = [
-        [StyledText("   e      ", .key), StyledText("re-record the selected chunk (the old take goes to the trash)")],
-        [StyledText("   i      ", .key), StyledText("record a new chunk before the selected one")],
+        [StyledText("   e i    ", .key), StyledText("re-record the selected chunk / record a new chunk before it")],
         [StyledText("   space  ", .key), StyledText("play from the selected chunk; pause and resume; + - volume, [ ] speed")],
         [StyledText("   Enter  ", .key), StyledText("play the selected chunk from its start, then on")],
         [StyledText("   ↑ ↓    ", .key), StyledText("select a chunk (PgUp PgDn Home End jump); playing: ← → ±1 s, PgUp PgDn ±5 s")],
         [StyledText("   x d    ", .key), StyledText("delete the selected chunk (asks first) / dismiss its ⚑ hint")],
         [StyledText("   c u    ", .key), StyledText("paused: fix a slip from there (hear 3 s, read on) / undo an edit")],
+        [StyledText("   t      ", .key), StyledText("restarts to cut ✂: hear each as read and as cut, then cut or leave it")],
     ]
 
     private static let leaveKey: [StyledText] = [StyledText("   Esc    ", .key), StyledText("leave (Ctrl-C too); a take being recorded is kept")]
@@ -354,6 +408,8 @@ public enum StudioRenderer {
         func keys(_ pairs: [(String, String)]) -> [StyledText] {
             pairs.flatMap { [StyledText(" \($0.0)", .key), StyledText(" \($0.1) ")] }
         }
+        // While restarts are proposed to cut, the key to them is on the first line.
+        let cutsKey = state.cuts.isEmpty ? [] : [("t", "cuts")]
         switch state.panel {
         case .newArticle:
             return [keys([("Enter", "next field / start"), ("Tab", "next field"), ("Esc", state.canListArticles ? "articles" : "leave")]), []]
@@ -370,6 +426,13 @@ public enum StudioRenderer {
             return [keys([("any key", "back")]), []]
         case .confirmSend:
             return [keys([("y", "yes"), ("any other key", "no")]), []]
+        case .cuts where state.isListening:
+            return [keys([("Esc", "stop"), ("l", "hear as read"), ("c", "hear as cut")]), keys([("y", "cut it"), ("n", "leave it"), ("a", "cut all")])]
+        case .cuts:
+            return [
+                keys([("↑↓", "choose"), ("l", "hear as read"), ("c", "hear as cut"), ("y", "cut it"), ("n", "leave it")]),
+                keys([("a", "cut all"), ("u", "undo"), ("Esc", "back")]),
+            ]
         case .chunks where state.isPlaying:
             return [
                 keys([("space", "pause/resume"), ("← →", "1 s"), ("PgUp PgDn", "5 s"), ("c", "correct from here"), ("?", "all keys")]),
@@ -377,12 +440,13 @@ public enum StudioRenderer {
             ]
         case .chunks where state.reading != nil, .confirmDelete where state.reading != nil:
             return [
-                keys([("r", "record/stop"), ("p n", "paragraph"), ("a", "read again"), ("space", "play/pause"), ("?", "all keys")]),
+                // With cuts proposed their key takes the place of space's (help lists it).
+                keys([("r", "record/stop"), ("p n", "paragraph"), ("a", "read again")] + (cutsKey.isEmpty ? [("space", "play/pause")] : cutsKey) + [("?", "all keys")]),
                 keys([("↑↓", "select"), ("x", "delete"), ("e", "re-record"), ("q", "queue"), ("s", "submit"), ("o", "articles"), ("Esc", "leave")]),
             ]
         case .chunks, .confirmDelete:
             return [
-                keys([("r", "record/stop"), ("space", "play/pause"), ("Enter", "play selected"), ("↑↓", "select"), ("?", "all keys")]),
+                keys([("r", "record/stop"), ("space", "play/pause")] + (cutsKey.isEmpty ? [("Enter", "play selected")] : []) + [("↑↓", "select")] + cutsKey + [("?", "all keys")]),
                 keys([("x", "delete"), ("e", "re-record"), ("i", "insert"), ("q", "queue"), ("s", "submit"), ("o", "articles"), ("Esc", "leave")]),
             ]
         }

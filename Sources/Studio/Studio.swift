@@ -7,7 +7,9 @@ public import NarrationCore
 /// studio's parts and assembles `state`, the value the screen is drawn from:
 /// - `StudioRecorder`: the take under way, punch-and-roll and its pre-roll, the microphone;
 /// - `StudioPlayback`: the player, its volume and speed;
-/// - `StudioReadingPlan`: the paragraph chosen, where the next take goes, the take check's hints;
+/// - `StudioReadingPlan`: the paragraph chosen, where the next take goes, the take check's hints
+///   and the restarts it proposes to cut;
+/// - `StudioCutListening`: a proposed cut heard as read or as cut before the volunteer decides;
 /// - `StudioExport`: after each change, the export made ready and the take check;
 /// - `StudioSending`: queue and submit, and the question about unread paragraphs;
 /// - `StudioChunks`, `StudioArticles`: the open article's chunks, the form and the article list.
@@ -53,6 +55,9 @@ public final class Studio {
     private let playback: StudioPlayback
     private let export: StudioExport
     private let sending: StudioSending
+    private let devices: StudioDevices
+    /// The proposed cut being heard, and which.
+    private var listening: (cut: StudioState.Cut, asCut: Bool, preview: StudioCutListening)?
     private var leaveWhenDone = false
 
     /// Opens the studio on `article`, or on the new-article form when it is nil.
@@ -64,6 +69,7 @@ public final class Studio {
         self.library = library
         self.options = options
         self.clock = clock
+        self.devices = devices
         recorder = StudioRecorder(devices: devices)
         playback = StudioPlayback(devices: devices)
         export = StudioExport(library: library, profile: options.profile, language: options.language, checkQueue: options.checkQueue)
@@ -113,12 +119,15 @@ public final class Studio {
             state.notice = playback.changeSpeed(by: steps)
         case .select(let delta):
             if case .articles(let list) = state.panel { return state.panel = .articles(list.moved(by: delta)) }
+            if case .cuts(let chosen) = state.panel { return chooseCut(chosen + delta) }
             select(state.selection + delta)
         case .selectFirst:
             if case .articles(let list) = state.panel { return state.panel = .articles(list.moved(by: -list.rows.count)) }
+            if case .cuts = state.panel { return chooseCut(0) }
             select(0)
         case .selectLast:
             if case .articles(let list) = state.panel { return state.panel = .articles(list.moved(by: list.rows.count)) }
+            if case .cuts = state.panel { return chooseCut(state.cuts.count - 1) }
             select(state.chunks.count - 1)
         case .askDelete:
             if let index = state.selectedIndex {
@@ -130,6 +139,7 @@ public final class Studio {
         case .cancel:
             if case .confirmDelete = state.panel { state.notice = .init("Nothing was deleted.") }
             if case .confirmSend(let question) = state.panel { state.notice = .init(question.submitting ? "Nothing was sent." : "Nothing was queued.") }
+            if case .cuts = state.panel { stopPlaying() }
             state.panel = .chunks
         case .toggleHelp:
             state.panel = state.panel == .help ? .chunks : .help
@@ -177,6 +187,18 @@ public final class Studio {
             cancelFix()
         case .dismissHints:
             dismissSelectedHints()
+        case .showCuts:
+            showCuts()
+        case .listenToCut(let take, let number, let asCut):
+            listen(to: take, number, asCut: asCut)
+        case .acceptCut(let take, let number):
+            acceptCut(take, number)
+        case .dismissCut(let take, let number):
+            dismissCut(take, number)
+        case .acceptAllCuts:
+            acceptAllCuts()
+        case .stopListening:
+            stopPlaying()
         case .explain(let sentence):
             state.notice = .init(sentence)
         }
@@ -189,6 +211,7 @@ public final class Studio {
         if let heard = recorder.poll(at: now) { show(heard, at: now) }
         showLiveUpload()
         if let heard = playback.poll() { show(heard, at: now) }
+        pollListening()
         if let (stage, fraction, outcome) = sending.poll() {
             state.activity = .working(stage: stage, fraction: fraction)
             if let outcome { finishSending(outcome) }
@@ -290,6 +313,10 @@ public final class Studio {
             duration: article.format.seconds(chunks.totalFrames), chunkCount: chunks.count)
         state.chunks = chunks.rows(format: article.format, plan: reading)
         state.selection = min(max(0, state.selection), max(0, chunks.count - 1))
+        state.cuts = reading.cuts(in: chunks)
+        if case .cuts(let chosen) = state.panel {
+            state.panel = state.cuts.isEmpty ? .chunks : .cuts(selection: min(chosen, state.cuts.count - 1))
+        }
         state.unread = reading.unread
         setAsideUploads = ((try? library.uploads(into: article.id)) ?? []).filter { $0.key != recorder.upload?.key }.map {
             ($0, library.uploadedFrames($0, format: article.format))
@@ -489,6 +516,7 @@ public final class Studio {
 
     private func play(from index: ChunkIndex?) {
         guard let article, !isBusy else { return }
+        if listening != nil { stopPlaying() }  // one thing plays at a time
         let notice = playback.play(article, from: index, library: library)
         if playback.isPlaying {
             state.meter = MeterDisplay()
@@ -499,6 +527,12 @@ public final class Studio {
 
     private func stopPlaying() {
         if let stopped = playback.stop() { showStopped(stopped) }
+        if let (cut, _, preview) = listening {
+            preview.stop()
+            listening = nil
+            state.activity = .ready
+            state.notice = .init("Stopped hearing chunk \(cut.chunk) at \(StudioEdits.seconds(cut.start)).")
+        }
     }
 
     private func showStopped(_ notice: StudioState.Notice) {
@@ -561,6 +595,94 @@ public final class Studio {
         stopPlaying()
         do throws(NarrationError) {
             show(try StudioEdits.move(state.chunks[state.selection].index, toParagraph: paragraph, of: article, library: library))
+        } catch {
+            state.notice = .init(error)
+        }
+    }
+
+    // MARK: Proposed cuts
+
+    /// Shows the restarts the take check proposes to cut, the first of the selected chunk's
+    /// chosen (else the first of all).
+    private func showCuts() {
+        guard !state.cuts.isEmpty, !isBusy else { return }
+        stopPlaying()
+        let selected = state.selectedIndex
+        state.panel = .cuts(selection: state.cuts.firstIndex { $0.chunk == selected } ?? 0)
+        state.notice = nil
+    }
+
+    private func chooseCut(_ position: Int) {
+        guard !state.cuts.isEmpty else { return }
+        let chosen = min(max(0, position), state.cuts.count - 1)
+        state.panel = .cuts(selection: chosen)
+        if let position = chunks.position(of: state.cuts[chosen].chunk) { state.selection = position }
+    }
+
+    /// The open cut `number` of the take `take`, as the state shows it; nil (and the notice says
+    /// why) when it was made or left meanwhile, here or elsewhere.
+    private func openCut(_ take: ChunkID, _ number: Int) -> StudioState.Cut? {
+        guard let cut = state.cuts.first(where: { $0.take == take && $0.number == number }) else {
+            state.notice = .init("That cut was made or left already, or its chunk changed: the list shows the cuts as they are now.", isProblem: true)
+            return nil
+        }
+        return cut
+    }
+
+    /// Plays the seconds around a proposed cut through the studio's speaker, as read or as cut.
+    private func listen(to take: ChunkID, _ number: Int, asCut: Bool) {
+        guard let article, !isBusy, let cut = openCut(take, number) else { return }
+        stopPlaying()
+        let preview = StudioCutListening(library: library, article: article, take: take, number: number, asCut: asCut, output: devices.playback)
+        listening = (cut, asCut, preview)
+        state.activity = .listening(cut, asCut: asCut)
+        let around = StudioEdits.seconds(StudioCutListening.context)
+        state.notice = .init(
+            asCut
+                ? "Hearing chunk \(cut.chunk) at \(StudioEdits.seconds(cut.start)) as it would be cut: \(around) before and after. Esc stops."
+                : "Hearing chunk \(cut.chunk) at \(StudioEdits.seconds(cut.start)) as read: \(around) before the restart, the restart, \(around) after. Esc stops.")
+    }
+
+    /// Collects how the cut being heard ended.
+    private func pollListening() {
+        guard let (cut, asCut, preview) = listening, preview.isOver else { return }
+        listening = nil
+        state.activity = .ready
+        if let error = preview.error {
+            state.notice = .init(error)
+        } else {
+            state.notice = .init(
+                "Heard chunk \(cut.chunk) at \(StudioEdits.seconds(cut.start)) \(asCut ? "as cut" : "as read"). y cuts it, n leaves it as it is.")
+        }
+    }
+
+    private func acceptCut(_ take: ChunkID, _ number: Int) {
+        guard let article, !isBusy, openCut(take, number) != nil else { return }
+        stopPlaying()
+        do throws(NarrationError) {
+            show(try StudioEdits.acceptCut(number, of: take, in: article, library: library))
+        } catch {
+            reload()  // the cuts as they are now, when another command changed them
+            state.notice = .init(error)
+        }
+    }
+
+    private func acceptAllCuts() {
+        guard let article, !isBusy, !state.cuts.isEmpty else { return }
+        stopPlaying()
+        do throws(NarrationError) {
+            show(try StudioEdits.acceptAllCuts(of: article, library: library))
+        } catch {
+            reload()
+            state.notice = .init(error)
+        }
+    }
+
+    private func dismissCut(_ take: ChunkID, _ number: Int) {
+        guard article != nil, let cut = openCut(take, number) else { return }
+        if listening?.cut == cut { stopPlaying() }
+        do throws(NarrationError) {
+            show(try StudioEdits.dismissCut(cut, library: library))
         } catch {
             state.notice = .init(error)
         }

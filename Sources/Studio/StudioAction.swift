@@ -71,6 +71,19 @@ public enum StudioAction: Sendable, Equatable {
     case cancelFix
     /// `d`: the selected take's check hints are heard and fine: they are dismissed for good.
     case dismissHints
+    /// `t`: the restarts the take check proposes to cut, to hear and decide one by one.
+    case showCuts
+    /// `l` (as read) and `c` (as cut) on the cuts: the seconds around a proposed cut play
+    /// through the studio's speaker. `take` and `number` name the cut (`StudioState.Cut`).
+    case listenToCut(take: ChunkID, number: Int, asCut: Bool)
+    /// `y` on the cuts: cut it (one edit, which undo takes back).
+    case acceptCut(take: ChunkID, number: Int)
+    /// `n` on the cuts: the take is right there: leave it as it is, for good.
+    case dismissCut(take: ChunkID, number: Int)
+    /// `a` on the cuts: cut every restart proposed, one edit per take.
+    case acceptAllCuts
+    /// Esc while a cut's surroundings play: they stop.
+    case stopListening
     /// A key that does nothing now; the sentence says why.
     case explain(String)
 }
@@ -97,6 +110,8 @@ extension StudioState {
             return key == .escape ? .leave : .dismissResult
         case .articles(let list):
             return articleListAction(for: key, list)
+        case .cuts:
+            return cutsAction(for: key)
         case .chunks:
             if isPreRolling { return preRollAction(for: key) }
             return chunkListAction(for: key)
@@ -119,6 +134,31 @@ extension StudioState {
             guard row.canOpen else { return .explain("“\(row.title)” is pruned: its recordings were removed, so it cannot be opened.") }
             return .openListedArticle(row.id)
         default: return .explain("↑ ↓ choose an article, Enter opens it, n starts a new one, Esc goes back.")
+        }
+    }
+
+    /// The keys of the cuts: choose one, hear it as read or as cut, cut it or leave it.
+    private func cutsAction(for key: KeyPress) -> StudioAction? {
+        switch key {
+        case .escape: return isListening ? .stopListening : .cancel
+        case .up: return .select(by: -1)
+        case .down: return .select(by: 1)
+        case .pageUp: return .select(by: -10)
+        case .pageDown: return .select(by: 10)
+        case .home: return .selectFirst
+        case .end: return .selectLast
+        case .character("u"), .character("U"): return .undo
+        case .character("a"), .character("A"): return cuts.isEmpty ? .cancel : .acceptAllCuts
+        default: break
+        }
+        guard let cut = chosenCut else { return .cancel }
+        switch key {
+        case .character("l"), .character("L"), .enter: return .listenToCut(take: cut.take, number: cut.number, asCut: false)
+        case .character("c"), .character("C"): return .listenToCut(take: cut.take, number: cut.number, asCut: true)
+        case .character("y"), .character("Y"): return .acceptCut(take: cut.take, number: cut.number)
+        case .character("n"), .character("N"), .character("d"), .character("D"): return .dismissCut(take: cut.take, number: cut.number)
+        default:
+            return .explain("↑ ↓ choose a cut; l hears it as read, c as cut; y cuts it, n leaves it; a cuts them all; Esc goes back.")
         }
     }
 
@@ -182,6 +222,11 @@ extension StudioState {
         case .pageUp where isPlaying: return .seek(seconds: -5)
         case .pageDown where isPlaying: return .seek(seconds: 5)
         case .character("o"), .character("O"): return .showArticles
+        case .character("t"), .character("T"):
+            guard !cuts.isEmpty else {
+                return .explain("The take check proposes no cut: it found no place where words were read again.")
+            }
+            return .showCuts
         case .character("d"), .character("D"):
             guard let row = chunks.indices.contains(selection) ? chunks[selection] : nil, !row.hints.isEmpty else {
                 return .explain("The selected chunk has no hint to dismiss; a flagged chunk is marked ⚑.")

@@ -43,7 +43,7 @@ struct StudioChunks {
 
     var totalFrames: FrameCount { entries.reduce(0) { $0 + $1.chunk.frames } }
 
-    /// The rows the list shows, with the paragraph each chunk reads and its open hints.
+    /// The rows the list shows, with the paragraph each chunk reads, its open hints and cuts.
     func rows(format: AudioFormat, plan: StudioReadingPlan) -> [StudioState.ChunkRow] {
         entries.map { entry in
             var row = StudioState.ChunkRow(
@@ -54,6 +54,7 @@ struct StudioChunks {
                 (row.paragraph, row.paragraphText) = (read.number, read.text)
             }
             row.suggestedParagraph = plan.suggestedParagraph(of: entry.chunk.id, reading: row.paragraph)
+            row.cuts = plan.cuts(of: entry).count
             return row
         }
     }

@@ -14,6 +14,8 @@ struct StudioReadingPlan {
     private var reports: [ChunkID: TakeCheckReport] = [:]
     /// The paragraph each chunk's take check heard instead of its own (1-based), by chunk.
     private var heard: [ChunkID: Int] = [:]
+    /// The restarts proposed to cut, neither accepted nor dismissed, by chunk, in the take's order.
+    private var cuts: [ChunkID: [(number: Int, cut: ProposedCut)]] = [:]
 
     var hasText: Bool { !plan.paragraphs.isEmpty }
     var unread: UnreadParagraphs? { plan.unread }
@@ -27,6 +29,7 @@ struct StudioReadingPlan {
         heard = checks.compactMapValues { check in
             check.openHints.first { $0.kind == .wrongParagraph && $0.paragraph != nil }?.paragraph.map { $0 + 1 }
         }
+        cuts = checks.compactMapValues { $0.openCuts.isEmpty ? nil : $0.openCuts }
     }
 
     /// No article is open.
@@ -36,6 +39,7 @@ struct StudioReadingPlan {
         hints = [:]
         reports = [:]
         heard = [:]
+        cuts = [:]
     }
 
     /// The pane follows the text again (the next take reads on).
@@ -43,6 +47,21 @@ struct StudioReadingPlan {
 
     /// The open hints of the chunk `id`'s take.
     func hints(of id: ChunkID) -> [String] { hints[id] ?? [] }
+
+    /// The restarts proposed to cut from the take of `entry`, not yet accepted or dismissed.
+    func cuts(of entry: NarrationLibrary.ChunkEntry) -> [StudioState.Cut] {
+        let paragraph = paragraph(reading: entry)?.number
+        return (cuts[entry.chunk.id] ?? []).map { open in
+            StudioState.Cut(
+                take: entry.chunk.id, chunk: entry.index, paragraph: paragraph, number: open.number, sentence: open.cut.description,
+                start: open.cut.start, end: open.cut.end)
+        }
+    }
+
+    /// Every restart proposed to cut from the article's takes, in the article's order.
+    func cuts(in chunks: StudioChunks) -> [StudioState.Cut] {
+        chunks.entries.flatMap(cuts(of:))
+    }
 
     /// The paragraph the take check heard in chunk `id` instead of `reading` (the one it reads), if any.
     func suggestedParagraph(of id: ChunkID, reading: Int?) -> Int? {
@@ -84,9 +103,11 @@ struct StudioReadingPlan {
             number: shown.number, count: plan.paragraphs.count, kind: shown.kind, text: shown.text, isRead: read.contains(shown.id),
             standing: standing, next: next?.text)
         reading.isSkipped = shown.isSkipped
-        reading.flags = chunks.entries.filter { $0.chunk.paragraphID == shown.id }.flatMap { entry in
+        let takes = chunks.entries.filter { $0.chunk.paragraphID == shown.id }
+        reading.flags = takes.flatMap { entry in
             hints(of: entry.chunk.id).map { StudioState.Flag(chunk: entry.index, hint: $0) }
         }
+        reading.cuts = takes.flatMap(cuts(of:))
         return reading
     }
 
@@ -146,14 +167,19 @@ struct StudioReadingPlan {
     }
 
     /// What the take check found, when it found something: the chunk, the first hint, and what
-    /// the volunteer can do; nil when no take needs a listen.
+    /// the volunteer can do, then the restarts it proposes to cut; nil when no take needs a listen.
     func notice(for checks: [TakeCheck], chunks: StudioChunks) -> StudioState.Notice? {
-        guard let flagged = checks.first(where: { !$0.report.hints.isEmpty }), let hint = flagged.report.hints.first else { return nil }
+        let restarts = checks.reduce(0) { $0 + $1.report.cuts.count }
+        let places = restarts == 1 ? "a place where words were read again: press t to hear it and cut it" : "\(restarts) places where words were read again: press t to hear them and cut them"
+        guard let flagged = checks.first(where: { !$0.report.hints.isEmpty }), let hint = flagged.report.hints.first else {
+            return restarts == 0 ? nil : .init("The take check found \(places).")
+        }
         let chunk = chunks.entries.first { $0.chunk.id == flagged.chunk }
         let paragraph = chunk.flatMap(paragraph(reading:))
         let which = [chunk.map { "Chunk \($0.index)" }, paragraph.map { "paragraph \($0.number)" }].compactMap { $0 }.joined(separator: ", ")
         let move = hint.kind == .wrongParagraph ? hint.paragraph.map { " Or select it and press m to put it on paragraph \($0 + 1)." } ?? "" : ""
+        let cuts = restarts == 0 ? "" : " It also found \(places)."
         return .init(
-            "\(which.isEmpty ? "A take" : which) may need a listen: \(hint.description). It stays marked ⚑ until you dismiss it (d); to read it again, move to it with p or n and press a.\(move)")
+            "\(which.isEmpty ? "A take" : which) may need a listen: \(hint.description). It stays marked ⚑ until you dismiss it (d); to read it again, move to it with p or n and press a.\(move)\(cuts)")
     }
 }

@@ -92,6 +92,9 @@ public struct StudioState: Sendable, Equatable {
         /// The paragraph the take check says the take sounds like, when it is another one: one
         /// action (`StudioAction.moveTakeToSuggested`) puts the take there.
         public var suggestedParagraph: Int?
+        /// How many restarts the take check proposes to cut from this take, not yet accepted or
+        /// dismissed (`StudioState.cuts` lists them).
+        public var cuts = 0
 
         public init(index: ChunkIndex, duration: Double, peak: Decibels, levels: [Decibels] = [], recovered: Bool = false, missing: Bool = false) {
             self.index = index
@@ -115,6 +118,9 @@ public struct StudioState: Sendable, Equatable {
         case preRoll(PreRoll)
         /// Exporting or sending: `stage` names it ("Exporting", "Sending"), `fraction` 0…1.
         case working(stage: String, fraction: Double)
+        /// A proposed cut's surroundings play through the studio's speaker, as read or as they
+        /// would be cut (`asCut`).
+        case listening(Cut, asCut: Bool)
     }
 
     /// The pre-roll of a punch-and-roll take: which chunk is fixed from where.
@@ -157,6 +163,39 @@ public struct StudioState: Sendable, Equatable {
         }
     }
 
+    /// A restart the take check proposes to cut from a take: where the reader went back and read
+    /// words again. Accepting it takes the first attempt out (one edit, which undo takes back);
+    /// dismissing it leaves the take as it is.
+    public struct Cut: Sendable, Equatable {
+        /// The take's id: accepting or dismissing names it, so that a cut of a take deleted or
+        /// replaced meanwhile does nothing.
+        public var take: ChunkID
+        /// Where the take is in the article now.
+        public var chunk: ChunkIndex
+        /// The paragraph the take reads (1 is the first), if it reads one.
+        public var paragraph: Int?
+        /// The cut's number in the take's check (from 0): the same cut for as long as it is open.
+        public var number: Int
+        /// What was heard and what goes: "at 12.4 s: “the council met on” read twice: cut 12.40–14.05 s".
+        public var sentence: String
+        /// Seconds from the start of the take: the first cut and the first kept after it.
+        public var start: Double
+        public var end: Double
+
+        public init(take: ChunkID, chunk: ChunkIndex, paragraph: Int?, number: Int, sentence: String, start: Double, end: Double) {
+            self.take = take
+            self.chunk = chunk
+            self.paragraph = paragraph
+            self.number = number
+            self.sentence = sentence
+            self.start = start
+            self.end = end
+        }
+
+        /// The seconds accepting it takes out of the take.
+        public var seconds: Double { max(0, end - start) }
+    }
+
     /// What fills the middle of the screen.
     public enum Panel: Sendable, Equatable {
         case chunks
@@ -170,6 +209,9 @@ public struct StudioState: Sendable, Equatable {
         case newArticle(NewArticleForm)
         /// The articles, to open one (Enter), start a new one (n) or go back (Esc).
         case articles(ArticleList)
+        /// The restarts the take check proposes to cut (`StudioState.cuts`), the one at
+        /// `selection` (0-based) chosen: hear it as read or as cut, cut it, leave it, or cut all.
+        case cuts(selection: Int)
     }
 
     /// The reading pane over the chunk list, in an article with a text: the paragraph to read and
@@ -204,6 +246,8 @@ public struct StudioState: Sendable, Equatable {
         public var flags: [Flag] = []
         /// Whether the volunteer chose not to read it (k skips and unskips it).
         public var isSkipped = false
+        /// The restarts proposed to cut from its takes, not yet accepted or dismissed.
+        public var cuts: [Cut] = []
 
         public init(number: Int, count: Int, kind: ScriptParagraph.Kind, text: String, isRead: Bool, standing: Standing, next: String?) {
             self.number = number
@@ -260,6 +304,9 @@ public struct StudioState: Sendable, Equatable {
     /// Whether q and s always ask before they send (the terminal, where q reads as "quit"); a
     /// front end with labelled buttons asks only when paragraphs are unread.
     public var confirmsEverySend = true
+    /// The restarts the take check proposes to cut from the article's takes, not yet accepted or
+    /// dismissed, in the article's order (a take's in the order of the take).
+    public var cuts: [Cut] = []
 
     public init(header: Header? = nil, chunks: [ChunkRow] = [], panel: Panel = .chunks) {
         self.header = header
@@ -291,5 +338,17 @@ public struct StudioState: Sendable, Equatable {
     public var isWorking: Bool {
         if case .working = activity { return true }
         return false
+    }
+
+    /// Whether a proposed cut's surroundings play.
+    public var isListening: Bool {
+        if case .listening = activity { return true }
+        return false
+    }
+
+    /// The cut the cuts panel has chosen, while it shows.
+    public var chosenCut: Cut? {
+        guard case .cuts(let selection) = panel, cuts.indices.contains(selection) else { return nil }
+        return cuts[selection]
     }
 }

@@ -37,7 +37,7 @@ struct MessageAction: Equatable {
             if sendingKeys.contains(key) { return MessageAction(action: .send, target: .open) }
             return MessageAction(action: .record, target: .open)
         case .select, .selectChunk: return MessageAction(action: .view, target: .open)
-        case .microphone, .punch, .preRoll, .stopTake, .resumeTake, .keepTake: return MessageAction(action: .record, target: .open)
+        case .microphone, .punch, .preRoll, .stopTake, .resumeTake, .keepTake, .cut, .cutAll: return MessageAction(action: .record, target: .open)
         case .uploading(let message, _): return of(message)
         case .newArticle: return MessageAction(action: .manageArticles, target: .none)
         case .open(let id): return MessageAction(action: .view, target: .named(id))

@@ -37,6 +37,11 @@ enum PageMessage: Equatable, Sendable {
     /// Keep what arrived of the take `take`, set aside while its page was away, as a chunk: the
     /// page that recorded it will not send the rest (the volunteer moved to another device).
     case keepTake(TakeUploadKey)
+    /// Cut the restart `number` of the take `chunk` proposes (`accept`), or leave the take as it
+    /// is there; refused when the take or the cut is gone.
+    case cut(ChunkID, number: Int, accept: Bool)
+    /// Cut every restart proposed in the open article.
+    case cutAll
 
     private struct Raw: Decodable {
         var type: String
@@ -50,6 +55,8 @@ enum PageMessage: Equatable, Sendable {
         var lead: Double?
         var take: String?
         var frames: Int?
+        var cut: Int?
+        var action: String?
     }
 
     static let namedKeys: [String: KeyPress] = [
@@ -120,6 +127,17 @@ enum PageMessage: Equatable, Sendable {
             if let take { return .resumeTake(take, frames: raw.frames) }
         case "keep":
             if let take { return .keepTake(take) }
+        case "cut":
+            if let chunkID, let number = raw.cut, let action = raw.action {
+                guard (0...9_999).contains(number) else { throw .usage("The page named cut \(number), which no take has: reload the page.") }
+                switch action {
+                case "accept": return .cut(chunkID, number: number, accept: true)
+                case "dismiss": return .cut(chunkID, number: number, accept: false)
+                default: throw .usage("The page asked to \"\(action.prefix(20))\" a cut: reload the page.")
+                }
+            }
+        case "cutAll":
+            return .cutAll
         default:
             throw .usage("The page sent an unknown message \"\(raw.type.prefix(20))\": reload the page.")
         }

@@ -71,6 +71,19 @@ struct PageState: Encodable, Equatable {
         var hints: [String]
         /// The paragraph the take check says the take sounds like, when it is another one.
         var suggestedParagraph: Int?
+        /// The restarts the take check proposes to cut from the take, not yet made or left.
+        var cuts: [Cut] = []
+    }
+
+    /// A restart proposed to cut from a take (`StudioState.Cut`): the page plays its
+    /// surroundings from `GET /api/cuts/ID/CUT/audio` and answers with a `cut` message.
+    struct Cut: Encodable, Equatable {
+        /// The cut's number in its take's check (from 0): what the route and the message name.
+        var cut: Int
+        /// "at 12.4 s: “the council met on” read twice: cut 12.40–14.05 s"
+        var text: String
+        /// Seconds from the start of the take: the first cut and the first kept after it.
+        var start, end: Double
     }
 
     struct Panel: Encodable, Equatable {
@@ -138,7 +151,7 @@ struct PageState: Encodable, Equatable {
                 duration: Self.rounded($0.duration), chunkCount: $0.chunkCount, exportReady: $0.exportReady)
         }
         switch state.activity {
-        case .ready, .playing:  // the page plays in the browser; the server's player is not used
+        case .ready, .playing, .listening:  // the page plays in the browser; the server's player is not used
             activity = Activity(kind: "ready")
         case .preRoll(let preRoll):
             activity = Activity(
@@ -161,14 +174,16 @@ struct PageState: Encodable, Equatable {
             Chunk(
                 number: row.index.number, id: chunkIDs.indices.contains(position) ? chunkIDs[position].rawValue : nil,
                 duration: Self.exact(row.duration), peak: Self.rounded(row.peak.value), levels: row.levels.map { Self.rounded(max(-90, $0.value)) },
-                recovered: row.recovered, missing: row.missing, paragraph: row.paragraph, paragraphText: row.paragraphText, hints: row.hints, suggestedParagraph: row.suggestedParagraph)
+                recovered: row.recovered, missing: row.missing, paragraph: row.paragraph, paragraphText: row.paragraphText, hints: row.hints,
+                suggestedParagraph: row.suggestedParagraph,
+                cuts: state.cuts.filter { $0.chunk == row.index }.map { Cut(cut: $0.number, text: $0.sentence, start: Self.exact($0.start), end: Self.exact($0.end)) })
         }
         uploads = state.uploads.map {
             Upload(take: $0.key.rawValue, received: $0.receivedFrames, durable: $0.durableFrames, seconds: Self.rounded($0.seconds), live: $0.isLive)
         }
         selection = state.selection
         switch state.panel {
-        case .chunks: panel = Panel(kind: "chunks")
+        case .chunks, .cuts: panel = Panel(kind: "chunks")  // the page lists the cuts under their chunks
         case .help: panel = Panel(kind: "help")
         case .confirmDelete(let index): panel = Panel(kind: "confirmDelete", chunk: index.number)
         case .result(let heading, let lines, let remedy):

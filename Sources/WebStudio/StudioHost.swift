@@ -344,9 +344,11 @@ final class StudioHost: Sendable {
             guard let action = studio.state.action(for: key) else { return }
             if sendsThroughDesk(action, on: studio, from: page) { return }
             switch action {
-            case .playOrPause, .playSelected, .seek, .changeVolume, .changeSpeed, .punchIn:
+            case .playOrPause, .playSelected, .seek, .changeVolume, .changeSpeed, .punchIn, .listenToCut:
                 // The page plays in the browser; the studio's own player is the terminal's.
                 studio.perform(.explain("Use the player on the page to listen."))
+            case .showCuts:
+                studio.perform(.explain("The restarts to cut are listed under their chunks: listen to each, then cut it or leave it."))
             case .leave:
                 studio.perform(.explain("Close the page to leave; narrate keeps running until it is stopped."))
             default:
@@ -385,6 +387,13 @@ final class StudioHost: Sendable {
             studio.perform(.dismissResult)
         case .uploading, .stopTake, .resumeTake, .keepTake:
             break  // the run loop gives them to `uploads`, which names the take before it starts
+        case .cut(let chunk, let number, let accept):
+            guard !Self.isBusy(studio) else { return studio.perform(.explain(Self.busy)) }
+            guard studio.chunkIDs.contains(chunk) else { return Self.refuseGone(studio) }
+            studio.perform(accept ? .acceptCut(take: chunk, number: number) : .dismissCut(take: chunk, number: number))
+        case .cutAll:
+            guard !Self.isBusy(studio) else { return studio.perform(.explain(Self.busy)) }
+            studio.perform(.acceptAllCuts)
         case .open(let id):
             guard !Self.isBusy(studio) else { return studio.perform(.explain(Self.busy)) }
             do throws(NarrationError) {

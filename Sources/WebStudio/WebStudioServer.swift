@@ -496,17 +496,9 @@ public struct WebStudioServer: Sendable {
         }
         router.get("/audio") { request, context -> Response in
             let article: Article
-            if let door, rooms != nil, let wanted = request.uri.queryParameters.get("article") {
-                // An article's own studio: the article the page names, if its account may hear it.
-                guard let named = await Self.article(wanted, for: context.signedIn, door: door, library: library) else {
-                    return Self.refusal(403, ServiceDoor.notAllowedArticle)
-                }
-                await bringHome(named)
-                article = named
-            } else {
-                guard let open = host.article else { return Self.refusal(404, "No article is open.") }
-                if let door, let refusal = await door.refusal(context, .view, article: open.id) { return refusal }
-                article = open
+            switch await heardArticle(request, context, host: host, door: door, rooms: rooms) {
+            case .article(let heard): article = heard
+            case .refused(let refusal): return refusal
             }
             let from = request.uri.queryParameters.get("from").flatMap { Int($0) }
             // The catalog and the chunk files are read through the door for blocking work,
@@ -554,6 +546,46 @@ public struct WebStudioServer: Sendable {
                     try await writer.finish(nil)
                 })
         }
+        router.get("/api/cuts/:chunk/:number/audio") { request, context -> Response in
+            let article: Article
+            switch await heardArticle(request, context, host: host, door: door, rooms: rooms) {
+            case .article(let heard): article = heard
+            case .refused(let refusal): return refusal
+            }
+            let chunk = context.parameters.get("chunk") ?? ""
+            guard (1...64).contains(chunk.utf8.count), chunk.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+                return Self.refusal(404, "The page named a chunk the article does not have: reload the page.")
+            }
+            guard let number = context.parameters.get("number").flatMap({ Int($0) }), (0...9_999).contains(number) else {
+                return Self.refusal(404, "The page named a cut no take has: reload the page.")
+            }
+            let asCut: Bool
+            switch request.uri.queryParameters.get("as") ?? "read" {
+            case "read": asCut = false
+            case "cut": asCut = true
+            default: return Self.refusal(400, "A cut is heard \"as read\" or \"as cut\": reload the page.")
+            }
+            let wave: [UInt8]
+            do throws(NarrationError) {
+                wave = try await BlockingWork.run(named: "narrate-web-audio") { () throws(NarrationError) in
+                    try library.cutPreview(number, ofChunk: ChunkID(chunk), of: article).wav(asCut: asCut)
+                }
+            } catch {
+                switch error.kind {
+                case .chunkIndexOutOfRange:
+                    return Self.refusal(404, "That chunk is no longer in the article (it was deleted or replaced): reload the page.")
+                case .usage:
+                    return Self.refusal(404, "That cut was made or left already: reload the page.")
+                case .chunkFileMissing, .catalogCorrupt, .fileCorrupt:
+                    return Self.refusal(409, PageState.sentence(error, canSend: options.destination != nil))
+                default:
+                    return Self.refusal(500, PageState.sentence(error, canSend: options.destination != nil))
+                }
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "audio/wav", .contentLength: String(wave.count), .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: wave)))
+        }
         router.post("/api/outbox/:job/retry") { _, context -> Response in
             if let door, let refusal = await door.refusal(context, .manageArticles, article: nil) { return refusal }
             guard let destination = options.destination else {
@@ -570,6 +602,31 @@ public struct WebStudioServer: Sendable {
             }
             return Self.json(202, ["job": job.id])
         }
+    }
+
+    /// What an audio route plays from, or why it may not.
+    enum HeardArticle {
+        case article(Article)
+        case refused(Response)
+    }
+
+    /// The article an audio route plays from: in a reading service's studio of one article the
+    /// article `?article=` names, if the page's account may hear it; else the article open in
+    /// the shared studio, if it may (`view`).
+    private func heardArticle(
+        _ request: Request, _ context: StudioRequestContext, host: StudioHost, door: ServiceDoor?, rooms: StudioRooms?
+    ) async -> HeardArticle {
+        if let door, rooms != nil, let wanted = request.uri.queryParameters.get("article") {
+            // An article's own studio: the article the page names, if its account may hear it.
+            guard let named = await Self.article(wanted, for: context.signedIn, door: door, library: library) else {
+                return .refused(Self.refusal(403, ServiceDoor.notAllowedArticle))
+            }
+            await bringHome(named)
+            return .article(named)
+        }
+        guard let open = host.article else { return .refused(Self.refusal(404, "No article is open.")) }
+        if let door, let refusal = await door.refusal(context, .view, article: open.id) { return .refused(refusal) }
+        return .article(open)
     }
 
     // MARK: The live connection

@@ -458,4 +458,97 @@ struct StudioRendererTests {
         }
         try expectSnapshot("reading-ready-40x14", ready, width: 40, height: 14)
     }
+
+    // MARK: Proposed cuts
+
+    static let cutTake = ChunkID("k3v9x2m7q1a0")
+
+    static var withCuts: StudioState {
+        var state = Self.article
+        state.cuts = [
+            .init(
+                take: cutTake, chunk: ChunkIndex(2), paragraph: 2, number: 0,
+                sentence: "at 4.2 s: “the council adopted next year's” read twice: cut 4.20–6.05 s", start: 4.2, end: 6.05),
+            .init(
+                take: cutTake, chunk: ChunkIndex(2), paragraph: 2, number: 2,
+                sentence: "at 12.4 s: “by 27” broken off and begun again (“sorry” between): cut 12.40–14.10 s", start: 12.4, end: 14.1),
+        ]
+        state.chunks[1].cuts = 2
+        state.chunks[1].recovered = false
+        state.selection = 1
+        state.notice = nil
+        return state
+    }
+
+    @Test("a take with restarts to cut is marked ✂ in its row, and its cuts show under its paragraph")
+    func cutsMarked() throws {
+        var state = Self.withCuts
+        state.reading = Self.reading(2, isRead: true, standing: .chosen)
+        state.reading?.cuts = state.cuts
+        try expectSnapshot("cuts-marked", state)
+        let lines = StudioRenderer.render(state, width: 80, height: 24).lines.map { $0.map(\.text).joined() }
+        // Each a line, cut after a whole word; the list of cuts (t) has them in full.
+        #expect(lines[7].hasPrefix("   ✂ chunk 2: at 4.2 s: “the council adopted next year's” read twice: cut…  "))
+        #expect(lines[8].hasPrefix("   ✂ chunk 2: at 12.4 s: “by 27” broken off and begun again (“sorry” between):… "))
+        #expect(lines[7...8].allSatisfy { $0.hasPrefix("   ✂") } && lines[9].hasPrefix("   The city council adopted"))
+        let row = try #require(lines.first { $0.hasPrefix("▸    2") })
+        #expect(row.trimmingCharacters(in: .whitespaces).hasSuffix("✂ 2 to cut"))
+        #expect(lines[22] == " r record/stop  p n paragraph  a read again  t cuts  ? all keys".padding(toLength: 80, withPad: " ", startingAt: 0))
+        var noText = Self.withCuts
+        noText.reading = nil
+        let footer = StudioRenderer.render(noText, width: 80, height: 24).lines[22].map(\.text).joined()
+        #expect(footer == " r record/stop  space play/pause  ↑↓ select  t cuts  ? all keys".padding(toLength: 80, withPad: " ", startingAt: 0))
+    }
+
+    @Test("t: the cuts, the chosen one marked and asked about in full, the keys to hear it as read or as cut, cut it or leave it")
+    func cutsPanel() throws {
+        var state = Self.withCuts
+        state.panel = .cuts(selection: 1)
+        try expectSnapshot("cuts", state)
+        let lines = StudioRenderer.render(state, width: 80, height: 24).lines.map { $0.map(\.text).joined() }
+        #expect(lines[6].hasPrefix(" Cuts: the take check found 2 restarts where words were read again"))
+        #expect(lines[8].hasPrefix("  1. chunk 2 ¶2: at 4.2 s: “the council adopted next year's” read twice: cut…"))
+        #expect(lines[9].hasPrefix("▸ 2. chunk 2 ¶2: at 12.4 s: “by 27” broken off and begun again (“sorry”…"))
+        #expect(lines[11...12].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            == "Chunk 2, paragraph 2, at 12.4 s: “by 27” broken off and begun again (“sorry” between): cut 12.40–14.10 s (1.70 s).")
+        #expect(lines[13].hasPrefix("   l hear it as read  c as it would be cut  y cut it  n leave it"))
+        #expect(lines[22].hasPrefix(" ↑↓ choose  l hear as read  c hear as cut  y cut it  n leave it"))
+        #expect(lines[23].hasPrefix(" a cut all  u undo  Esc back"))
+        try expectSnapshot("cuts-40x14", state, width: 40, height: 14)
+        let small = StudioRenderer.render(state, width: 40, height: 14).lines.map { $0.map(\.text).joined() }
+        #expect(small.contains { $0.hasPrefix("▸ 2. chunk 2 ¶2") }, "the chosen cut stays on the smallest screen")
+        #expect(small.contains { $0.hasPrefix("   l hear it as read  c as it would be") }, "and the keys to hear it")
+    }
+
+    @Test("hearing a cut: the status says which and how, Esc stops")
+    func listeningToCut() throws {
+        var state = Self.withCuts
+        state.panel = .cuts(selection: 0)
+        state.activity = .listening(state.cuts[0], asCut: true)
+        state.notice = .init("Hearing chunk 2 at 4.20 s as it would be cut: 2.50 s before and after. Esc stops.")
+        try expectSnapshot("cuts-listening", state)
+        let lines = StudioRenderer.render(state, width: 80, height: 24).lines.map { $0.map(\.text).joined() }
+        #expect(lines[3].hasPrefix(" ▶ Hearing chunk 2 at 4.20 s as it would be cut · Esc stops"))
+        #expect(lines[22].hasPrefix(" Esc stop  l hear as read  c hear as cut"))
+        for width in [40, 57, 80, 133, 200] {
+            for height in [14, 24, 60] {
+                let frame = StudioRenderer.render(state, width: width, height: height)
+                #expect(frame.lines.count == height)
+                #expect(frame.lines.allSatisfy { $0.map(\.text).joined().terminalColumns == width })
+            }
+        }
+    }
+
+    @Test("help names t, the restarts to cut, and still fits 24 rows with its last line")
+    func helpNamesCuts() {
+        for reading in [nil, Self.reading(1)] {
+            var state = Self.article
+            state.reading = reading
+            state.panel = .help
+            let text = StudioRenderer.render(state, width: 80, height: 24).text
+            #expect(text.contains("   t      restarts to cut ✂: hear each as read and as cut, then cut or leave it"))
+            #expect(text.contains("   e i    re-record the selected chunk / record a new chunk before it"))
+            #expect(text.contains("   Any key closes this help."))
+        }
+    }
 }

@@ -27,6 +27,24 @@ struct PageMessageTests {
         }
     }
 
+    @Test("a cut is made or left by its take's id and its number; cut all names none; each is a change of the article (record)")
+    func cuts() throws {
+        #expect(try PageMessage.decode(#"{"type":"cut","id":"c2","cut":1,"action":"accept"}"#) == .cut(ChunkID("c2"), number: 1, accept: true))
+        #expect(try PageMessage.decode(#"{"type":"cut","id":"c2","cut":0,"action":"dismiss"}"#) == .cut(ChunkID("c2"), number: 0, accept: false))
+        #expect(try PageMessage.decode(#"{"type":"cutAll"}"#) == .cutAll)
+        #expect(MessageAction.of(.cut(ChunkID("c2"), number: 1, accept: true)) == MessageAction(action: .record, target: .open))
+        #expect(MessageAction.of(.cutAll) == MessageAction(action: .record, target: .open))
+        #expect(throws: NarrationError.usage("The page sent an incomplete \"cut\" message: reload the page.")) {
+            try PageMessage.decode(#"{"type":"cut","cut":1,"action":"accept"}"#)
+        }
+        #expect(throws: NarrationError.usage("The page named cut -1, which no take has: reload the page.")) {
+            try PageMessage.decode(#"{"type":"cut","id":"c2","cut":-1,"action":"accept"}"#)
+        }
+        #expect(throws: NarrationError.usage("The page asked to \"erase\" a cut: reload the page.")) {
+            try PageMessage.decode(#"{"type":"cut","id":"c2","cut":1,"action":"erase"}"#)
+        }
+    }
+
     @Test("a take the page uploads: its start names it, its stop gives its length, a resume asks where to go on from, a keep keeps what arrived")
     func uploads() throws {
         let key = try #require(TakeUploadKey("0123456789abcdef0123456789abcdef"))

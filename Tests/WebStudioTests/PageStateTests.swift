@@ -103,4 +103,32 @@ struct PageStateTests {
         #expect(row["id"] as? String == "k3v9" && row["state"] as? String == "queued" && row["progress"] as? String == "1 of 2 paragraphs read")
         #expect(row["lastChange"] as? Double == 1_800_000_000 && row["canOpen"] as? Bool == true && row["duration"] as? Double == 5)
     }
+
+    @Test("each chunk lists the restarts proposed to cut from it, by their numbers in its check; hearing one on the terminal is ready to the page, and the cuts list is the chunk list")
+    func cuts() throws {
+        var state = StudioState(
+            header: .init(title: "Budget", publication: "Gazette", narrator: "Ann", state: .open, duration: 6, chunkCount: 2),
+            chunks: [
+                .init(index: ChunkIndex(position: 0), duration: 3, peak: Decibels(-3)),
+                .init(index: ChunkIndex(position: 1), duration: 3, peak: Decibels(-3)),
+            ])
+        let cut = StudioState.Cut(
+            take: ChunkID("c2"), chunk: ChunkIndex(position: 1), paragraph: 1, number: 2,
+            sentence: "at 1.5 s: “the bud” broken off and begun again (“sorry” between): cut 1.50–2.25 s", start: 1.5, end: 2.25)
+        state.cuts = [cut]
+        state.chunks[1].cuts = 1
+        state.activity = .listening(cut, asCut: true)
+        state.panel = .cuts(selection: 0)
+        let page = try decoded(state, chunkIDs: [ChunkID("c1"), ChunkID("c2")])
+        let chunks = try #require(page["chunks"] as? [[String: Any]])
+        #expect((chunks[0]["cuts"] as? [Any])?.isEmpty == true)
+        let cuts = try #require(chunks[1]["cuts"] as? [[String: Any]])
+        #expect(cuts.count == 1)
+        #expect(cuts[0]["cut"] as? Int == 2)
+        #expect(cuts[0]["text"] as? String == "at 1.5 s: “the bud” broken off and begun again (“sorry” between): cut 1.50–2.25 s")
+        #expect(cuts[0]["start"] as? Double == 1.5 && cuts[0]["end"] as? Double == 2.25)
+        #expect((page["activity"] as? [String: Any])?["kind"] as? String == "ready")
+        #expect((page["panel"] as? [String: Any])?["kind"] as? String == "chunks")
+    }
 }
+

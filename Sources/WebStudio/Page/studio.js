@@ -197,6 +197,7 @@ const JOB_STATES = { exporting: "Being made", queued: "Waiting to be sent", deli
 
 const rendered = { panel: null, selection: null, meter: null, meterLabelAt: 0, microphone: null, pickups: null };
 const audio = $("player");
+const cutAudio = $("cut-player");
 
 function render(s, p) {
   const panel = panelKind(s);
@@ -234,6 +235,7 @@ function render(s, p) {
     renderReading(s, p);
     renderRecording(s, p);
     renderChunks(s, p);
+    renderCuts(s, p, !busy && p.connected);
     renderUploads(s, p);
     renderPlayer(s, p);
     renderEditing(s, p);
@@ -595,7 +597,8 @@ function makeChunkRow(number) {
     '<span class="chunk-peak"></span>' +
     '<canvas class="wave" width="160" height="44" aria-hidden="true"></canvas>' +
     "</button>" +
-    '<button type="button" class="dismiss secondary" hidden>It is fine: dismiss the mark</button>';
+    '<button type="button" class="dismiss secondary" hidden>It is fine: dismiss the mark</button>' +
+    '<ul class="cuts" hidden></ul>';
   return li;
 }
 
@@ -631,6 +634,61 @@ function updateChunkRow(li, chunk, selected, playing) {
   show(dismiss, hints.length > 0);
   dismiss.dataset.chunk = String(chunk.number);
   setAttr(dismiss, "aria-label", `Chunk ${chunk.number} is fine: dismiss its mark`);
+  // Under the hints, each restart the check proposes to cut, with what can be done about it.
+  const cuts = chunk.cuts || [];
+  const list = li.querySelector(".cuts");
+  show(list, cuts.length > 0);
+  setAttr(list, "aria-label", `Proposed cuts in chunk ${chunk.number}`);
+  const hadFocus = list.contains(document.activeElement);
+  list.replaceChildren(...cuts.map((cut) => makeCutItem(chunk, cut)));
+  // A cut made or left goes from the list: focus goes on to the next one, else to the chunk.
+  if (hadFocus) (list.querySelector("button") || li.querySelector(".chunk-button")).focus();
+}
+
+/** One proposed cut: its sentence, then Listen as read, Listen as cut, Cut it and Leave it. Each
+ *  button's name says which cut it is about, for a screen reader's list of buttons. */
+function makeCutItem(chunk, cut) {
+  const li = document.createElement("li");
+  li.className = "cut";
+  li.dataset.id = chunk.id || "";
+  li.dataset.cut = String(cut.cut);
+  li.dataset.chunk = String(chunk.number);
+  li.dataset.start = String(cut.start);
+  const text = document.createElement("p");
+  text.className = "cut-text";
+  text.textContent = `Proposed cut ${cut.text}`;
+  const where = `chunk ${chunk.number} at ${cutTime(cut.start)}`;
+  const buttons = document.createElement("div");
+  buttons.className = "button-row";
+  for (const [label, kind, style] of [
+    ["Listen as read", "cut-listen-read", "secondary"], ["Listen as cut", "cut-listen-cut", "secondary"],
+    ["Cut it", "cut-accept", "primary"], ["Leave it", "cut-dismiss", "secondary"],
+  ]) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `${kind} ${style}`;
+    button.textContent = label;
+    button.setAttribute("aria-label", `${label}: ${where}`);
+    buttons.append(button);
+  }
+  li.append(text, buttons);
+  return li;
+}
+
+/** "1.0 s": a time in a take, to a tenth, as the cuts' sentences say it. */
+function cutTime(value) { return `${(Math.round((value || 0) * 10) / 10).toFixed(1)} s`; }
+
+/** The line over the chunks while cuts are proposed: how many, and Cut all. The cuts' buttons
+ *  work while nothing records or exports. */
+function renderCuts(s, p, free) {
+  const count = s.chunks.reduce((sum, chunk) => sum + (chunk.cuts || []).length, 0);
+  show($("cuts-bar"), count > 0);
+  setText($("cuts-summary"), count === 1
+    ? "The take check found 1 place where words were read again: listen, then cut it or leave it."
+    : `The take check found ${count} places where words were read again: listen to each, then cut it or leave it.`);
+  setAttr($("cut-all"), "aria-label", count === 1 ? "Cut all: the 1 restart" : `Cut all ${count} restarts`);
+  enable($("cut-all"), free && count > 0);
+  for (const button of $("chunks").querySelectorAll(".cut-accept, .cut-dismiss")) enable(button, free);
 }
 
 function renderPlayer(s, p) {
@@ -1034,6 +1092,7 @@ function selectChunk(position) {
 function stopAudio() {
   cancelPunch();
   if (!audio.paused) audio.pause();
+  stopCutAudio();
 }
 
 function unloadAudio() {
@@ -1062,6 +1121,7 @@ function playFrom(position) {
 }
 
 function play() {
+  stopCutAudio(); // one thing plays at a time
   audio.play().catch((error) => {
     if (error.name === "AbortError") return; // paused or replaced before it started
     page.problem = `The recording could not be played (${error.message}).`;
@@ -1458,7 +1518,11 @@ document.addEventListener("click", (event) => {
   if (button && button.id === "cancel-fix") return cancelFix();
   if (button && button.classList.contains("pickup-do")) return doPickup(button.dataset.note);
   if (button && button.classList.contains("keep-take")) return send({ type: "keep", take: button.dataset.take });
-  const row = event.target.closest("#chunks li");
+  const cut = button && button.closest("li.cut");
+  if (cut) return cutButton(button, cut);
+  if (button && button.id === "cut-all") return cutAll();
+  if (event.target.closest("li.cut")) return; // the cut's own words: nothing to do
+  const row = event.target.closest("#chunks > li");
   if (row) return selectChunk([...row.parentNode.children].indexOf(row));
   if (!button) return;
   const job = button.classList.contains("retry") && button.closest("[data-job]");
@@ -1503,6 +1567,85 @@ audio.addEventListener("error", () => {
   page.audioFrom = null;
   scheduleRender();
 });
+
+/** What a cut's button does: listen in the browser, or ask the server to cut it or leave it. */
+function cutButton(button, item) {
+  const id = item.dataset.id, number = Number(item.dataset.cut);
+  if (button.classList.contains("cut-listen-read")) return listenToCut(item, "read");
+  if (button.classList.contains("cut-listen-cut")) return listenToCut(item, "cut");
+  page.notice = null;
+  page.problem = null;
+  if (button.classList.contains("cut-accept")) { stopCutAudio(); return send({ type: "cut", id, cut: number, action: "accept" }); }
+  if (button.classList.contains("cut-dismiss")) { stopCutAudio(); return send({ type: "cut", id, cut: number, action: "dismiss" }); }
+}
+
+function cutAll() {
+  page.notice = null;
+  page.problem = null;
+  stopCutAudio();
+  send({ type: "cutAll" });
+}
+
+/** Plays a proposed cut's surroundings in the browser: the take as read, or as it would be cut. */
+function listenToCut(item, as) {
+  if (isRecording(state) || page.streaming) return;
+  stopAudio();
+  const where = `chunk ${item.dataset.chunk} at ${cutTime(Number(item.dataset.start))}`;
+  const url = `/api/cuts/${encodeURIComponent(item.dataset.id)}/${item.dataset.cut}/audio?as=${as}` +
+    `&v=${encodeURIComponent(state.audioVersion)}${articleQuery ? "&" + articleQuery : ""}`;
+  page.problem = null;
+  page.notice = as === "cut"
+    ? `Playing ${where} as it would be cut: 2.5 s before and after.`
+    : `Playing ${where} as read: 2.5 s before the restart, the restart, and 2.5 s after.`;
+  page.cutHeard = { where, as, url };
+  cutAudio.src = url;
+  cutAudio.play().catch((error) => {
+    if (error.name === "AbortError") return; // stopped or replaced before it started
+    cutAudioFailed(url);
+  });
+  scheduleRender();
+}
+
+/** The cut's audio could not be had: the server's sentence says why (a cut made or left meanwhile). */
+async function cutAudioFailed(url) {
+  if (!page.cutHeard || page.cutHeard.url !== url) return;
+  page.cutHeard = null;
+  page.notice = null;
+  try {
+    const response = await fetch(url, { credentials: "same-origin" });
+    page.problem = response.ok ? "The cut could not be played in this browser." : await errorSentence(response, "The cut could not be heard");
+  } catch (error) {
+    page.problem = `The studio could not be reached (${error.message}).`;
+  }
+  scheduleRender();
+}
+
+function stopCutAudio() {
+  page.cutHeard = null;
+  if (!cutAudio.paused) cutAudio.pause();
+}
+
+cutAudio.addEventListener("ended", () => {
+  const heard = page.cutHeard;
+  if (!heard) return;
+  page.cutHeard = null;
+  page.notice = `Heard ${heard.where} ${heard.as === "cut" ? "as it would be cut" : "as read"}. Cut it, or leave it as it is.`;
+  scheduleRender();
+});
+cutAudio.addEventListener("error", () => {
+  if (cutAudio.getAttribute("src") && page.cutHeard) cutAudioFailed(page.cutHeard.url);
+});
+
+/** t: to the first proposed cut's first button, where its sentence is read out with it. */
+function goToCuts() {
+  const first = $("chunks").querySelector("li.cut button");
+  if (!first) {
+    page.notice = "The take check proposes no cut: it found no place where words were read again.";
+    return scheduleRender();
+  }
+  first.focus();
+  first.scrollIntoView({ block: "nearest" });
+}
 
 /** Dismisses the marks of chunk `number`'s take: select it, then d (the server keeps the order). */
 function dismissHints(number) {
@@ -1554,6 +1697,8 @@ document.addEventListener("keydown", (event) => {
     else handled = false;
   } else if (["r", "x", "e", "i", "u", "q", "s", "p", "n", "a", "o", "d", "k", "m"].includes(letter)) {
     pressKey(letter);
+  } else if (letter === "t") {
+    goToCuts();
   } else if (key === "ArrowUp" || key === "ArrowDown") {
     pressKey(key === "ArrowUp" ? "up" : "down");
   } else if (key === " ") {
