@@ -31,7 +31,7 @@ final class StudioCutListening: Sendable {
                 do throws(NarrationError) {
                     let preview = try library.cutPreview(number, ofChunk: take, of: article, context: Self.context)
                     guard !isStopped else { return finish(nil) }
-                    try Self.play(asCut ? preview.asCut : preview.asRead, on: try open(preview.format)) { self.isStopped }
+                    try preview.play(asCut: asCut, on: try open(preview.format)) { self.isStopped }
                     finish(nil)
                 } catch {
                     finish(error)
@@ -58,25 +58,5 @@ final class StudioCutListening: Sendable {
     /// Stops it at once (the speaker drops what it holds); it is over within one block.
     func stop() {
         progress.withLock { $0.stopped = true }
-    }
-
-    /// Writes `samples` (interleaved) to `device` a period at a time, asking `shouldStop` between
-    /// periods, waits until they are heard, and closes it.
-    private static func play(_ samples: [Int32], on device: any PlaybackOutput, shouldStop: () -> Bool) throws(NarrationError) {
-        defer { try? device.close() }
-        let block = max(1, device.periodFrames) * device.format.channels
-        var start = 0
-        try samples.withUnsafeBufferPointer { (all) throws(NarrationError) in
-            while start < all.count {
-                if shouldStop() {
-                    device.stopNow()
-                    return
-                }
-                let end = min(all.count, start + block)
-                try device.write(UnsafeBufferPointer(rebasing: all[start..<end]))
-                start = end
-            }
-            try device.drain()
-        }
     }
 }

@@ -225,10 +225,17 @@ extension CutPreview {
     /// until they are heard. `shouldStop` is asked between blocks: playing then stops at once.
     /// - Throws: the device's errors.
     public func play(asCut: Bool, device name: String, shouldStop: () -> Bool = { false }) throws(NarrationError) {
-        let device = try PlaybackDevice(name: name, format: format)
+        try play(asCut: asCut, on: try PlaybackDevice(name: name, format: format), shouldStop: shouldStop)
+    }
+
+    /// Plays the surroundings as read, or as cut, through `device` (opened in `format`) a
+    /// period at a time, waits until they are heard, and closes it. `shouldStop` is asked
+    /// between periods: playing then stops at once.
+    /// - Throws: the device's errors.
+    public func play(asCut: Bool, on device: any PlaybackOutput, shouldStop: () -> Bool = { false }) throws(NarrationError) {
         defer { try? device.close() }
         let samples = asCut ? self.asCut : asRead
-        let block = device.periodFrames * format.channels
+        let block = max(1, device.periodFrames) * format.channels
         var start = 0
         try samples.withUnsafeBufferPointer { (all) throws(NarrationError) in
             while start < all.count {

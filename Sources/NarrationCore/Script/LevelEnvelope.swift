@@ -1,6 +1,3 @@
-import func Foundation.log10
-import func Foundation.sqrt
-
 /// A take's level in short frames (5 ms), fine enough to place a cut between words: where the
 /// speech of a word begins, and the quietest moment of the pause before it.
 ///
@@ -22,19 +19,7 @@ public struct LevelEnvelope: Sendable, Equatable {
         self.speechThreshold = speechThreshold
         let frameLength = max(1, Int((Self.frameSeconds * Double(sampleRate)).rounded()))
         self.frameLength = frameLength
-        var levels: [Double] = []
-        levels.reserveCapacity(samples.count / frameLength + 1)
-        samples.withUnsafeBufferPointer { samples in
-            var start = 0
-            while start + frameLength <= samples.count {
-                var sum: Float = 0
-                for index in start..<(start + frameLength) { sum += samples[index] * samples[index] }
-                let rms = Double(sqrt(sum / Float(frameLength)))
-                levels.append(rms > 1e-6 ? max(20 * log10(rms), -120) : -120)
-                start += frameLength
-            }
-        }
-        self.levels = levels
+        levels = SpeechActivity.levels(of: samples, frameLength: frameLength)
     }
 
     /// The whole frames from `from` to `to` seconds; none when `to` is not after `from`.

@@ -35,16 +35,7 @@ public struct SpeechActivity: Sendable, Equatable {
     ) {
         precondition(sampleRate > 0, "a sample rate is positive")
         let frameLength = max(1, Int((Self.frameSeconds * Double(sampleRate)).rounded()))
-        var levels: [Double] = []
-        levels.reserveCapacity(samples.count / frameLength + 1)
-        var start = 0
-        while start + frameLength <= samples.count {
-            var sum: Float = 0
-            for index in start..<(start + frameLength) { sum += samples[index] * samples[index] }
-            let rms = Double(sqrt(sum / Float(frameLength)))
-            levels.append(rms > 1e-6 ? max(20 * log10(rms), -120) : -120)
-            start += frameLength
-        }
+        let levels = Self.levels(of: samples, frameLength: frameLength)
         frameLevels = levels
         guard !levels.isEmpty else {
             threshold = 0
@@ -78,5 +69,22 @@ public struct SpeechActivity: Sendable, Equatable {
             }
         }
         speech = merged.map { Double($0.lowerBound) * Self.frameSeconds...Double($0.upperBound) * Self.frameSeconds }
+    }
+
+    /// The RMS level in dBFS (no lower than −120) of each whole frame of `frameLength` samples.
+    static func levels(of samples: [Float], frameLength: Int) -> [Double] {
+        var levels: [Double] = []
+        levels.reserveCapacity(samples.count / frameLength + 1)
+        samples.withUnsafeBufferPointer { samples in
+            var start = 0
+            while start + frameLength <= samples.count {
+                var sum: Float = 0
+                for index in start..<(start + frameLength) { sum += samples[index] * samples[index] }
+                let rms = Double(sqrt(sum / Float(frameLength)))
+                levels.append(rms > 1e-6 ? max(20 * log10(rms), -120) : -120)
+                start += frameLength
+            }
+        }
+        return levels
     }
 }
