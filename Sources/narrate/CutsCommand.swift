@@ -13,10 +13,10 @@ extension Narrate {
                 where you went back and proposes a cut from the pause before your first try to \
                 the pause before the second. Each cut is numbered as this list shows it.
 
-                  narrate cuts                   # what was found, in the article's order
-                  narrate cuts --listen 1        # hear cut 1's surroundings as read, then as cut
-                  narrate cuts --accept 1        # cut it (one edit: narrate undo brings it back)
-                  narrate cuts --dismiss 2       # the take is right there: leave it
+                  narrate cuts                   # what was found, in order
+                  narrate cuts --listen 1        # hear cut 1 as read, then as cut
+                  narrate cuts --accept 1        # cut it (narrate undo brings it back)
+                  narrate cuts --dismiss 2       # leave the take as it is there
                   narrate cuts --accept-all      # cut every one listed
 
                 A cut is joined with a 10 ms crossfade; the old take goes to the article's \
@@ -65,7 +65,7 @@ extension Narrate {
 
         func runHere() throws {
             let device = try self.device ?? CommandRunner.settings().device
-            let (format, cuts, done) = try CommandRunner.withLibrary { (library) throws(NarrationError) in
+            let (cuts, done) = try CommandRunner.withLibrary { (library) throws(NarrationError) in
                 let article = try library.article(target.article)
                 let cuts = try library.proposedCuts(of: article)
                 func chosen(_ numbers: [Int]) throws(NarrationError) -> [TakeCut] {
@@ -108,7 +108,7 @@ extension Narrate {
                     if !done.isEmpty { done.append("narrate undo brings a take back as it was.") }
                 }
                 let left = (listen == nil && (acceptAll || !accept.isEmpty || !dismiss.isEmpty)) ? try library.proposedCuts(of: article) : cuts
-                return (article.format, left, done)
+                return (left, done)
             }
             if output.json {
                 Console.printJSON(CutsJSON(done: done, cuts: cuts.enumerated().map { CutJSON(number: $0.offset + 1, $0.element) }))
@@ -125,7 +125,6 @@ extension Narrate {
                 let paragraph = cut.paragraph.map { ", paragraph \($0)" } ?? ""
                 Console.print("\(offset + 1). chunk \(cut.index.number)\(paragraph): \(cut.cut)")
             }
-            _ = format
         }
     }
 }
