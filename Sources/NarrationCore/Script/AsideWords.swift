@@ -1,7 +1,8 @@
 /// What narrators say when they stumble and go back: "sorry", "let me start again", "oh no,
-/// wait". The recogniser listens for these phrases beside the article's own words, so that an
-/// aside is heard as itself instead of as article words it sounds like, and the take check can
-/// say "not in the text" and cut it with the restart it belongs to.
+/// wait". Where the recogniser hears them (the article's vocabulary holds them), the take check
+/// says "not in the text" and cuts them with the restart they belong to, and they do not count
+/// as the paragraph's words misheard. The recogniser's model of the article does not add them:
+/// measured, doing so cost right takes their sentence cues (see `ArticleRecogniser`).
 ///
 /// English only, like the recogniser; spelled as `SpokenWords` spells.
 public enum AsideWords {
