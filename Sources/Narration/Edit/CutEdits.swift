@@ -128,8 +128,9 @@ extension NarrationLibrary {
         FileSystem.syncDirectory(root.chunksURL(article.id))
         // The check moves with the audio: later cuts first, so earlier positions stay as found.
         var report = check.report
+        report.cuts = []  // the cuts left are moved below, with their dismissals
         let chosenNumbers = Set(chosen.map(\.number))
-        var others = report.cuts.enumerated().filter { !chosenNumbers.contains($0.offset) }
+        var others = check.report.cuts.enumerated().filter { !chosenNumbers.contains($0.offset) }
             .map { (cut: Optional($0.element), dismissed: check.dismissedCuts.contains($0.offset)) }
         for range in ranges.reversed() {
             report = report.cutting(range, sampleRate: format.sampleRate)

@@ -33,14 +33,4 @@ public enum CutJoin {
         if position < frames { pieces.append(.copy(position..<frames)) }
         return pieces
     }
-
-    /// The frames a piece adds to the joined take.
-    public static func length(of pieces: [Piece]) -> Int {
-        pieces.reduce(0) { total, piece in
-            switch piece {
-            case .copy(let range): total + range.count
-            case .crossfade(let out, _): total + out.count
-            }
-        }
-    }
 }

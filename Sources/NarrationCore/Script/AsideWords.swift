@@ -6,14 +6,11 @@
 ///
 /// English only, like the recogniser; spelled as `SpokenWords` spells.
 public enum AsideWords {
-    /// The phrases, each a sentence of the recogniser's language model.
-    public static let phrases: [[String]] = [
-        ["sorry"], ["correction"], ["oops"], ["pardon"], ["excuse", "me"],
-        ["let", "me", "start", "again"], ["let", "me", "try", "again"], ["start", "again"], ["oh", "no", "wait"],
+    /// The words of the asides: "sorry", "correction", "oops", "pardon", "excuse me", "let me
+    /// start again", "let me try again", "oh no, wait".
+    public static let words: Set<String> = [
+        "sorry", "correction", "oops", "pardon", "excuse", "me", "let", "start", "try", "again", "oh", "no", "wait",
     ]
-
-    /// Every word of `phrases`.
-    public static let words: Set<String> = Set(phrases.joined())
 
     /// The words that are an aside on their own; the others ("no", "again") are asides only
     /// beside another aside word, since a recogniser also hears them where nothing was said.
