@@ -81,7 +81,8 @@ let package = Package(
         ),
 
         // The take check: speech recognition of English takes against the article's own text,
-        // with a language model and dictionary made for each article. The only code that
+        // with a language model and dictionary made for each article; the take's cepstra, to
+        // find what it says twice, come from the caller (NarrationAudio). The only code that
         // imports PocketSphinx.
         .target(
             name: "SpeechRecognition",

@@ -9,7 +9,8 @@ import Synchronization
 ///   excluded) against the narrator's median; far faster is `possiblySkipped`.
 /// - English (`en`, `en-GB`, `en_US`…): speech recognition with PocketSphinx against a language
 ///   model of the article's own text, giving `wrongParagraph`, `unheard` and `notInText` hints,
-///   the restarts to cut (`Fumbles`) and sentence cues.
+///   the restarts to cut (`Fumbles`, with the stretches its sound says twice: `RepeatedSpeech`
+///   over the take's cepstra) and sentence cues.
 ///
 /// The decoder is single-threaded and `check` runs on the calling thread only; calls from
 /// several threads take turns.
@@ -48,10 +49,14 @@ public final class TakeChecker: Sendable {
     /// - Parameters:
     ///   - samples: the take, mono, full scale 1.0 (`mono(interleaved:channels:)` for more
     ///     channels), at any rate.
+    ///   - frames: the take's cepstra (`SpeechFrames(cepstraOf:sampleRate:)` in NarrationAudio),
+    ///     to find what its sound says twice; nil finds restarts from the words alone.
     ///   - narratorMedianRate: the median words per minute of the narrator's other takes
     ///     (`SpeakingRate.median(of:)`), nil when they have fewer than three.
     /// - Throws: `speechRecognition` when the decoder fails on the take.
-    public func check(samples: [Float], sampleRate: Int, paragraphIndex: Int, narratorMedianRate: Double?) throws(NarrationError) -> TakeCheckReport {
+    public func check(
+        samples: [Float], sampleRate: Int, frames: SpeechFrames?, paragraphIndex: Int, narratorMedianRate: Double?
+    ) throws(NarrationError) -> TakeCheckReport {
         precondition(paragraphs.indices.contains(paragraphIndex), "the take's paragraph is one of the article's")
         let activity = SpeechActivity(samples: samples, sampleRate: sampleRate)
         return try recogniser.withLock { (recogniser) throws(NarrationError) -> TakeCheckReport in
@@ -64,7 +69,7 @@ public final class TakeChecker: Sendable {
             return TakeCheckReport(
                 paragraphs: paragraphs, paragraphIndex: paragraphIndex, activity: activity, narratorMedianRate: narratorMedianRate,
                 heard: heard, vocabulary: recogniser.vocabulary, unknownWords: recogniser.unknownWords, envelope: envelope,
-                sampleRate: sampleRate, settings: settings, fumbleSettings: fumbleSettings)
+                frames: frames, sampleRate: sampleRate, settings: settings, fumbleSettings: fumbleSettings)
         }
     }
 

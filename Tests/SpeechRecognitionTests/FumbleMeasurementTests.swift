@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
+import NarrationAudio
 import NarrationCore
 import SpeechRecognition
 import Testing
 
 /// Restarts found and cut, measured on `FumbleTestSet`: figures per kind of fumble and per
-/// voice, printed; the assertions hold the false-cut target (right takes with a cut ≤ 5 %) and
-/// the rest at what is measured (see the test).
+/// voice, printed; the assertions are the targets (found ≥ 90 %, edges within 150 ms ≥ 90 % of
+/// those found, right takes with a cut ≤ 5 %).
 ///
 /// CI reads two voices and paces; `NARRATE_FUMBLE_READERS=all` reads all eight (136 takes, some
 /// minutes), as the figures in the docs were measured.
@@ -53,8 +54,10 @@ struct FumbleMeasurementTests {
         defer { checker.close() }
         return try set.takes.map { take in
             let before = TakeCheckMeasurementTests.Measurement.threadCPUSeconds()
+            let frames = SpeechFrames(cepstraOf: take.samples, sampleRate: SyntheticArticle.sampleRate)
             let report = try checker.check(
-                samples: take.samples, sampleRate: SyntheticArticle.sampleRate, paragraphIndex: take.paragraph, narratorMedianRate: nil)
+                samples: take.samples, sampleRate: SyntheticArticle.sampleRate, frames: frames, paragraphIndex: take.paragraph,
+                narratorMedianRate: nil)
             let cpu = TakeCheckMeasurementTests.Measurement.threadCPUSeconds() - before
             if ProcessInfo.processInfo.environment["NARRATE_FUMBLE_DETAIL"] != nil, take.fumble != nil {
                 print("¶\(take.paragraph) \(take.voice) \(take.fumble!.rawValue):" + (try detail(take, checker)))
@@ -86,14 +89,14 @@ struct FumbleMeasurementTests {
         print("cost: \(two(cpu)) CPU s for \(two(audio)) s of audio = \(two(cpu / audio)) × real time on one thread")
         if let example = checked.first(where: { !$0.report.cuts.isEmpty })?.report.cuts.first { print("as the volunteer sees one: \(example)") }
 
-        // The targets are 90 % found, every edge within 150 ms, at most 5 % of right takes cut.
-        // Measured with the two CI readers: 10 of 16 found, 7 of 10 with both edges within 150 ms,
-        // 0 of 18 right takes cut. What misses is the recogniser: espeak-ng's voices through the
-        // US acoustic model, whose language model of the article pulls a repeat toward the
-        // text's next words ("construction could begin" heard as "construction the three the").
-        // The right takes' target is met; the others are held at what is measured.
-        #expect(total.found * 16 >= total.fumbles * 9, "restarts found: \(total.found) of \(total.fumbles)")
-        #expect(total.edgesWithin * 10 >= total.found * 7, "edges within 150 ms: \(total.edgesWithin) of \(total.found)")
+        // The targets: 90 % found, edges within 150 ms, at most 5 % of right takes cut.
+        // Measured with all eight readers: 64 of 64 found, 63 with both edges within 150 ms,
+        // 2 of 72 right takes cut (from the words: "the wall running from the old mill" heard
+        // as "the old" read twice). Most restarts are found from the sound (`RepeatedSpeech`):
+        // the recogniser's words alone found 29 of 64, its language model of the article
+        // pulling a repeat toward the text's next words.
+        #expect(total.found * 10 >= total.fumbles * 9, "restarts found: \(total.found) of \(total.fumbles)")
+        #expect(total.edgesWithin * 10 >= total.found * 9, "edges within 150 ms: \(total.edgesWithin) of \(total.found)")
         #expect(total.rightTakesCut * 20 <= total.rightTakes, "right takes with a cut: \(total.rightTakesCut) of \(total.rightTakes)")
     }
 }

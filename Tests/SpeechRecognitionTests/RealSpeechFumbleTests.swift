@@ -55,7 +55,9 @@ struct RealSpeechFumbleTests {
             }
             // The false start's pause is the utterance's own start, cut with the attempt.
             if made.name == "false start", let cut = truth { truth = cut.lowerBound..<(cut.upperBound + Int(0.16 * Double(Self.rate))) }
-            let report = try checker.check(samples: samples, sampleRate: Self.rate, paragraphIndex: 0, narratorMedianRate: nil)
+            let report = try checker.check(
+                samples: samples, sampleRate: Self.rate, frames: SpeechFrames(cepstraOf: samples, sampleRate: Self.rate), paragraphIndex: 0,
+                narratorMedianRate: nil)
             let tally = FumbleScore.score(truth: truth, cuts: report.cuts, sampleRate: Self.rate)
             total.add(tally)
             let truthText = truth.map { "\(two(Double($0.lowerBound) / 16000))–\(two(Double($0.upperBound) / 16000)) s" } ?? "-"

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NarrationAudio
 import NarrationCore
 import SpeechRecognition
 import Testing
@@ -66,8 +67,10 @@ struct TakeCheckMeasurementTests {
                 }
                 let narratorMedian = median(excluding: paragraph)
                 let before = Self.threadCPUSeconds()
+                let frames = SpeechFrames(cepstraOf: made.samples, sampleRate: SyntheticArticle.sampleRate)
                 let report = try checker.check(
-                    samples: made.samples, sampleRate: SyntheticArticle.sampleRate, paragraphIndex: paragraph, narratorMedianRate: narratorMedian)
+                    samples: made.samples, sampleRate: SyntheticArticle.sampleRate, frames: frames, paragraphIndex: paragraph,
+                    narratorMedianRate: narratorMedian)
                 let cpu = Self.threadCPUSeconds() - before
                 takes.append(Take(
                     paragraph: paragraph, truth: truth, samples: made.samples, speech: made.speech, report: report, cpuSeconds: cpu,

@@ -59,7 +59,9 @@ extension NarrationLibrary {
             let scale = 1 / Float(1 << 31)
             let mono = TakeChecker.mono(interleaved: samples.map { Float($0) * scale }, channels: article.format.channels)
             let median = try catalog.medianWordsPerMinute(narrator: article.narrator, excluding: chunk.id)
-            let report = try checker.check(samples: mono, sampleRate: article.format.sampleRate, paragraphIndex: number - 1, narratorMedianRate: median)
+            let frames = SpeechFrames(cepstraOf: mono, sampleRate: article.format.sampleRate)
+            let report = try checker.check(
+                samples: mono, sampleRate: article.format.sampleRate, frames: frames, paragraphIndex: number - 1, narratorMedianRate: median)
             if try catalog.storeTakeCheck(report, for: chunk.id) {
                 checks.append(TakeCheck(chunk: chunk.id, report: report, dismissed: false))
             }

@@ -1,6 +1,8 @@
 /// The fumbles in a take: where the reader went back and read again (each a `ProposedCut`) and
 /// what they said that is not in the text (`notInText` hints), found from the words a
-/// recogniser heard and the path they take through the paragraph (`ReadingPath`).
+/// recogniser heard and the path they take through the paragraph (`ReadingPath`), and from the
+/// stretches the take's sound says twice (`RepeatedSpeech`), which find most restarts the
+/// recogniser's words miss.
 ///
 /// A jump back in the path is a restart when the words are heard twice: at least
 /// `Settings.wordsReadTwice` of the text's words heard in both attempts, or fewer with an aside
@@ -18,12 +20,18 @@ public struct Fumbles: Sendable, Equatable {
         /// an aside among them (one unmistakable aside word, or two of the others).
         public var strayRun: Int
         public var costs: ReadingPath.Costs
+        /// How stretches said twice are found from the take's sound.
+        public var repeats: RepeatedSpeech.Settings
 
-        public init(wordsReadTwice: Int = 2, restartPause: Double = 0.6, strayRun: Int = 5, costs: ReadingPath.Costs = ReadingPath.Costs()) {
+        public init(
+            wordsReadTwice: Int = 2, restartPause: Double = 0.6, strayRun: Int = 5, costs: ReadingPath.Costs = ReadingPath.Costs(),
+            repeats: RepeatedSpeech.Settings = RepeatedSpeech.Settings()
+        ) {
             self.wordsReadTwice = wordsReadTwice
             self.restartPause = restartPause
             self.strayRun = strayRun
             self.costs = costs
+            self.repeats = repeats
         }
     }
 
@@ -39,7 +47,13 @@ public struct Fumbles: Sendable, Equatable {
     ///   - text: the paragraph's words the recogniser can hear, in order.
     ///   - envelope: the take's levels, to place the cuts' edges; nil places them at the
     ///     recogniser's word boundaries.
-    public init(heard: [RecognisedWord], text: [String], envelope: LevelEnvelope?, sampleRate: Int, settings: Settings = Settings()) {
+    ///   - repeats: the stretches said twice found from the take's sound (`RepeatedSpeech`);
+    ///     each becomes a cut too, with its edges at the two attempts' onsets, unless a cut
+    ///     from the words already covers it (that cut then takes the sound's edges).
+    public init(
+        heard: [RecognisedWord], text: [String], envelope: LevelEnvelope?, sampleRate: Int, settings: Settings = Settings(),
+        repeats: [RepeatedSpeech.Repeat] = []
+    ) {
         let path = ReadingPath(heard: heard.map(\.word), text: text, costs: settings.costs)
         var cuts: [ProposedCut] = []
         var cutHeard: [Range<Int>] = []  // heard words inside each cut
@@ -117,7 +131,42 @@ public struct Fumbles: Sendable, Equatable {
                 startFrame: startFrame, endFrame: endFrame, sampleRate: sampleRate))
             cutHeard.append(first..<resume)
         }
-        self.cuts = cuts
+        // The stretches said twice by their sound: where they overlap a cut from the words,
+        // their edges (the words may be misheard); elsewhere a cut of their own.
+        for found in repeats {
+            let startFrame: Int, endFrame: Int
+            if let envelope {
+                startFrame = envelope.cutPoint(before: found.first, notBefore: found.first - 0.15)
+                endFrame = envelope.cutPoint(before: found.second, notBefore: found.second - 0.15)
+            } else {
+                startFrame = Int((found.first * Double(sampleRate)).rounded())
+                endFrame = Int((found.second * Double(sampleRate)).rounded())
+            }
+            guard endFrame > startFrame else { continue }
+            let inside = heard.indices.filter { heard[$0].start >= found.first - 0.05 && heard[$0].start < found.second - 0.05 }
+            if let overlapping = cuts.firstIndex(where: { $0.startFrame < endFrame && startFrame < $0.endFrame }) {
+                cuts[overlapping].startFrame = startFrame
+                cuts[overlapping].endFrame = endFrame
+                cuts[overlapping].start = Double(startFrame) / Double(sampleRate)
+                cuts[overlapping].end = Double(endFrame) / Double(sampleRate)
+                if let range = inside.first.map({ $0..<(inside.last! + 1) }) { cutHeard[overlapping] = range }
+                continue
+            }
+            // Its words: those of the text read in the second attempt as long as the first.
+            let again = heard.indices.filter { heard[$0].start >= found.second - 0.05 && heard[$0].start < found.second + found.matched }
+            let words = again.compactMap { index -> String? in
+                if case .read(let position, true) = path.steps[index] { return text[position] }
+                return nil
+            }
+            cuts.append(ProposedCut(
+                kind: .restart, words: (words.isEmpty ? again.map { heard[$0].word } : words).joined(separator: " "),
+                aside: inside.map { heard[$0].word }.filter(AsideWords.words.contains).joined(separator: " "),
+                startFrame: startFrame, endFrame: endFrame, sampleRate: sampleRate))
+            cutHeard.append(inside.first.map { $0..<(inside.last! + 1) } ?? 0..<0)
+        }
+        let order = cuts.indices.sorted { cuts[$0].startFrame < cuts[$1].startFrame }
+        self.cuts = order.map { cuts[$0] }
+        cutHeard = order.map { cutHeard[$0] }
 
         // Words added outside the cuts: runs with an aside word, or long runs.
         var strays: [TakeHint] = []

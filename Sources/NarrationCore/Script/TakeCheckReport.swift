@@ -162,7 +162,7 @@ extension TakeCheckReport {
     public init(
         paragraphs: [ScriptParagraph], paragraphIndex: Int, activity: SpeechActivity, narratorMedianRate: Double?,
         heard: [RecognisedWord]?, vocabulary: Set<String>? = nil, unknownWords: [String] = [],
-        envelope: LevelEnvelope? = nil, sampleRate: Int = 16_000,
+        envelope: LevelEnvelope? = nil, frames: SpeechFrames? = nil, sampleRate: Int = 16_000,
         settings: TakeAlignment.Settings = TakeAlignment.Settings(), fumbleSettings: Fumbles.Settings = Fumbles.Settings()
     ) {
         let paragraph = paragraphs[paragraphIndex]
@@ -174,7 +174,11 @@ extension TakeCheckReport {
             return
         }
         let hearable = paragraph.spokenWords.filter { vocabulary?.contains($0) ?? true }
-        let fumbles = Fumbles(heard: heard, text: hearable, envelope: envelope, sampleRate: sampleRate, settings: fumbleSettings)
+        let repeats = frames.flatMap { frames in
+            envelope.map { RepeatedSpeech(frames: frames, envelope: $0, wordStarts: heard.map(\.start), settings: fumbleSettings.repeats).repeats }
+        }
+        let fumbles = Fumbles(
+            heard: heard, text: hearable, envelope: envelope, sampleRate: sampleRate, settings: fumbleSettings, repeats: repeats ?? [])
         let alignment = TakeAlignment(
             heard: heard, paragraphs: paragraphs, paragraphIndex: paragraphIndex, vocabulary: vocabulary, notText: fumbles.notText, settings: settings)
         var hints = alignment.hints
