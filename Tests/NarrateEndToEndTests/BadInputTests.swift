@@ -13,6 +13,10 @@ struct BadInputTests {
         let id = try fixture.newArticle("Kept safe")
         try fixture.record(0.2)
         try fixture.record(0.3)
+        // The tests below damage the catalog or the files; the takes' measuring, still running
+        // in the background, would write into them (on CI, a catalog overwritten while that
+        // process held it open answered "no current article" instead of "damaged").
+        fixture.waitForBackgroundCommands()
         return (fixture, id, try fixture.recordings())
     }
 

@@ -11,8 +11,9 @@
 /// the cost the mean distance between aligned frames). The longest stretch from A that aligns
 /// with the start of B's at a mean distance of at most `Settings.sameness` is read twice if it
 /// lasts `Settings.shortest` or more and at most `Settings.longestBetween` of speech lies
-/// between its end and B (a broken-off word, "sorry"). Of several A for one B the one aligned
-/// best is kept.
+/// between its end and B (a broken-off word, "sorry"). Of several A for one B the longest
+/// match is kept; it is then begun earlier while the speech before both attempts still sounds
+/// alike (`extendedBack`), and of finds that overlap the longest stays.
 ///
 /// Pure logic.
 public struct RepeatedSpeech: Sendable, Equatable {
@@ -131,32 +132,15 @@ public struct RepeatedSpeech: Sendable, Equatable {
 
     /// The stretches of speech in the envelope (seconds), gaps under 0.1 s closed.
     static func speech(_ envelope: LevelEnvelope) -> [Range<Double>] {
-        var runs: [Range<Int>] = []
-        var start: Int?
-        for (frame, level) in envelope.levels.enumerated() {
-            if level > envelope.speechThreshold {
-                if start == nil { start = frame }
-            } else if let begun = start {
-                runs.append(begun..<frame)
-                start = nil
-            }
+        let closing = Int((0.1 / LevelEnvelope.frameSeconds).rounded()) - 1
+        return SpeechActivity.runs(of: envelope.levels, above: envelope.speechThreshold, closingGapsOf: closing).map {
+            Double($0.lowerBound) * LevelEnvelope.frameSeconds..<Double($0.upperBound) * LevelEnvelope.frameSeconds
         }
-        if let begun = start { runs.append(begun..<envelope.levels.count) }
-        let closing = Int((0.1 / LevelEnvelope.frameSeconds).rounded())
-        var merged: [Range<Int>] = []
-        for run in runs {
-            if let last = merged.last, run.lowerBound - last.upperBound < closing {
-                merged[merged.count - 1] = last.lowerBound..<run.upperBound
-            } else {
-                merged.append(run)
-            }
-        }
-        return merged.map { Double($0.lowerBound) * LevelEnvelope.frameSeconds..<Double($0.upperBound) * LevelEnvelope.frameSeconds }
     }
 
     /// For each second attempt (a pause of `pauseBefore` or more), every first attempt that
     /// aligns with it (none when nothing does).
-    public static func candidates(frames: SpeechFrames, envelope: LevelEnvelope, wordStarts: [Double], settings: Settings) -> [[Repeat]] {
+    static func candidates(frames: SpeechFrames, envelope: LevelEnvelope, wordStarts: [Double], settings: Settings) -> [[Repeat]] {
         let runs = speech(envelope)
         guard runs.count > 1, frames.count > 0 else { return [] }
         var found: [[Repeat]] = []

@@ -47,8 +47,13 @@ public struct SpeechActivity: Sendable, Equatable {
         let loud = sorted[Int(Double(sorted.count - 1) * 0.95)]
         threshold = max(floor + marginAboveFloor, loud - rangeBelowLoud)
 
-        // Runs of speech frames, then gaps shorter than longestGap closed.
-        let longestGapFrames = Int((longestGap / Self.frameSeconds).rounded())
+        let merged = Self.runs(of: levels, above: threshold, closingGapsOf: Int((longestGap / Self.frameSeconds).rounded()))
+        speech = merged.map { Double($0.lowerBound) * Self.frameSeconds...Double($0.upperBound) * Self.frameSeconds }
+    }
+
+    /// The runs of frames whose level is above `threshold`, with gaps of at most
+    /// `longestGapFrames` between two runs closed.
+    static func runs(of levels: [Double], above threshold: Double, closingGapsOf longestGapFrames: Int) -> [Range<Int>] {
         var runs: [Range<Int>] = []
         var runStart: Int?
         for (frame, level) in levels.enumerated() {
@@ -68,7 +73,7 @@ public struct SpeechActivity: Sendable, Equatable {
                 merged.append(run)
             }
         }
-        speech = merged.map { Double($0.lowerBound) * Self.frameSeconds...Double($0.upperBound) * Self.frameSeconds }
+        return merged
     }
 
     /// The RMS level in dBFS (no lower than −120) of each whole frame of `frameLength` samples.
