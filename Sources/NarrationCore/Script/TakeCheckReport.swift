@@ -159,6 +159,9 @@ extension TakeCheckReport {
     ///   - heard: the words recognised, or nil when no recogniser ran (a language without one).
     ///   - vocabulary: the words the recogniser can say.
     ///   - unknownWords: the article's words it cannot say; those of this paragraph are reported.
+    ///   - envelope: the take's levels, where the restarts' cuts are placed (`Fumbles`).
+    ///   - frames: the take's cepstra, to find what its sound says twice (`RepeatedSpeech`, which
+    ///     needs the envelope too); nil finds restarts from the words alone.
     public init(
         paragraphs: [ScriptParagraph], paragraphIndex: Int, activity: SpeechActivity, narratorMedianRate: Double?,
         heard: [RecognisedWord]?, vocabulary: Set<String>? = nil, unknownWords: [String] = [],
