@@ -57,9 +57,9 @@ class TakeUploadTests(StudiosTestCase):
         self.assertAlmostEqual(chunk["duration"], recorded, delta=0.3, msg=f"{label}: the chunk lasts {chunk['duration']:.3f} s, the microphone gave {recorded:.3f} s")
         # Chromium's fake microphone now and then differs from its file in its first few
         # milliseconds after a start (seen up to 0.04 s): the stretch checked begins at 0.1 s.
-        lag, worst, windows = continuous_match(audio[int(0.1 * rate):], source, rate)
+        lag, worst, windows, fill = continuous_match(audio[int(0.1 * rate):], source, rate)
         print(f"\n{label}: chunk {chunk['duration']:.3f} s, captured {recorded:.3f} s; the capture file's speech unbroken "
-              f"(lag {lag}, worst difference {worst:.0f}, {windows} one-second windows)")
+              f"(lag {lag}, worst difference {worst:.0f}, {windows} one-second windows, the loop's zero fill {fill} frames)")
 
     def test_1_a_reload_in_the_middle_of_a_take(self):
         page = self.open_studio("Reloaded mid-take")
