@@ -113,4 +113,41 @@ struct FumbleLogicTests {
         #expect(zip(times, [0.2, 2.5, 2.6, 6]).allSatisfy { abs($0 - $1) < 1e-9 }, "\(times)")
         #expect(cut.rate.speechSeconds == 5)
     }
+
+    @Test("an attempt begins at the rise into speech after a pause, not at a rise inside the broken-off word the recogniser's start fell in")
+    func attemptOnset() {
+        // Silence, a broken-off "mi-" (a loud "m", a 50 ms dip, the vowel's start), 0.2 s of
+        // quiet, then the attempt read again from 1.25 s. The recogniser put the word at 1.0 s.
+        let rate = 16_000
+        func level(_ value: Float, _ seconds: Double) -> [Float] { [Float](repeating: value, count: Int(seconds * Double(rate))) }
+        let samples = level(0, 0.9) + level(0.1, 0.05) + level(0.0005, 0.05) + level(0.1, 0.05) + level(0, 0.2) + level(0.1, 0.5)
+        let envelope = LevelEnvelope(samples: samples, sampleRate: rate, speechThreshold: -40)
+        #expect(abs(envelope.onset(near: 1.0, notBefore: 0.95) - 1.0) < 1e-9)
+        #expect(abs(envelope.attemptOnset(near: 1.0, notBefore: 0.95) - 1.25) < 1e-9)
+        // With no rise after a pause in reach, the nearest rise.
+        #expect(abs(envelope.attemptOnset(near: 1.0, notBefore: 0.95, quiet: 0.3) - 1.0) < 1e-9)
+    }
+
+    @Test("one restart found as two jumps by the words and once by the sound is one cut, at the sound's edges")
+    func oneRestartOneCut() {
+        let text = Self.text
+        // "the council met on" twice broken off, then read on: the words see two jumps back.
+        var heard = Self.said(Array(text[0..<4]), from: 1.0)
+        heard += Self.said(Array(text[0..<4]), from: 3.0)
+        heard += Self.said(text, from: 5.0)
+        let words = Fumbles(heard: heard, text: text, envelope: nil, sampleRate: 16_000)
+        #expect(words.cuts.map { [$0.startFrame, $0.endFrame] } == [[16_000, 48_000], [48_000, 80_000]])
+        // The sound heard the first attempt said again at 5.0 s: one cut from 1.0 to 5.0 s.
+        let sound = RepeatedSpeech.Repeat(first: 1.0, matched: 1.5, second: 5.0, distance: 4)
+        let fumbles = Fumbles(heard: heard, text: text, envelope: nil, sampleRate: 16_000, repeats: [sound])
+        #expect(fumbles.cuts.map { [$0.startFrame, $0.endFrame] } == [[16_000, 80_000]])
+        #expect(fumbles.cuts.first?.words == "the council met on")
+        // Two finds of the sound that overlap each other are joined, never proposed as two.
+        let overlapping = [
+            RepeatedSpeech.Repeat(first: 1.0, matched: 1.0, second: 3.0, distance: 4),
+            RepeatedSpeech.Repeat(first: 2.5, matched: 1.0, second: 5.0, distance: 4),
+        ]
+        let joined = Fumbles(heard: Self.said(text, from: 5.0), text: text, envelope: nil, sampleRate: 16_000, repeats: overlapping)
+        #expect(joined.cuts.map { [$0.startFrame, $0.endFrame] } == [[16_000, 80_000]])
+    }
 }

@@ -57,6 +57,7 @@ public struct Fumbles: Sendable, Equatable {
         let path = ReadingPath(heard: heard.map(\.word), text: text, costs: settings.costs)
         var cuts: [ProposedCut] = []
         var cutHeard: [Range<Int>] = []  // heard words inside each cut
+        var fromSound: [Bool] = []  // whether each cut's edges come from the sound
         for (number, jump) in path.jumps.enumerated() {
             let passStart = number == 0 ? 0 : path.jumps[number - 1].heard
             let passEnd = jump.heard
@@ -116,8 +117,8 @@ public struct Fumbles: Sendable, Equatable {
             let between = heard[resume - 1].end
             let startFrame: Int, endFrame: Int
             if let envelope {
-                let firstOnset = envelope.onset(near: heard[first].start, notBefore: before)
-                let secondOnset = envelope.onset(near: heard[resume].start, notBefore: between)
+                let firstOnset = envelope.attemptOnset(near: heard[first].start, notBefore: before)
+                let secondOnset = envelope.attemptOnset(near: heard[resume].start, notBefore: between)
                 startFrame = envelope.cutPoint(before: firstOnset, notBefore: before)
                 endFrame = envelope.cutPoint(before: secondOnset, notBefore: between)
             } else {
@@ -130,6 +131,7 @@ public struct Fumbles: Sendable, Equatable {
                 words: text[target...min(furthest, text.count - 1)].joined(separator: " "), aside: aside.joined(separator: " "),
                 startFrame: startFrame, endFrame: endFrame, sampleRate: sampleRate))
             cutHeard.append(first..<resume)
+            fromSound.append(false)
         }
         // The stretches said twice by their sound: where they overlap a cut from the words,
         // their edges (the words may be misheard); elsewhere a cut of their own.
@@ -144,12 +146,20 @@ public struct Fumbles: Sendable, Equatable {
             }
             guard endFrame > startFrame else { continue }
             let inside = heard.indices.filter { heard[$0].start >= found.first - 0.05 && heard[$0].start < found.second - 0.05 }
-            if let overlapping = cuts.firstIndex(where: { $0.startFrame < endFrame && startFrame < $0.endFrame }) {
-                cuts[overlapping].startFrame = startFrame
-                cuts[overlapping].endFrame = endFrame
-                cuts[overlapping].start = Double(startFrame) / Double(sampleRate)
-                cuts[overlapping].end = Double(endFrame) / Double(sampleRate)
-                if let range = inside.first.map({ $0..<(inside.last! + 1) }) { cutHeard[overlapping] = range }
+            let overlapping = cuts.indices.filter { !fromSound[$0] && cuts[$0].startFrame < endFrame && startFrame < cuts[$0].endFrame }
+            if let kept = overlapping.first {
+                cuts[kept].startFrame = startFrame
+                cuts[kept].endFrame = endFrame
+                cuts[kept].start = Double(startFrame) / Double(sampleRate)
+                cuts[kept].end = Double(endFrame) / Double(sampleRate)
+                if let range = inside.first.map({ $0..<(inside.last! + 1) }) { cutHeard[kept] = range }
+                fromSound[kept] = true
+                // The words may show one restart as two jumps; the sound shows it once.
+                for index in overlapping.dropFirst().reversed() {
+                    cuts.remove(at: index)
+                    cutHeard.remove(at: index)
+                    fromSound.remove(at: index)
+                }
                 continue
             }
             // Its words: those of the text read in the second attempt as long as the first.
@@ -163,10 +173,32 @@ public struct Fumbles: Sendable, Equatable {
                 aside: inside.map { heard[$0].word }.filter(AsideWords.words.contains).joined(separator: " "),
                 startFrame: startFrame, endFrame: endFrame, sampleRate: sampleRate))
             cutHeard.append(inside.first.map { $0..<(inside.last! + 1) } ?? 0..<0)
+            fromSound.append(true)
         }
+        // One restart found twice (a sound repeat over two cuts from the words, say) is one cut:
+        // overlapping cuts join, keeping the longer one's words, since cuts are taken out together.
         let order = cuts.indices.sorted { cuts[$0].startFrame < cuts[$1].startFrame }
-        self.cuts = order.map { cuts[$0] }
-        cutHeard = order.map { cutHeard[$0] }
+        var joined: [ProposedCut] = []
+        var joinedHeard: [Range<Int>] = []
+        for index in order {
+            let cut = cuts[index], words = cutHeard[index]
+            guard let last = joined.last, cut.startFrame < last.endFrame else {
+                joined.append(cut)
+                joinedHeard.append(words)
+                continue
+            }
+            var union = last.frames.count >= cut.frames.count ? last : cut
+            union.startFrame = last.startFrame
+            union.endFrame = max(last.endFrame, cut.endFrame)
+            union.start = Double(union.startFrame) / Double(sampleRate)
+            union.end = Double(union.endFrame) / Double(sampleRate)
+            joined[joined.count - 1] = union
+            let lastWords = joinedHeard[joinedHeard.count - 1]
+            joinedHeard[joinedHeard.count - 1] =
+                words.isEmpty ? lastWords : lastWords.isEmpty ? words : min(lastWords.lowerBound, words.lowerBound)..<max(lastWords.upperBound, words.upperBound)
+        }
+        self.cuts = joined
+        cutHeard = joinedHeard
 
         // Words added outside the cuts: runs with an aside word, or long runs.
         var strays: [TakeHint] = []

@@ -45,6 +45,23 @@ public struct LevelEnvelope: Sendable, Equatable {
         return best.map { Double($0) * Self.frameSeconds } ?? wordStart
     }
 
+    /// Where an attempt at reading begins near a word the recogniser placed at `wordStart`: like
+    /// `onset(near:notBefore:)`, but a rise after at least `quiet` seconds below the speech
+    /// threshold (speech after a pause) is preferred to any rise inside speech, such as the
+    /// vowel after a word's first consonant. A recogniser often puts a restarted word's start in
+    /// the broken-off attempt before it ("mi- … mill"); the attempt itself begins after the pause.
+    public func attemptOnset(near wordStart: Double, notBefore earliest: Double, quiet: Double = 0.1) -> Double {
+        let window = frames(from: max(earliest, wordStart - 0.15), to: wordStart + 0.35)
+        let quietFrames = max(1, Int((quiet / Self.frameSeconds).rounded()))
+        var best: Int?
+        for frame in window where frame >= quietFrames && levels[frame] > speechThreshold
+            && levels[(frame - quietFrames)..<frame].allSatisfy({ $0 <= speechThreshold }) {
+            let seconds = Double(frame) * Self.frameSeconds
+            if best.map({ abs(seconds - wordStart) < abs(Double($0) * Self.frameSeconds - wordStart) }) ?? true { best = frame }
+        }
+        return best.map { Double($0) * Self.frameSeconds } ?? onset(near: wordStart, notBefore: earliest)
+    }
+
     /// The frame of the take at which to cut before speech that begins at `onset`: the middle of
     /// the quiet frame nearest the speech among those within 3 dB of the quietest in the 150 ms
     /// before it, but not before `earliest` (the previous word's end); the onset itself when
