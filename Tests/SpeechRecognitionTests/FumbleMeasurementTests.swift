@@ -92,7 +92,7 @@ struct FumbleMeasurementTests {
         // The targets: 90 % found, edges within 150 ms, at most 5 % of right takes cut.
         // Measured with all eight readers: 64 of 64 found, 63 with both edges within 150 ms
         // (the other cuts en-us-nyc's false start after its quiet "F", at both attempts alike,
-        // 198 ms from the file's start), 1 of 72 right takes cut (from the words: "the wall
+        // 198 ms from the file's start), 2 of 72 right takes cut (from the words: "the wall
         // running from the old mill" heard as "the old" read twice). Most restarts are found from the sound (`RepeatedSpeech`):
         // the recogniser's words alone found 29 of 64, its language model of the article
         // pulling a repeat toward the text's next words.

@@ -77,6 +77,22 @@ struct RepeatedSpeechTests {
         #expect(abs(found.second - (start + length)) <= 0.03, "second attempt at \(found.second) s, not \(start + length) s")
     }
 
+    @Test("a second attempt run on from the first is placed where the two sound alike, a recogniser's boundary 150 ms out either way")
+    func alignedStart() throws {
+        let attempt = Self.words([1200, 500, 2600])
+        let start = 0.3 + 4 * 0.3 + 0.4
+        let second = start + Double(attempt.count) / Double(Self.rate)
+        let take = Self.pause(0.3) + Self.words(Self.sentence) + Self.pause(0.4) + attempt + attempt + Self.words([1700, 400]) + Self.pause(0.3)
+        let frames = SpeechFrames(cepstraOf: take, sampleRate: Self.rate)
+        for near in [second - 0.15, second + 0.15] {
+            let found = try #require(RepeatedSpeech.alignedStart(of: start, near: near, frames: frames, sameness: 8))
+            #expect(abs(found - second) <= 0.02, "from \(near) s: \(found) s, not \(second) s")
+        }
+        // Words that are not said again align nowhere.
+        let other = Self.pause(0.3) + Self.words(Self.sentence) + Self.pause(0.4) + attempt + Self.words([3300, 700, 1900]) + Self.pause(0.3)
+        #expect(RepeatedSpeech.alignedStart(of: start, near: second, frames: SpeechFrames(cepstraOf: other, sampleRate: Self.rate), sameness: 8) == nil)
+    }
+
     @Test("a repeat the recogniser's words do not show is a cut of its own, its words those of the second attempt")
     func cutFromTheSound() {
         let paragraph = ScriptParagraph(kind: .paragraph, text: "The council met on Tuesday evening to debate a plan.")

@@ -50,9 +50,12 @@ public struct Fumbles: Sendable, Equatable {
     ///   - repeats: the stretches said twice found from the take's sound (`RepeatedSpeech`);
     ///     each becomes a cut too, with its edges at the two attempts' onsets, unless a cut
     ///     from the words already covers it (that cut then takes the sound's edges).
+    ///   - frames: the take's `SpeechFrames`, to place a second attempt that runs on from the
+    ///     first without a pause (`RepeatedSpeech.alignedStart`); nil leaves it at the
+    ///     recogniser's word.
     public init(
         heard: [RecognisedWord], text: [String], envelope: LevelEnvelope?, sampleRate: Int, settings: Settings = Settings(),
-        repeats: [RepeatedSpeech.Repeat] = []
+        repeats: [RepeatedSpeech.Repeat] = [], frames: SpeechFrames? = nil
     ) {
         let path = ReadingPath(heard: heard.map(\.word), text: text, costs: settings.costs)
         var cuts: [ProposedCut] = []
@@ -118,7 +121,13 @@ public struct Fumbles: Sendable, Equatable {
             let startFrame: Int, endFrame: Int
             if let envelope {
                 let firstOnset = envelope.attemptOnset(near: heard[first].start, notBefore: before)
-                let secondOnset = envelope.attemptOnset(near: heard[resume].start, notBefore: between)
+                var secondOnset = envelope.attemptOnset(near: heard[resume].start, notBefore: between)
+                // Run on from the first attempt without a pause, the second begins where its
+                // sound aligns best with the first's: it moves a cut's edge, never makes a cut.
+                if let frames, secondOnset > firstOnset, !envelope.followsPause(secondOnset),
+                    let aligned = RepeatedSpeech.alignedStart(of: firstOnset, near: secondOnset, frames: frames, sameness: settings.repeats.sameness) {
+                    secondOnset = aligned
+                }
                 startFrame = envelope.cutPoint(before: firstOnset, notBefore: before)
                 endFrame = envelope.cutPoint(before: secondOnset, notBefore: between)
             } else {

@@ -54,12 +54,25 @@ public struct LevelEnvelope: Sendable, Equatable {
         let window = frames(from: max(earliest, wordStart - 0.15), to: wordStart + 0.35)
         let quietFrames = max(1, Int((quiet / Self.frameSeconds).rounded()))
         var best: Int?
-        for frame in window where frame >= quietFrames && levels[frame] > speechThreshold
-            && levels[(frame - quietFrames)..<frame].allSatisfy({ $0 <= speechThreshold }) {
+        for frame in window where levels[frame] > speechThreshold && quietBefore(frame, frames: quietFrames) {
             let seconds = Double(frame) * Self.frameSeconds
             if best.map({ abs(seconds - wordStart) < abs(Double($0) * Self.frameSeconds - wordStart) }) ?? true { best = frame }
         }
         return best.map { Double($0) * Self.frameSeconds } ?? onset(near: wordStart, notBefore: earliest)
+    }
+
+    /// Whether speech that begins at `seconds` follows at least `quiet` seconds below the speech
+    /// threshold: false for a rise inside speech, as where a second attempt runs on from the first.
+    public func followsPause(_ seconds: Double, quiet: Double = 0.1) -> Bool {
+        guard seconds.isFinite, seconds >= 0 else { return false }
+        let frame = Int((seconds / Self.frameSeconds).rounded())
+        return quietBefore(frame, frames: max(1, Int((quiet / Self.frameSeconds).rounded())))
+    }
+
+    /// Whether the `frames` frames before `frame` are all below the speech threshold.
+    private func quietBefore(_ frame: Int, frames count: Int) -> Bool {
+        guard frame >= count, frame <= levels.count else { return false }
+        return levels[(frame - count)..<frame].allSatisfy { $0 <= speechThreshold }
     }
 
     /// The frame of the take at which to cut before speech that begins at `onset`: the middle of

@@ -175,15 +175,50 @@ public struct RepeatedSpeech: Sendable, Equatable {
     /// shorter than `shortest` frames. The search stops once the rows' best mean passes twice
     /// `sameness`.
     static func longestMatch(_ frames: SpeechFrames, from: Int, to: Int, against: Int, shortest: Int, sameness: Float) -> (Int, Float)? {
+        guard to - from >= shortest else { return nil }
+        var best: (Int, Float)?
+        aligning(frames, from: from, to: to, against: against) { row, mean in
+            if mean <= sameness, row + 1 >= shortest { best = (row + 1, mean) }
+            return !(mean > 2 * sameness && row + 1 >= shortest)
+        }
+        return best
+    }
+
+    /// Where a second attempt that follows the first without a pause begins: of the frames
+    /// within `reach` seconds of `near` (where the recogniser put it) and at least `span` after
+    /// `first`, the one whose speech aligns best with the `span` seconds from `first`, if that
+    /// alignment's mean distance is at most `sameness`; nil otherwise. Within speech the level
+    /// shows no edge, and the recogniser's boundary there can be a syllable out.
+    public static func alignedStart(of first: Double, near: Double, frames: SpeechFrames, reach: Double = 0.25, span: Double = 0.4, sameness: Float) -> Double? {
+        guard first.isFinite, near.isFinite, frames.count > 0 else { return nil }
+        let from = frames.frame(at: first), rows = Int((span / frames.frameSeconds).rounded())
+        let low = max(from + rows, frames.frame(at: near - reach)), high = min(frames.count - rows, frames.frame(at: near + reach))
+        guard rows > 0, from + rows <= frames.count, low <= high else { return nil }
+        var best: (frame: Int, mean: Float)?
+        for candidate in low...high {
+            var last = Float.greatestFiniteMagnitude
+            aligning(frames, from: from, to: from + rows, against: candidate) { _, mean in
+                last = mean
+                return true
+            }
+            if last <= sameness, last < best?.mean ?? .greatestFiniteMagnitude { best = (candidate, last) }
+        }
+        return best.map { Double($0.frame) * frames.frameSeconds }
+    }
+
+    /// Dynamic time warping of the frames from `from` (up to `to`) against those from
+    /// `against` (up to one and a half times as many), steps of one frame in either or both, the
+    /// cost of a path the mean distance of its aligned frames. `row` is told each row's cheapest
+    /// mean, in order, until it returns false.
+    static func aligning(_ frames: SpeechFrames, from: Int, to: Int, against: Int, row body: (Int, Float) -> Bool) {
         let rows = to - from
         let columns = min(frames.count - against, rows * 3 / 2 + 10)
-        guard rows >= shortest, columns > 0 else { return nil }
+        guard rows > 0, columns > 0, from >= 0, against >= 0 else { return }
         let dimensions = frames.dimensions
         let infinity = Float.greatestFiniteMagnitude
         // cost[j], steps[j]: the cheapest path to (row, j) and its length in frames of both.
         var previous = [Float](repeating: infinity, count: columns), previousSteps = [Int](repeating: 0, count: columns)
         var current = previous, currentSteps = previousSteps
-        var best: (Int, Float)?
         frames.values.withUnsafeBufferPointer { values in
             func distance(_ a: Int, _ b: Int) -> Float {
                 var sum: Float = 0
@@ -221,12 +256,10 @@ public struct RepeatedSpeech: Sendable, Equatable {
                     currentSteps[j] = steps
                     if cost < infinity { rowBest = min(rowBest, cost / Float(steps)) }
                 }
-                if rowBest <= sameness, row + 1 >= shortest { best = (row + 1, rowBest) }
-                if rowBest > 2 * sameness, row + 1 >= shortest { break }
+                guard body(row, rowBest) else { return }
                 swap(&previous, &current)
                 swap(&previousSteps, &currentSteps)
             }
         }
-        return best
     }
 }

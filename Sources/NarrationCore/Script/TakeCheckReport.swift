@@ -181,7 +181,8 @@ extension TakeCheckReport {
             envelope.map { RepeatedSpeech(frames: frames, envelope: $0, wordStarts: heard.map(\.start), settings: fumbleSettings.repeats).repeats }
         }
         let fumbles = Fumbles(
-            heard: heard, text: hearable, envelope: envelope, sampleRate: sampleRate, settings: fumbleSettings, repeats: repeats ?? [])
+            heard: heard, text: hearable, envelope: envelope, sampleRate: sampleRate, settings: fumbleSettings, repeats: repeats ?? [],
+            frames: frames)
         let alignment = TakeAlignment(
             heard: heard, paragraphs: paragraphs, paragraphIndex: paragraphIndex, vocabulary: vocabulary, notText: fumbles.notText, settings: settings)
         var hints = alignment.hints
