@@ -82,10 +82,7 @@ class TakeUploadTests(StudiosTestCase):
         self.assertLess(chunk["duration"], captured / 44100 + 1.0)
 
     def test_2_the_server_killed_and_started_again_in_the_middle_of_a_take(self):
-        page = self.open_studio("Server killed mid-take")
-        before = len(self.studio.chunks(self.current))
-        page.click("record")
-        page.wait_js("return uploads.capturing && uploads.capturing.durable > 2 * 44100", "2 s of a take on the server's disk", 20)
+        page, before, take = self.recording("Server killed mid-take", "uploads.capturing.durable > 2 * 44100", "2 s of a take on the server's disk")
         port = self.studio.port
         self.studio.process.kill()
         self.studio.process.wait()
@@ -99,9 +96,17 @@ class TakeUploadTests(StudiosTestCase):
         page.wait_chunk_count(before + 1, 30)
         page.wait_js("return uploads.takes.size === 0", "the page to forget the take once it is on the server", 20)
         chunk = self.studio.chunks(self.current)[-1]
-        captured = page.js("return uploads.endedLengths")
-        self.check_chunk(chunk, captured[-1] / 44100, "server killed mid-take")
         self.assertFalse(chunk.get("recovered"), "the take was committed as a recovered chunk, not finished by its page")
+        # First narrate's promise: the chunk is what the page's microphone gave, sample for
+        # sample, across the server's death. Then the microphone's own: Chromium's fake device
+        # plays its file unbroken. Under load it has been seen to give one 10 ms buffer twice;
+        # checked second, such a failure is the device's, not narrate's.
+        captured = self.captured(page, take)
+        _, audio = samples(chunk["file"])
+        self.assertGreater(len(captured), 3 * 44100)
+        self.assertEqual(len(audio), len(captured), "the chunk is not as long as what the microphone gave")
+        self.assertTrue(numpy.array_equal(audio, captured), "the chunk is not the captured audio sample for sample")
+        self.check_chunk(chunk, len(captured) / 44100, "server killed mid-take")
 
 
     def test_3_a_take_started_while_the_one_before_is_still_being_stored(self):
