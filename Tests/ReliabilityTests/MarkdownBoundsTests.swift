@@ -11,6 +11,19 @@ import Testing
 /// for every construct the reader knows; then random mixtures of them, seeded.
 @Suite("Markdown is read in bounded time and depth")
 struct MarkdownBoundsTests {
+    /// The processor time a reading may take: the second the web studio and the command line
+    /// promise, for the release binary. The tests run a debug build, several times slower, whose
+    /// slowest shapes (the line-by-line ones) measured 0.69 to 1.06 s from run to run, so it is
+    /// held to 2 s: a reading that is not linear in its input still fails by far (Ink took 16.7 s
+    /// on 49 bytes of brackets).
+    static let bound: Duration = {
+        #if DEBUG
+            .seconds(2)
+        #else
+            .seconds(1)
+        #endif
+    }()
+
     /// About 1 MB of `unit` repeated.
     static func repeated(_ unit: String, bytes: Int = 1 << 20) -> String {
         String(repeating: unit, count: max(1, bytes / unit.utf8.count))
@@ -79,7 +92,7 @@ struct MarkdownBoundsTests {
         let shape = Self.shapes[index]
         let (result, elapsed) = Self.read(shape.text)
         print("figure: Markdown '\(shape.name)', \(shape.text.utf8.count) bytes: \(elapsed)")
-        #expect(elapsed < .seconds(1), "\(shape.name): \(elapsed)")
+        #expect(elapsed < Self.bound, "\(shape.name): \(elapsed)")
         switch result {
         case .success(let paragraphs):
             #expect(!paragraphs.isEmpty)
@@ -112,7 +125,7 @@ struct MarkdownBoundsTests {
             }
             let (result, elapsed) = Self.read(text)
             slowest = max(slowest, elapsed)
-            #expect(elapsed < .seconds(1), "round \(round) (seed \(random.seed)), \(text.utf8.count) bytes of \(favourites): \(elapsed)")
+            #expect(elapsed < Self.bound, "round \(round) (seed \(random.seed)), \(text.utf8.count) bytes of \(favourites): \(elapsed)")
             if case .failure(let error) = result {
                 refused += 1
                 #expect(error.message == "\"bomb.md\" has no text to read.", "round \(round): \(error.message)")
@@ -175,6 +188,6 @@ struct MarkdownBoundsTests {
         #expect(error == NarrationError(
             .textUnreadable,
             "\"bomb.md\" is 16.0 MB of Markdown, more than the 16 MB narrate reads as one article: split it into articles and try again."))
-        #expect(elapsed < .seconds(1))
+        #expect(elapsed < Self.bound)
     }
 }

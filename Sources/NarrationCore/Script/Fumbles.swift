@@ -7,7 +7,9 @@
 /// A jump back in the path is a restart when the words are heard twice: at least
 /// `Settings.wordsReadTwice` of the text's words heard in both attempts, or fewer with an aside
 /// between, a broken-off word, or a long pause to show it. The cut runs from the pause before
-/// the first attempt to the pause before the second (`LevelEnvelope.cutPoint`).
+/// the first attempt to the pause before the second (`LevelEnvelope.attemptOnset`, `cutPoint`);
+/// a second attempt run on from the first without a pause begins where the two attempts' sound
+/// aligns (`RepeatedSpeech.alignedStart`). Cuts that overlap are joined: one restart, one cut.
 ///
 /// Pure logic; without an envelope the edges are the recogniser's word boundaries.
 public struct Fumbles: Sendable, Equatable {

@@ -115,7 +115,6 @@ struct MarkdownInline {
     /// The bytes that may start markup, by value.
     private static let isMarkup: [Bool] = (0...255).map { "\\`*_~[]!<>&\n\r".utf8.contains(UInt8($0)) }
 
-    private static let commentOpening = Array("<!--".utf8)
     private static let lineBreak = Array("br".utf8)
 
     // MARK: Escapes and code
@@ -335,7 +334,9 @@ struct MarkdownInline {
     /// An HTML comment (dropped), an autolink (its address), an HTML tag (dropped; `<br>` is a
     /// space), or a `<` in the text.
     private mutating func readAngleBracket() {
-        if text.count - index >= 4, text[index..<index + 4].elementsEqual(Self.commentOpening) {
+        // Byte by byte, not a slice compared: this runs for every `<`, and text made of
+        // nothing else must still read in linear time with a small constant.
+        if text.count - index >= 4, text[index + 1] == UInt8(ascii: "!"), text[index + 2] == UInt8(ascii: "-"), text[index + 3] == UInt8(ascii: "-") {
             if let end = commentEnd(from: index + 4) {
                 index = end + 3
                 return
