@@ -60,9 +60,13 @@ public struct Fumbles: Sendable, Equatable {
         repeats: [RepeatedSpeech.Repeat] = [], frames: SpeechFrames? = nil
     ) {
         let path = ReadingPath(heard: heard.map(\.word), text: text, costs: settings.costs)
-        var cuts: [ProposedCut] = []
-        var cutHeard: [Range<Int>] = []  // heard words inside each cut
-        var fromSound: [Bool] = []  // whether each cut's edges come from the sound
+        /// A cut found, the heard words inside it, and whether its edges come from the sound.
+        struct Found {
+            var cut: ProposedCut
+            var heard: Range<Int>
+            var fromSound: Bool
+        }
+        var found: [Found] = []
         for (number, jump) in path.jumps.enumerated() {
             let passStart = number == 0 ? 0 : path.jumps[number - 1].heard
             let passEnd = jump.heard
@@ -137,79 +141,64 @@ public struct Fumbles: Sendable, Equatable {
                 endFrame = Int((heard[resume].start * Double(sampleRate)).rounded())
             }
             guard endFrame > startFrame else { continue }
-            cuts.append(ProposedCut(
+            let cut = ProposedCut(
                 kind: twice >= settings.wordsReadTwice || !brokenOff ? .restart : .falseStart,
                 words: text[target...min(furthest, text.count - 1)].joined(separator: " "), aside: aside.joined(separator: " "),
-                startFrame: startFrame, endFrame: endFrame, sampleRate: sampleRate))
-            cutHeard.append(first..<resume)
-            fromSound.append(false)
+                startFrame: startFrame, endFrame: endFrame, sampleRate: sampleRate)
+            found.append(Found(cut: cut, heard: first..<resume, fromSound: false))
         }
         // The stretches said twice by their sound: where they overlap a cut from the words,
         // their edges (the words may be misheard); elsewhere a cut of their own.
-        for found in repeats {
+        for said in repeats {
             let startFrame: Int, endFrame: Int
             if let envelope {
-                startFrame = envelope.cutPoint(before: found.first, notBefore: found.first - 0.15)
-                endFrame = envelope.cutPoint(before: found.second, notBefore: found.second - 0.15)
+                startFrame = envelope.cutPoint(before: said.first, notBefore: said.first - 0.15)
+                endFrame = envelope.cutPoint(before: said.second, notBefore: said.second - 0.15)
             } else {
-                startFrame = Int((found.first * Double(sampleRate)).rounded())
-                endFrame = Int((found.second * Double(sampleRate)).rounded())
+                startFrame = Int((said.first * Double(sampleRate)).rounded())
+                endFrame = Int((said.second * Double(sampleRate)).rounded())
             }
             guard endFrame > startFrame else { continue }
-            let inside = heard.indices.filter { heard[$0].start >= found.first - 0.05 && heard[$0].start < found.second - 0.05 }
-            let overlapping = cuts.indices.filter { !fromSound[$0] && cuts[$0].startFrame < endFrame && startFrame < cuts[$0].endFrame }
+            let inside = heard.indices.filter { heard[$0].start >= said.first - 0.05 && heard[$0].start < said.second - 0.05 }
+            let overlapping = found.indices.filter {
+                !found[$0].fromSound && found[$0].cut.startFrame < endFrame && startFrame < found[$0].cut.endFrame
+            }
             if let kept = overlapping.first {
-                cuts[kept].startFrame = startFrame
-                cuts[kept].endFrame = endFrame
-                cuts[kept].start = Double(startFrame) / Double(sampleRate)
-                cuts[kept].end = Double(endFrame) / Double(sampleRate)
-                if let range = inside.first.map({ $0..<(inside.last! + 1) }) { cutHeard[kept] = range }
-                fromSound[kept] = true
+                found[kept].cut.setEdges(startFrame, endFrame, sampleRate: sampleRate)
+                if let range = inside.first.map({ $0..<(inside.last! + 1) }) { found[kept].heard = range }
+                found[kept].fromSound = true
                 // The words may show one restart as two jumps; the sound shows it once.
-                for index in overlapping.dropFirst().reversed() {
-                    cuts.remove(at: index)
-                    cutHeard.remove(at: index)
-                    fromSound.remove(at: index)
-                }
+                for index in overlapping.dropFirst().reversed() { found.remove(at: index) }
                 continue
             }
             // Its words: those of the text read in the second attempt as long as the first.
-            let again = heard.indices.filter { heard[$0].start >= found.second - 0.05 && heard[$0].start < found.second + found.matched }
+            let again = heard.indices.filter { heard[$0].start >= said.second - 0.05 && heard[$0].start < said.second + said.matched }
             let words = again.compactMap { index -> String? in
                 if case .read(let position, true) = path.steps[index] { return text[position] }
                 return nil
             }
-            cuts.append(ProposedCut(
+            let cut = ProposedCut(
                 kind: .restart, words: (words.isEmpty ? again.map { heard[$0].word } : words).joined(separator: " "),
                 aside: inside.map { heard[$0].word }.filter(AsideWords.words.contains).joined(separator: " "),
-                startFrame: startFrame, endFrame: endFrame, sampleRate: sampleRate))
-            cutHeard.append(inside.first.map { $0..<(inside.last! + 1) } ?? 0..<0)
-            fromSound.append(true)
+                startFrame: startFrame, endFrame: endFrame, sampleRate: sampleRate)
+            found.append(Found(cut: cut, heard: inside.first.map { $0..<(inside.last! + 1) } ?? 0..<0, fromSound: true))
         }
         // One restart found twice (a sound repeat over two cuts from the words, say) is one cut:
         // overlapping cuts join, keeping the longer one's words, since cuts are taken out together.
-        let order = cuts.indices.sorted { cuts[$0].startFrame < cuts[$1].startFrame }
-        var joined: [ProposedCut] = []
-        var joinedHeard: [Range<Int>] = []
-        for index in order {
-            let cut = cuts[index], words = cutHeard[index]
-            guard let last = joined.last, cut.startFrame < last.endFrame else {
-                joined.append(cut)
-                joinedHeard.append(words)
+        var joined: [Found] = []
+        for next in found.sorted(by: { $0.cut.startFrame < $1.cut.startFrame }) {
+            guard let last = joined.last, next.cut.startFrame < last.cut.endFrame else {
+                joined.append(next)
                 continue
             }
-            var union = last.frames.count >= cut.frames.count ? last : cut
-            union.startFrame = last.startFrame
-            union.endFrame = max(last.endFrame, cut.endFrame)
-            union.start = Double(union.startFrame) / Double(sampleRate)
-            union.end = Double(union.endFrame) / Double(sampleRate)
+            var union = last.cut.frames.count >= next.cut.frames.count ? last : next
+            union.cut.setEdges(last.cut.startFrame, max(last.cut.endFrame, next.cut.endFrame), sampleRate: sampleRate)
+            union.heard = next.heard.isEmpty ? last.heard
+                : last.heard.isEmpty ? next.heard : min(last.heard.lowerBound, next.heard.lowerBound)..<max(last.heard.upperBound, next.heard.upperBound)
             joined[joined.count - 1] = union
-            let lastWords = joinedHeard[joinedHeard.count - 1]
-            joinedHeard[joinedHeard.count - 1] =
-                words.isEmpty ? lastWords : lastWords.isEmpty ? words : min(lastWords.lowerBound, words.lowerBound)..<max(lastWords.upperBound, words.upperBound)
         }
-        self.cuts = joined
-        cutHeard = joinedHeard
+        cuts = joined.map(\.cut)
+        let cutHeard = joined.map(\.heard)
 
         // Words added outside the cuts: runs with an aside word, or long runs.
         var strays: [TakeHint] = []

@@ -36,13 +36,19 @@ public struct LevelEnvelope: Sendable, Equatable {
     /// some of the pause), and not before `earliest` (the previous word's end); `wordStart`
     /// itself when there is none.
     public func onset(near wordStart: Double, notBefore earliest: Double) -> Double {
+        rise(near: wordStart, notBefore: earliest, afterQuiet: 1) ?? wordStart
+    }
+
+    /// The frame nearest `wordStart` (seconds), within 150 ms before it and 350 ms after and not
+    /// before `earliest`, that is above the speech threshold after `afterQuiet` frames below it.
+    private func rise(near wordStart: Double, notBefore earliest: Double, afterQuiet quietFrames: Int) -> Double? {
         let window = frames(from: max(earliest, wordStart - 0.15), to: wordStart + 0.35)
         var best: Int?
-        for frame in window where frame > 0 && levels[frame] > speechThreshold && levels[frame - 1] <= speechThreshold {
+        for frame in window where levels[frame] > speechThreshold && quietBefore(frame, frames: quietFrames) {
             let seconds = Double(frame) * Self.frameSeconds
             if best.map({ abs(seconds - wordStart) < abs(Double($0) * Self.frameSeconds - wordStart) }) ?? true { best = frame }
         }
-        return best.map { Double($0) * Self.frameSeconds } ?? wordStart
+        return best.map { Double($0) * Self.frameSeconds }
     }
 
     /// Where an attempt at reading begins near a word the recogniser placed at `wordStart`: like
@@ -51,14 +57,8 @@ public struct LevelEnvelope: Sendable, Equatable {
     /// vowel after a word's first consonant. A recogniser often puts a restarted word's start in
     /// the broken-off attempt before it ("mi- … mill"); the attempt itself begins after the pause.
     public func attemptOnset(near wordStart: Double, notBefore earliest: Double, quiet: Double = 0.1) -> Double {
-        let window = frames(from: max(earliest, wordStart - 0.15), to: wordStart + 0.35)
-        let quietFrames = max(1, Int((quiet / Self.frameSeconds).rounded()))
-        var best: Int?
-        for frame in window where levels[frame] > speechThreshold && quietBefore(frame, frames: quietFrames) {
-            let seconds = Double(frame) * Self.frameSeconds
-            if best.map({ abs(seconds - wordStart) < abs(Double($0) * Self.frameSeconds - wordStart) }) ?? true { best = frame }
-        }
-        return best.map { Double($0) * Self.frameSeconds } ?? onset(near: wordStart, notBefore: earliest)
+        rise(near: wordStart, notBefore: earliest, afterQuiet: max(1, Int((quiet / Self.frameSeconds).rounded())))
+            ?? onset(near: wordStart, notBefore: earliest)
     }
 
     /// Whether speech that begins at `seconds` follows at least `quiet` seconds below the speech

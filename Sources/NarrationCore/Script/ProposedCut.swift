@@ -49,16 +49,21 @@ public struct ProposedCut: Codable, Sendable, Equatable, CustomStringConvertible
         return "at \(String(format1: start)) s: \(what)\(between): cut \(String(format2: start))–\(String(format2: end)) s"
     }
 
+    /// Moves both edges to `startFrame` and `endFrame`, the seconds with them.
+    public mutating func setEdges(_ startFrame: Int, _ endFrame: Int, sampleRate: Int) {
+        self.startFrame = startFrame
+        self.endFrame = endFrame
+        start = Double(startFrame) / Double(sampleRate)
+        end = Double(endFrame) / Double(sampleRate)
+    }
+
     /// The cut as it stands once the stretch `removed` (frames) of the same take is cut: moved
     /// earlier when after it, nil when the two overlap (the cut is gone with it).
     public func shifted(byRemoving removed: Range<Int>, sampleRate: Int) -> ProposedCut? {
         if endFrame <= removed.lowerBound { return self }
         guard startFrame >= removed.upperBound else { return nil }
         var moved = self
-        moved.startFrame -= removed.count
-        moved.endFrame -= removed.count
-        moved.start = Double(moved.startFrame) / Double(sampleRate)
-        moved.end = Double(moved.endFrame) / Double(sampleRate)
+        moved.setEdges(startFrame - removed.count, endFrame - removed.count, sampleRate: sampleRate)
         return moved
     }
 }
